@@ -1,0 +1,63 @@
+import type { FlagDef, OptionValues } from './options.js';
+
+/** Where a command writes: stdout for results, stderr for progress and errors. */
+export interface CommandIO {
+  readonly out: NodeJS.WritableStream;
+  readonly err: NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+/** One subcommand of `erpcert`. `run` resolves to the exit code. */
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  /** Positional arguments shown in usage, e.g. `[DIR]`. */
+  readonly positionals?: string;
+  readonly flags: readonly FlagDef[];
+  /** Extra paragraphs for --help. */
+  readonly details?: string;
+  run(values: OptionValues, positionals: string[], io: CommandIO): Promise<number>;
+}
+
+/** Flags shared by every command that talks to a target ERP. */
+export const targetFlags: readonly FlagDef[] = [
+  {
+    name: 'target',
+    type: 'string',
+    arg: 'URL',
+    help: 'base URL of the ERP, e.g. https://erp.example.com; without it the embedded reference server is started',
+  },
+  { name: 'user', type: 'string', arg: 'U', help: 'user for HTTP Basic authentication' },
+  { name: 'password', type: 'string', arg: 'P', secret: true, help: 'password (read, never printed)' },
+  { name: 'compcode', type: 'int', arg: 'N', help: 'company code' },
+  { name: 'usercode', type: 'string', arg: 'U', help: 'user code for user-specific portal operations' },
+  { name: 'portalcc', type: 'string', choices: ['est', 'lat'], help: 'portal country code' },
+  {
+    name: 'portal-path',
+    type: 'string',
+    arg: 'PATH',
+    default: '/WebErpAPI.hal',
+    help: 'path of the portal action API',
+  },
+  {
+    name: 'company-in',
+    type: 'string',
+    choices: ['query', 'path'],
+    default: 'query',
+    help: 'where the company code goes: ?compcode=N or /api/N/',
+  },
+];
+
+/** A command whose implementation lands with a later issue: says so and exits 2. */
+export function notYet(name: string, summary: string, arrivesWith: string, flags: readonly FlagDef[]): Command {
+  return {
+    name,
+    summary: `${summary} [not built yet: ${arrivesWith}]`,
+    flags,
+    async run(_values, _positionals, io) {
+      io.err.write(`erpcert ${name}: not built yet; it arrives with ${arrivesWith}.\n`);
+      return 2;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { main } from './main.js';
+
+async function run(argv: string[]) {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (d) => {
+    stdout += d;
+  });
+  err.on('data', (d) => {
+    stderr += d;
+  });
+  const code = await main(argv, { out, err, env: {}, cwd: process.cwd() });
+  return { code, stdout, stderr };
+}
+
+describe('erpcert main', () => {
+  it('--help lists every command of the command-line contract', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(0);
+    for (const c of ['serve', 'conform', 'load', 'report']) expect(stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+  });
+
+  it('an unknown command exits 2 and names the commands', async () => {
+    const { code, stderr } = await run(['frobnicate']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it('a bad option exits 2 with what was wrong', async () => {
+    const { code, stderr } = await run(['serve', '--port', 'x']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--port');
+  });
+});
