@@ -1,2 +1,18 @@
+export type {
+  components as RestComponents,
+  operations as RestOperations,
+  paths as RestPaths,
+} from '../generated/record-rest.js';
+export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
 export { docsDir, repoRoot, specsDir } from './paths.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
+export {
+  listSpecNames,
+  loadSpec,
+  type OpenApiDocument,
+  SpecError,
+  type SpecName,
+  specFile,
+  validateDocument,
+  validateSpec,
+} from './specs.js';

@@ -1,0 +1,246 @@
+import type { RegisterDef } from '../src/registers.js';
+
+/** A JSON-ish node of the OpenAPI document under construction. */
+export type Node = Record<string, unknown>;
+
+/** The base schemas the register schemas are copied from (specs/src/record-rest.base.yaml). */
+export interface BaseSchemas {
+  readonly RecordBase: Node;
+  readonly RowBase: Node;
+  readonly EnvelopeData: Node;
+  readonly RecordBaseXml: Node;
+  readonly RowBaseXml: Node;
+  readonly EnvelopeDataXml: Node;
+}
+
+const REGISTERS_DOC = 'record-rest-api.md#registers-keys-and-main-fields';
+const RECORD_DOC = 'record-rest-api.md#record';
+const ref = (name: string): Node => ({ $ref: `#/components/schemas/${name}` });
+const FIELD_NAME = '[A-Za-z][A-Za-z0-9_]*';
+
+/** Field schema: a string; OKFlag also carries its documented values (record-rest-api.md §3). */
+function fieldSchema(field: string): Node {
+  if (field === 'OKFlag')
+    return {
+      type: 'string',
+      enum: ['0', '1'],
+      description: 'OKFlag 0 means draft and 1 means confirmed.',
+      'x-erpcert-doc': 'record-rest-api.md#3-states-and-transitions',
+    };
+  if (field === 'stp')
+    return {
+      type: 'string',
+      description: 'Row type: 1 normal row, 2 text row, 3 credit row (invoices).',
+      'x-erpcert-doc': 'record-rest-api.md#row-types-stp',
+    };
+  return { type: 'string' };
+}
+
+function fieldProps(fields: readonly string[], prefix = ''): Node {
+  return Object.fromEntries(fields.map((f) => [`${prefix}${f}`, fieldSchema(f)]));
+}
+
+function props(base: Node): Node {
+  return base.properties as Node;
+}
+
+/** `@url` of a record of this register: `/api/<n>/<register>/<key>`, parts URL-encoded and joined by `/` (rule 11). */
+export function urlPattern(reg: RegisterDef): string {
+  const parts = reg.key.length === 1 ? '/[^/]+' : '/[^/]*'.repeat(reg.key.length);
+  return `^/api/[0-9]+/${reg.name}${parts}$`;
+}
+
+/** Base properties first, then the register's fields, then `rows`; a field may not shadow a base property. */
+function recordProperties(reg: RegisterDef, base: Node, atRegister: string, atUrl: string, rows: Node): Node {
+  const { rows: _rows, ...meta } = props(base);
+  for (const f of reg.fields)
+    if (f in meta) throw new Error(`registers.yaml: ${reg.name} field ${f} collides with a base record property`);
+  return {
+    ...meta,
+    [atRegister]: { ...(meta[atRegister] as Node), const: reg.name },
+    [atUrl]: { ...(meta[atUrl] as Node), pattern: urlPattern(reg) },
+    ...fieldProps(reg.fields),
+    rows,
+  };
+}
+
+/** `rows` of a register the table gives no row fields: an empty array (§2 Record), inferred from the table. */
+function noLines(items: Node, xml?: Node): Node {
+  return {
+    type: 'array',
+    maxItems: 0,
+    ...(xml ? { xml } : {}),
+    items,
+    description:
+      'The table lists no row fields for this register: registers without lines return rows as an empty array.',
+    'x-erpcert-standing': 'inferred',
+    'x-erpcert-doc': REGISTERS_DOC,
+  };
+}
+
+function recordSchemas(reg: RegisterDef, base: BaseSchemas): Node {
+  const R = reg.name;
+  const hasRows = reg.rowFields.length > 0;
+  const out: Node = {};
+  const rec = base.RecordBase;
+  out[`${R}Record`] = {
+    description: `A ${R} record (${reg.meaning}). Key: ${reg.keyNote ?? reg.key.join(' + ')}.`,
+    type: 'object',
+    required: rec.required,
+    properties: recordProperties(
+      reg,
+      rec,
+      '@register',
+      '@url',
+      hasRows ? { type: 'array', items: ref(`${R}Row`) } : noLines(ref('RowBase')),
+    ),
+    additionalProperties: rec.additionalProperties,
+    'x-erpcert-doc': REGISTERS_DOC,
+    'x-erpcert-not-shown': rec['x-erpcert-not-shown'],
+  };
+  if (hasRows)
+    out[`${R}Row`] = {
+      description: `A line of a ${R} record.`,
+      type: 'object',
+      required: base.RowBase.required,
+      properties: { ...props(base.RowBase), ...fieldProps(reg.rowFields) },
+      additionalProperties: base.RowBase.additionalProperties,
+      'x-erpcert-doc': RECORD_DOC,
+    };
+  out[`${R}EnvelopeData`] = {
+    description: `The \`data\` member of a ${R} envelope.`,
+    type: 'object',
+    required: [...(base.EnvelopeData.required as string[]), R],
+    properties: {
+      ...props(base.EnvelopeData),
+      '@register': { ...(props(base.EnvelopeData)['@register'] as Node), const: R },
+      [R]: { type: 'array', items: ref(`${R}Record`) },
+    },
+    'x-erpcert-doc': 'record-rest-api.md#envelope-json',
+  };
+  out[`${R}Envelope`] = {
+    description: `JSON envelope holding ${R} records.`,
+    type: 'object',
+    required: ['data'],
+    properties: { data: ref(`${R}EnvelopeData`) },
+    'x-erpcert-doc': 'record-rest-api.md#envelope-json',
+  };
+  return out;
+}
+
+function xmlSchemas(reg: RegisterDef, base: BaseSchemas): Node {
+  const R = reg.name;
+  const hasRows = reg.rowFields.length > 0;
+  const rec = base.RecordBaseXml;
+  const rowsXml = (props(rec).rows as Node).xml as Node;
+  const out: Node = {};
+  out[`${R}RecordXml`] = {
+    description: `XML form of a ${R} record: \`<${R} register sequence url>\`, one element per field, \`<rows>\`.`,
+    type: 'object',
+    required: rec.required,
+    properties: recordProperties(
+      reg,
+      rec,
+      'register',
+      'url',
+      hasRows ? { type: 'array', xml: rowsXml, items: ref(`${R}RowXml`) } : noLines(ref('RowBaseXml'), rowsXml),
+    ),
+    additionalProperties: rec.additionalProperties,
+    xml: { name: R },
+    'x-erpcert-doc': REGISTERS_DOC,
+    'x-erpcert-standing': 'inferred',
+  };
+  if (hasRows)
+    out[`${R}RowXml`] = {
+      description: `XML form of a ${R} line: \`<row rownumber>\` with one element per row field.`,
+      type: 'object',
+      required: base.RowBaseXml.required,
+      properties: { ...props(base.RowBaseXml), ...fieldProps(reg.rowFields) },
+      additionalProperties: base.RowBaseXml.additionalProperties,
+      xml: { name: 'row' },
+      'x-erpcert-doc': RECORD_DOC,
+      'x-erpcert-standing': 'inferred',
+    };
+  out[`${R}EnvelopeXml`] = {
+    description: `XML envelope: \`<data register="${R}" sequence systemversion>\` with one \`<${R}>\` element per record.`,
+    type: 'object',
+    required: base.EnvelopeDataXml.required,
+    properties: {
+      ...props(base.EnvelopeDataXml),
+      register: { ...(props(base.EnvelopeDataXml).register as Node), const: R },
+      [R]: { type: 'array', items: ref(`${R}RecordXml`) },
+    },
+    xml: { name: 'data' },
+    'x-erpcert-doc': 'record-rest-api.md#envelope-json',
+    'x-erpcert-standing': 'inferred',
+  };
+  return out;
+}
+
+/** Request bodies of POST/PATCH (record-rest-api.md §4 Endpoints and rules 1-3). */
+function writeSchemas(reg: RegisterDef): Node {
+  const R = reg.name;
+  const hasRows = reg.rowFields.length > 0;
+  const out: Node = {};
+  const rowSet = `^set_row_field\\.(0|[1-9][0-9]*)\\.${FIELD_NAME}$`;
+  out[`${R}Form`] = {
+    description:
+      `Form-encoded ${R} body: \`set_field.<FieldName>=<value>\` (header)` +
+      (hasRows
+        ? `, \`set_row_field.<N>.<FieldName>=<value>\` (row N, 0-based; row fields: ${reg.rowFields.join(', ')})`
+        : '') +
+      '. Main fields are listed; other fields match the patterns (full field lists are not shown).',
+    type: 'object',
+    properties: fieldProps(reg.fields, 'set_field.'),
+    patternProperties: {
+      [`^set_field\\.${FIELD_NAME}$`]: ref('FieldValue'),
+      ...(hasRows ? { [rowSet]: ref('FieldValue') } : {}),
+    },
+    additionalProperties: false,
+    'x-erpcert-doc': 'record-rest-api.md#4-endpoints',
+  };
+  out[`${R}RecordInput`] = {
+    description: `A ${R} record in a JSON create body. \`@register\` inside the objects is optional (rule 3).`,
+    type: 'object',
+    properties: {
+      '@register': { type: 'string', const: R },
+      ...fieldProps(reg.fields),
+      rows: hasRows ? { type: 'array', items: ref(`${R}RowInput`) } : noLines({ type: 'object' }),
+    },
+    additionalProperties: ref('FieldValue'),
+    'x-erpcert-doc': 'record-rest-api.md#rules',
+  };
+  if (hasRows)
+    out[`${R}RowInput`] = {
+      description: `A ${R} line in a JSON create body.`,
+      type: 'object',
+      properties: fieldProps(reg.rowFields),
+      additionalProperties: ref('FieldValue'),
+      'x-erpcert-doc': 'record-rest-api.md#4-endpoints',
+    };
+  out[`${R}CreateJson`] = {
+    description:
+      `JSON create body \`{data: {${R}: [ {<field>: <value>, rows: [ {...} ]} ]}}\`. No auto-fill: all required ` +
+      'values must be supplied (rule 2). Several records can be created in one request (rule 3).',
+    type: 'object',
+    required: ['data'],
+    properties: {
+      data: {
+        type: 'object',
+        required: [R],
+        properties: { [R]: { type: 'array', minItems: 1, items: ref(`${R}RecordInput`) } },
+      },
+    },
+    'x-erpcert-doc': 'record-rest-api.md#4-endpoints',
+  };
+  return out;
+}
+
+/** Every component schema of one register, in a fixed order. */
+export function registerSchemas(reg: RegisterDef, base: BaseSchemas): Node {
+  return {
+    ...recordSchemas(reg, base),
+    ...xmlSchemas(reg, base),
+    ...(reg.readOnly ? {} : writeSchemas(reg)),
+  };
+}
