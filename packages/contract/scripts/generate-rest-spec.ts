@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Document, isMap, isScalar, parse, visit } from 'yaml';
+import { Document, isScalar, parse, visit } from 'yaml';
 import { specsDir } from '../src/paths.js';
 import { registers as catalogue, type RegisterDef } from '../src/registers.js';
 import { registerPaths, registerResponse } from './rest-spec-paths.js';
@@ -40,7 +40,7 @@ export function buildRestSpec(base: Node, regs: readonly RegisterDef[] = catalog
   const paths: Node = { ...section(base, 'paths') };
   const tags = [...((base.tags as Node[] | undefined) ?? [])];
   for (const reg of regs) {
-    const generated = { ...registerSchemas(reg, baseSchemas as unknown as BaseSchemas) };
+    const generated = registerSchemas(reg, baseSchemas as unknown as BaseSchemas);
     for (const name of Object.keys(generated))
       if (name in schemas) throw new Error(`schema ${name} of register ${reg.name} already exists`);
     Object.assign(schemas, generated);
@@ -70,12 +70,12 @@ export function toYaml(value: unknown): string {
   visit(doc, {
     Map(_, node) {
       if (node.items.length === 0 || node.items.length > 3) return;
-      const scalars = node.items.every((p) => isScalar(p.value) && !String(p.value.value).includes('\n'));
-      const width = node.items.reduce(
-        (n, p) => n + String(p.key).length + String((p.value as { value: unknown }).value).length + 4,
-        0,
-      );
-      if (scalars && width <= 80 && !node.items.some((p) => isMap(p.value))) node.flow = true;
+      let width = 0;
+      for (const { key, value } of node.items) {
+        if (!isScalar(value) || String(value.value).includes('\n')) return;
+        width += String(key).length + String(value.value).length + 4;
+      }
+      if (width <= 80) node.flow = true;
     },
   });
   return doc.toString({ lineWidth: 0 });

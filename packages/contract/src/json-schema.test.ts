@@ -142,6 +142,13 @@ describe('validateJsonBody on request bodies and other registers', () => {
     expect(validateJsonBody(spec, 'PLVcRecord', withRow).errors.join()).toContain('must NOT have more than 0 items');
   });
 
+  it('validates any register with the generic Envelope schema', () => {
+    expect(validateJsonBody(spec, 'Envelope', docEnvelope()).valid).toBe(true);
+    const env = docEnvelope();
+    Object.assign(env.data, { IVVc: { not: 'an array' } });
+    expect(validateJsonBody(spec, 'Envelope', env).errors).toEqual(['/data/IVVc must be array']);
+  });
+
   it('throws a JsonSchemaLookupError for a schema the spec does not have', () => {
     expect(() => validateJsonBody(spec, 'NoSuchVcEnvelope', {})).toThrow(JsonSchemaLookupError);
     expect(() => validateJsonBody(spec, '#/components/schemas/Nope', {})).toThrow(/no such schema/);
