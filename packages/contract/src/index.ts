@@ -7,31 +7,6 @@ export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } fr
 export { docsDir, repoRoot, specsDir } from './paths.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
 export {
-  API_DOC,
-  docAnchor,
-  getRule,
-  headingSlug,
-  loadRules,
-  matchRules,
-  parseRules,
-  REST_OPERATIONS,
-  RULE_DOCS,
-  RULE_ID_PATTERN,
-  RULE_KINDS,
-  RULE_STANDINGS,
-  type Rule,
-  type RuleApi,
-  RuleCatalogueError,
-  type RuleDoc,
-  RuleGlobError,
-  type RuleId,
-  type RuleKind,
-  type RuleParamValue,
-  type RuleStanding,
-  ruleAreas,
-  rules,
-} from './rules.js';
-export {
   listSpecNames,
   loadSpec,
   type OpenApiDocument,
@@ -41,3 +16,14 @@ export {
   validateDocument,
   validateSpec,
 } from './specs.js';
+export {
+  closeXmlValidator,
+  loadXsdFiles,
+  validateXml,
+  type XmlValidationResult,
+  XsdSchemaError,
+  xsdWrapperElement,
+} from './xsd.js';
+export { detectXmlBodyKind } from './xsd-detect.js';
+export { isXmlBodyKind, type XmlBodyKind, type XmlBodyKindInfo, xmlBodyKindInfo, xmlBodyKinds } from './xsd-kinds.js';
+export { XmllintRunnerError, type XsdFile } from './xsd-runner.js';
