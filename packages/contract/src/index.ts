@@ -7,6 +7,31 @@ export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } fr
 export { docsDir, repoRoot, specsDir } from './paths.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
 export {
+  API_DOC,
+  docAnchor,
+  getRule,
+  headingSlug,
+  loadRules,
+  matchRules,
+  parseRules,
+  REST_OPERATIONS,
+  RULE_DOCS,
+  RULE_ID_PATTERN,
+  RULE_KINDS,
+  RULE_STANDINGS,
+  type Rule,
+  type RuleApi,
+  RuleCatalogueError,
+  type RuleDoc,
+  RuleGlobError,
+  type RuleId,
+  type RuleKind,
+  type RuleParamValue,
+  type RuleStanding,
+  ruleAreas,
+  rules,
+} from './rules.js';
+export {
   listSpecNames,
   loadSpec,
   type OpenApiDocument,
