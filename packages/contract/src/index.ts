@@ -1,4 +1,9 @@
 export type {
+  components as PortalComponents,
+  operations as PortalOperations,
+  paths as PortalPaths,
+} from '../generated/portal-action.js';
+export type {
   components as RestComponents,
   operations as RestOperations,
   paths as RestPaths,

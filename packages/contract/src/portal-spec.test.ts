@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { type EndpointRow, readPortalDoc } from '../scripts/portal-doc-tables.js';
 import { GLOBAL_PARAMETERS } from '../scripts/portal-spec-build.js';
 import { renderPortalSpecs } from '../scripts/portal-spec-render.js';
+import type { PortalOperations } from './index.js';
 import { docsDir, specsDir } from './paths.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: assertions walk arbitrary OpenAPI JSON; vitest reports a wrong path
@@ -44,6 +45,14 @@ describe('portal spec: validity and drift', () => {
     for (const [file, text] of Object.entries(renderPortalSpecs(specsDir))) {
       expect(readFileSync(join(specsDir, file), 'utf8'), `specs/${file} drifted; regenerate it`).toBe(text);
     }
+  });
+
+  it('generated types pin the dispatch values (compile-time: pnpm typecheck)', () => {
+    type GetFile = PortalOperations['action_getfile']['parameters']['query'];
+    const query: GetFile = { action: 'action', register: 'getfile', regname: 'IVVc', id: '1', file: 'u' };
+    // @ts-expect-error a list query has no action
+    const list: PortalOperations['list_IVVc']['parameters']['query'] = { register: 'IVVc', action: 'x' };
+    expect([query.register, list.register]).toEqual(['getfile', 'IVVc']);
   });
 
   it('operationIds are unique', () => {
