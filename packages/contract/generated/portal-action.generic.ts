@@ -523,7 +523,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The result of the selected operation. */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -563,7 +563,7 @@ export interface operations {
         };
         responses: {
             /** @description The result of the selected operation. */
-            200: {
+            "2XX": {
                 headers: {
                     [name: string]: unknown;
                 };

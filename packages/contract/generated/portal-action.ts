@@ -1666,7 +1666,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Login: login result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1697,7 +1697,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Deactivate: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1731,7 +1731,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Delete record: operation result (errstr holds the failure text). */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1765,7 +1765,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Delete rows: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1799,7 +1799,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Insert row: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1837,7 +1837,7 @@ export interface operations {
         };
         responses: {
             /** @description Post text: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1874,7 +1874,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Generate document: document element. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1910,7 +1910,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Lookup: lookup result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1945,7 +1945,7 @@ export interface operations {
         };
         responses: {
             /** @description Field trigger: field-trigger response. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -1983,7 +1983,7 @@ export interface operations {
         };
         responses: {
             /** @description Field trigger (encrypted): field-trigger response. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2019,7 +2019,7 @@ export interface operations {
         };
         responses: {
             /** @description Active edit fields: active edit fields response. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2054,7 +2054,7 @@ export interface operations {
         };
         responses: {
             /** @description Report: report output. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2094,7 +2094,7 @@ export interface operations {
         };
         responses: {
             /** @description Upload attachment: upload result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2131,7 +2131,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List attachments: attachment list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2170,7 +2170,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Download attachment: file content. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2209,7 +2209,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Delete attachment: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2242,7 +2242,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Linked records: list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2278,7 +2278,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Email document: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2314,7 +2314,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Approval status: approval status. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2350,7 +2350,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Submit for approval: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2385,7 +2385,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Approve: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2420,7 +2420,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Reject: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2457,7 +2457,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Cancel approval: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2490,7 +2490,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Approval persons: result not stated. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2523,7 +2523,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Sign approved record: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2559,7 +2559,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Create signing activity: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2594,7 +2594,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Create signing session: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2629,7 +2629,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Start signing: a URL to redirect the user to the external signing interface. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2666,7 +2666,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Cancel signing: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2701,7 +2701,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Activity data: activity details. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2736,7 +2736,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Comments: comments. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2776,7 +2776,7 @@ export interface operations {
         };
         responses: {
             /** @description Add comment: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2816,7 +2816,7 @@ export interface operations {
         };
         responses: {
             /** @description Set task description: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2849,7 +2849,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Activity types: configured activity types, with signing information. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2884,7 +2884,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Link to source record: creates an activity linked to the source record. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2917,7 +2917,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Report filters: JSON `{reports:[{reportwindow, repname, fields:[{name, type, label?}]}]}`. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2952,7 +2952,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Employee info: employee details. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -2987,7 +2987,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Vacation balance: vacation day balance. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3026,7 +3026,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Employee time plan: work schedule. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3059,7 +3059,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Employee time plan (new format): result not stated. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3094,7 +3094,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Invoice from order: conversion result, `newdata` = new invoice SerNr. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3130,7 +3130,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Order from quotation: conversion result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3166,7 +3166,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Invoice from quotation: conversion result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3202,7 +3202,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Copy record: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3238,7 +3238,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Un-confirm record: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3271,7 +3271,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Has new API: hasusernewapi result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3304,7 +3304,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description User lists (portal users): user list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3337,7 +3337,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description User lists (admin users): user list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3370,7 +3370,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description User lists (all users): user list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3403,7 +3403,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Contact persons: result not stated. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3436,7 +3436,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Notifications: pending notifications. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3469,7 +3469,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Dashboard KPIs: KPI data. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3502,7 +3502,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description BI links: business-intelligence portal links. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3539,7 +3539,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Register callback: operation result. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3573,7 +3573,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Build record id string: standardized record id string for cross-system references. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3620,7 +3620,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (INVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3667,7 +3667,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (CUVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3714,7 +3714,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (ActVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3763,7 +3763,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (Kanban): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3810,7 +3810,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (IVVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3857,7 +3857,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (VIVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3904,7 +3904,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (StockTakeVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3951,7 +3951,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (ORVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -3998,7 +3998,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (QTVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -4045,7 +4045,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (EPOrderDocVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -4092,7 +4092,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (ARVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;
@@ -4139,7 +4139,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description List query (APVc): paged list. */
-            200: {
+            "2XX": {
                 headers: {
                     "Set-Cookie": components["headers"]["HsessionCookie"];
                     [name: string]: unknown;

@@ -68,7 +68,7 @@ function genericOperation(method: string, ops: Json[], components: Json): Json {
     schema: unionSchemas(schemas),
   }));
   const bodies = ops.map((op) => (op.requestBody as Json | undefined)?.content as Json | undefined);
-  const okContents = ops.map((op) => ((op.responses as Json)['200'] as Json).content as Json);
+  const okContents = ops.map((op) => ((op.responses as Json)['2XX'] as Json).content as Json);
   const out: Json = {
     operationId: `portal_${method}`,
     summary: `Any portal ${method.toUpperCase()} operation`,
@@ -80,7 +80,7 @@ function genericOperation(method: string, ops: Json[], components: Json): Json {
   const withBody = bodies.filter((b): b is Json => Boolean(b));
   if (withBody.length > 0) out.requestBody = { required: false, content: mergeContent(withBody) };
   out.responses = {
-    '200': { description: 'The result of the selected operation.', content: mergeContent(okContents) },
+    '2XX': { description: 'The result of the selected operation.', content: mergeContent(okContents) },
     default: { $ref: '#/components/responses/PortalUndocumentedStatus' },
   };
   out['x-erpcert-operations'] = ops.map((op) => ({ operationId: op.operationId, dispatch: op['x-erpcert-dispatch'] }));

@@ -181,7 +181,7 @@ function operationResponses(op: PortalOperationSource, catalogue: PortalCatalogu
   if (op.notShown?.response) {
     ok['x-erpcert-not-shown'] = notShownText(catalogue, op.notShown.response, op.operationId);
   }
-  return { '200': ok, default: ref('responses', 'PortalUndocumentedStatus') };
+  return { '2XX': ok, default: ref('responses', 'PortalUndocumentedStatus') };
 }
 
 /** One OpenAPI operation object from its catalogue entry. */
@@ -225,6 +225,19 @@ configurable in the erpcert tools. Extension hooks (OuterErpAPIActions and other
 sub-actions, registers and document types that this document does not list. Cash flow data (2,000 rows by
 default, 30,000 with \`limitf=false\`, §8) belongs to no operation the docs name, so \`limitf\` is on none.`;
 
+/**
+ * Adds `x-erpcert-standing` (the record REST spec's vocabulary) beside the portal sources' reasons:
+ * `inferred` where a node carries `x-erpcert-inferred`, `observed` where it carries `x-erpcert-observed`.
+ */
+function markStanding(node: unknown): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach(markStanding);
+  const obj = node as Json;
+  if (obj['x-erpcert-inferred'] !== undefined) obj['x-erpcert-standing'] = 'inferred';
+  if (obj['x-erpcert-observed'] !== undefined) obj['x-erpcert-standing'] = 'observed';
+  for (const value of Object.values(obj)) markStanding(value);
+}
+
 /** The whole precise spec (specs/portal-action.openapi.yaml) as a plain object. */
 export function buildPortalSpec(catalogue: PortalCatalogue, components: Json): Json {
   const ops = [...catalogue.operations, ...listOperations(catalogue.lists)];
@@ -240,7 +253,7 @@ export function buildPortalSpec(catalogue: PortalCatalogue, components: Json): J
   const rule14 = notShownText(catalogue, 'rule14', 'lists');
   const schemas: Json = { ...(components.schemas as Json) };
   for (const l of catalogue.lists.filter((x) => !x.open)) schemas[`PortalList${l.register}`] = listSchema(l, rule14);
-  return {
+  const spec: Json = {
     openapi: '3.1.0',
     info: {
       title: 'ERP portal action API',
@@ -274,4 +287,6 @@ export function buildPortalSpec(catalogue: PortalCatalogue, components: Json): J
       schemas,
     },
   };
+  markStanding(spec);
+  return spec;
 }
