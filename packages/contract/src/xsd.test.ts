@@ -380,6 +380,15 @@ const invalidCases: [string, Case][] = [
     },
   ],
   [
+    'REST OKFlag 2',
+    {
+      fixture: 'invalid/rest-okflag-2.xml',
+      kind: 'rest-envelope',
+      valid: false,
+      messageIncludes: ["'OKFlag'", "'2'"],
+    },
+  ],
+  [
     'REST rows with the same rownumber',
     {
       fixture: 'invalid/rest-duplicate-rownumber.xml',
