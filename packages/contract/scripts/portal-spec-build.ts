@@ -231,7 +231,10 @@ default, 30,000 with \`limitf=false\`, §8) belongs to no operation the docs nam
  */
 function markStanding(node: unknown): void {
   if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) return node.forEach(markStanding);
+  if (Array.isArray(node)) {
+    for (const item of node) markStanding(item);
+    return;
+  }
   const obj = node as Json;
   if (obj['x-erpcert-inferred'] !== undefined) obj['x-erpcert-standing'] = 'inferred';
   if (obj['x-erpcert-observed'] !== undefined) obj['x-erpcert-standing'] = 'observed';
