@@ -12,6 +12,7 @@ import http.server
 import json
 import subprocess
 import sys
+import tempfile
 import threading
 import urllib.parse as up
 from pathlib import Path
@@ -66,10 +67,10 @@ def main() -> None:
     server = http.server.HTTPServer(("127.0.0.1", 0), Recorder)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
-    run = subprocess.run([str(Path(sys.executable).parent / "schemathesis"), "run", spec, "-u", url,
+    run = subprocess.run([str(Path(sys.executable).parent / "schemathesis"), "run", str(Path(spec).resolve()), "-u", url,
                           "--phases", "examples,fuzzing", "--max-examples", examples, "-w", "1",
                           "-c", "not_a_server_error", "--mode", "positive", "--auth", "u:p", "--seed", "1"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, cwd=tempfile.mkdtemp())  # its cache stays out of the repo
     server.shutdown()
     ops = operations()
     portal = [r for r in RECEIVED if up.urlsplit(r["target"]).path == "/WebErpAPI.hal"]
