@@ -1,15 +1,128 @@
-import { type Command, notYet } from '../command.js';
+import { parseAllowList, type RunningServer, startServer } from '@erpcert/refserver';
+import type { Command } from '../command.js';
+import { UsageError } from '../options.js';
 
-export const serve: Command = notYet(
-  'serve',
-  'start the reference ERP server (both APIs on one port)',
-  'the reference server issue (#3)',
-  [
+/**
+ * `erpcert serve`: the reference ERP (packages/refserver). Prints the base URL on one line once it
+ * accepts requests; logs go to stderr; SIGTERM and SIGINT stop it cleanly (DESIGN.md "Command-line contract").
+ */
+export const serve: Command = {
+  name: 'serve',
+  summary: 'start the reference ERP server (both APIs on one port)',
+  flags: [
     { name: 'host', type: 'string', arg: 'HOST', default: '127.0.0.1', help: 'address to listen on' },
     { name: 'port', type: 'int', arg: 'PORT', default: 8080, help: 'port to listen on (0 picks a free one)' },
     { name: 'db', type: 'string', arg: 'FILE', help: 'SQLite file; without it data lives in memory' },
-    { name: 'seed-size', type: 'int', arg: 'N', help: 'fill a deterministic demo data set scaled by N' },
+    {
+      name: 'seed-size',
+      type: 'int',
+      arg: 'N',
+      default: 100,
+      help: 'fill a new database with a deterministic demo data set: N journal entries, N/10 invoices, ...',
+    },
     { name: 'user', type: 'string', arg: 'U', default: 'erpcert', help: 'user for HTTP Basic authentication' },
     { name: 'password', type: 'string', arg: 'P', secret: true, help: 'password (default: erpcert)' },
+    {
+      name: 'session-ttl',
+      type: 'int',
+      arg: 'SECONDS',
+      default: 1800,
+      help: 'idle lifetime of an HSESSION session',
+    },
+    { name: 'token-ttl', type: 'int', arg: 'SECONDS', default: 3600, help: 'lifetime of an OAuth 2.0 bearer token' },
+    {
+      name: 'oauth-client-id',
+      type: 'string',
+      arg: 'ID',
+      default: 'erpcert-client',
+      help: 'client id of the local OAuth 2.0 server (/oauth-authorize, /oauth-token)',
+    },
+    {
+      name: 'oauth-client-secret',
+      type: 'string',
+      arg: 'SECRET',
+      secret: true,
+      help: 'client secret of the local OAuth 2.0 server (default: erpcert-secret)',
+    },
+    {
+      name: 'allow',
+      type: 'string',
+      arg: 'LIST',
+      help: 'client allow-list: addresses, CIDR blocks (a/n) and ranges (a-b), comma-separated; others get 403',
+    },
+    {
+      name: 'quirks',
+      type: 'boolean',
+      help: 'rough wire: status line without reason, Content-Length with chunked, Latin-1 without charset=UTF-8',
+    },
+    { name: 'max-body', type: 'int', arg: 'BYTES', default: 16_777_216, help: 'largest request body (413 above)' },
+    {
+      name: 'db-sync',
+      type: 'string',
+      choices: ['normal', 'full'],
+      default: 'normal',
+      help: 'with --db: normal survives a killed server, full also a power cut (slower writes)',
+    },
   ],
-);
+  details: [
+    'Default credentials: user erpcert, password erpcert. Data: company 1 and 2 (compcode or /api/N/).',
+    'See packages/refserver/README.md for every decision where the API documents are silent.',
+  ].join('\n'),
+  async run(values, _positionals, io) {
+    const int = (name: string, min: number) => {
+      const v = values[name] as number;
+      if (v < min) throw new UsageError(`--${name} must be at least ${min}, got ${v}`);
+      return v;
+    };
+    const allow = values.allow as string | undefined;
+    if (allow !== undefined) {
+      try {
+        parseAllowList(allow);
+      } catch (err) {
+        throw new UsageError(`--allow: ${(err as Error).message}`);
+      }
+    }
+    const port = int('port', 0);
+    if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+    let server: RunningServer;
+    try {
+      server = await startServer({
+        host: values.host as string,
+        port,
+        ...(values.db ? { db: values.db as string } : {}),
+        sync: values['db-sync'] as 'normal' | 'full',
+        seed: int('seed-size', 0),
+        user: values.user as string,
+        password: (values.password as string | undefined) ?? 'erpcert',
+        sessionTtl: int('session-ttl', 1),
+        tokenTtl: int('token-ttl', 1),
+        oauthClientId: values['oauth-client-id'] as string,
+        oauthClientSecret: (values['oauth-client-secret'] as string | undefined) ?? 'erpcert-secret',
+        ...(allow !== undefined ? { allow } : {}),
+        quirks: values.quirks === true,
+        maxBody: int('max-body', 1),
+        log: (line) => io.err.write(`${line}\n`),
+      });
+    } catch (err) {
+      io.err.write(`erpcert serve: cannot start: ${(err as Error).message}\n`);
+      return 2;
+    }
+    io.out.write(`${server.url}\n`);
+    io.err.write(
+      `erpcert serve: listening on ${server.url} (${values.db ? `database ${values.db}` : 'in memory'}; ` +
+        `user ${values.user as string}; Ctrl-C stops)\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const stop = (signal: NodeJS.Signals) => {
+        process.off('SIGTERM', stop);
+        process.off('SIGINT', stop);
+        io.err.write(`erpcert serve: ${signal}, stopping\n`);
+        resolve();
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+    });
+    await server.close();
+    return 0;
+  },
+};

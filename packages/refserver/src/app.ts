@@ -1,0 +1,233 @@
+import { type AllowList, parseAllowList } from './auth/allow-list.js';
+import { type AuthConfig, type AuthSuccess, authenticate } from './auth/authenticate.js';
+import { ExpiringMap } from './auth/expiring-map.js';
+import { authorizeEndpoint, type PendingCode, tokenEndpoint } from './auth/oauth.js';
+import { localDate, type WriteContext } from './business/draft.js';
+import { ErpError, ErrorCode } from './errors.js';
+import { resolveCompany } from './http/company.js';
+import { errorResponse, internalError } from './http/respond.js';
+import type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
+import { type AppModule, builtinModules } from './modules.js';
+import { restHandler } from './rest/rest-routes.js';
+import { seedIfNew } from './seed/seed-store.js';
+import type { SyncMode } from './store/database.js';
+import { RecordStore } from './store/record-store.js';
+
+/** Options of `createApp`; every one has a documented default (README "Options"). */
+export interface AppOptions {
+  /** Use this store instead of opening one. */
+  readonly store?: RecordStore;
+  /** SQLite file; without it data lives in memory. */
+  readonly db?: string;
+  /** @defaultValue `'normal'` */
+  readonly sync?: SyncMode;
+  /** @defaultValue `'erpcert'` */
+  readonly user?: string;
+  /** @defaultValue `'erpcert'` */
+  readonly password?: string;
+  /** Idle lifetime of an HSESSION session in seconds. @defaultValue 1800 */
+  readonly sessionTtl?: number;
+  /** Lifetime of an OAuth bearer token in seconds. @defaultValue 3600 */
+  readonly tokenTtl?: number;
+  /** @defaultValue `'erpcert-client'` */
+  readonly oauthClientId?: string;
+  /** @defaultValue `'erpcert-secret'` */
+  readonly oauthClientSecret?: string;
+  /** Client allow-list (`--allow`); undefined lets everyone in. */
+  readonly allow?: string;
+  /** Rough wire of real servers (README "Quirks"). @defaultValue false */
+  readonly quirks?: boolean;
+  /** Largest request body in bytes. @defaultValue 16 MiB */
+  readonly maxBody?: number;
+  /** `@systemversion` of every envelope. @defaultValue `'1.0'` */
+  readonly systemVersion?: string;
+  /** Demo data size when the database is new; false seeds nothing but the companies. @defaultValue 0 (master data) */
+  readonly seed?: number | false;
+  /** The clock (dates of new records, expiry). */
+  readonly now?: () => Date;
+  /** Where log lines go. @defaultValue stderr */
+  readonly log?: (line: string) => void;
+  /** Modules mounted into the app. @defaultValue builtinModules */
+  readonly modules?: readonly AppModule[];
+}
+
+/** The reference ERP as an in-process object: `handle` answers a request without a socket. */
+export interface App {
+  readonly store: RecordStore;
+  readonly systemVersion: string;
+  readonly quirks: boolean;
+  readonly maxBody: number;
+  readonly auth: AuthConfig;
+  readonly oauthClientId: string;
+  readonly allowList?: AllowList;
+  /** Answers one request; never throws. */
+  handle(req: AppRequest): Promise<AppResponse>;
+  /** A finished error response for a request the app will not read (the node adapter's early 413). */
+  reject(headers: AppRequest['headers'], err: ErpError): AppResponse;
+  /** Mounts a handler on a path (exact), or on every path under it with `prefix`. */
+  mount(path: string, handler: RouteHandler<App>, options?: { prefix?: boolean }): void;
+  /** Basic, HSESSION or (when allowed) bearer; throws a 401 ErpError. The portal passes allowBearer false. */
+  authenticate(req: RouteRequest, options?: { allowBearer?: boolean }): AuthSuccess;
+  /** The company of a request (path segment and/or a query parameter, see http/company.ts). */
+  company(req: RouteRequest, pathSegment?: string, parameter?: string): number;
+  /** What the business layer needs for a write in a company. */
+  writeContext(company: number): WriteContext;
+  now(): Date;
+  log(line: string): void;
+  /** Closes the store. */
+  close(): void;
+}
+
+const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
+
+function normalizeHeaders(h: AppRequest['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h ?? {})) {
+    if (v === undefined) continue;
+    const key = k.toLowerCase();
+    const val = Array.isArray(v) ? v.join(key === 'cookie' ? '; ' : ', ') : v;
+    out[key] = out[key] === undefined ? val : `${out[key]}${key === 'cookie' ? '; ' : ', '}${val}`;
+  }
+  return out;
+}
+
+/** Latin-1 in quirks mode unless the request mentions UTF-8 in Content-Type, Accept or Accept-Charset. */
+function charsetOf(headers: Record<string, string>, quirks: boolean): 'utf-8' | 'latin1' {
+  if (!quirks) return 'utf-8';
+  const says = /charset\s*=\s*"?utf-?8/i;
+  if (says.test(headers['content-type'] ?? '') || says.test(headers.accept ?? '')) return 'utf-8';
+  return /utf-?8/i.test(headers['accept-charset'] ?? '') ? 'utf-8' : 'latin1';
+}
+
+/** Builds the app: opens (or takes) the store, seeds a new database, mounts the routes and the modules. */
+export function createApp(options: AppOptions = {}): App {
+  const modules = options.modules ?? builtinModules;
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const store =
+    options.store ??
+    RecordStore.open({
+      ...(options.db ? { file: options.db } : {}),
+      ...(options.sync ? { sync: options.sync } : {}),
+      registers: modules.flatMap((m) => m.registers ?? []),
+    });
+  const clock = () => now().getTime();
+  const auth: AuthConfig = {
+    user: options.user ?? 'erpcert',
+    password: options.password ?? 'erpcert',
+    sessions: new ExpiringMap<string>({
+      ttlMs: (options.sessionTtl ?? 1800) * 1000,
+      max: 10_000,
+      sliding: true,
+      now: clock,
+    }),
+    tokens: new ExpiringMap<string>({
+      ttlMs: (options.tokenTtl ?? 3600) * 1000,
+      max: 10_000,
+      sliding: false,
+      now: clock,
+    }),
+  };
+  const oauth = {
+    clientId: options.oauthClientId ?? 'erpcert-client',
+    clientSecret: options.oauthClientSecret ?? 'erpcert-secret',
+    tokens: auth.tokens,
+    codes: new ExpiringMap<PendingCode>({ ttlMs: 60_000, max: 1000, sliding: false, now: clock }),
+  };
+  const allowList = options.allow !== undefined ? parseAllowList(options.allow) : undefined;
+  const exact = new Map<string, RouteHandler<App>>();
+  const prefixes: [string, RouteHandler<App>][] = [];
+
+  const app: App = {
+    store,
+    systemVersion: options.systemVersion ?? '1.0',
+    quirks: options.quirks ?? false,
+    maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+    auth,
+    oauthClientId: oauth.clientId,
+    ...(allowList ? { allowList } : {}),
+    mount(path, handler, opts = {}) {
+      if (opts.prefix) {
+        prefixes.push([path, handler]);
+        prefixes.sort((a, b) => b[0].length - a[0].length);
+      } else exact.set(path, handler);
+    },
+    authenticate(req, opts = {}) {
+      return authenticate(auth, req.headers, { allowBearer: opts.allowBearer ?? false });
+    },
+    company(req, pathSegment, parameter = 'compcode') {
+      return resolveCompany(store, pathSegment, req.query.getAll(parameter), parameter);
+    },
+    writeContext(company) {
+      return { store, company, today: localDate(now()) };
+    },
+    now,
+    log,
+    close() {
+      store.close();
+    },
+    reject(rawHeaders, err) {
+      const headers = normalizeHeaders(rawHeaders);
+      const format = /application\/json/i.test(headers.accept ?? '') ? 'json' : 'xml';
+      const res = errorResponse({ format, charset: charsetOf(headers, app.quirks) }, err);
+      res.headers.Sequence = String(store.sequence);
+      res.headers['Content-Length'] = String(res.body.length);
+      return res;
+    },
+    async handle(input) {
+      const headers = normalizeHeaders(input.headers);
+      const format = /application\/json/i.test(headers.accept ?? '') ? 'json' : 'xml';
+      const charset = charsetOf(headers, app.quirks);
+      const body = input.body === undefined ? Buffer.alloc(0) : Buffer.from(input.body);
+      const method = input.method.toUpperCase();
+      let res: AppResponse;
+      const bare = { format, charset } as const;
+      try {
+        const rawPath = input.url.split('?')[0] ?? '/';
+        let url: URL;
+        try {
+          url = new URL(input.url.startsWith('/') ? input.url : `/${input.url}`, 'http://erpcert.invalid');
+        } catch {
+          throw new ErpError(400, ErrorCode.badParameter, 'the request URL cannot be parsed');
+        }
+        const req: RouteRequest = {
+          method,
+          url,
+          rawPath,
+          query: url.searchParams,
+          headers,
+          body,
+          remoteAddress: input.remoteAddress ?? '127.0.0.1',
+          format,
+          charset,
+        };
+        if (allowList && !allowList.allows(req.remoteAddress))
+          throw new ErpError(403, ErrorCode.forbidden, `client address ${req.remoteAddress} is not on the allow-list`);
+        if (body.length > app.maxBody)
+          throw new ErpError(413, ErrorCode.bodyTooLarge, `the request body is over ${app.maxBody} bytes`);
+        let handler = exact.get(rawPath);
+        if (!handler) handler = prefixes.find(([p]) => rawPath === p || rawPath.startsWith(`${p}/`))?.[1];
+        if (!handler)
+          throw new ErpError(404, ErrorCode.notFound, `no such path ${rawPath}; the record API is under /api/1/`);
+        res = await handler(req, app);
+      } catch (err) {
+        if (err instanceof ErpError) res = errorResponse(bare, err);
+        else {
+          log(`erpcert refserver: internal error on ${method} ${input.url}: ${(err as Error)?.stack ?? String(err)}`);
+          res = internalError(bare);
+        }
+      }
+      if (res.headers.Sequence === undefined) res.headers.Sequence = String(store.sequence);
+      res.headers['Content-Length'] = String(res.body.length);
+      if (method === 'HEAD') res.body = Buffer.alloc(0);
+      return res;
+    },
+  };
+
+  app.mount('/api', restHandler, { prefix: true });
+  app.mount('/oauth-authorize', (req) => authorizeEndpoint(oauth, req));
+  app.mount('/oauth-token', (req) => tokenEndpoint(oauth, req));
+  seedIfNew(store, options.seed ?? 0, modules, app);
+  for (const m of modules) m.setup?.(app);
+  return app;
+}

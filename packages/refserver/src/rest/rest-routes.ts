@@ -1,0 +1,165 @@
+import type { App as RestApp } from '../app.js';
+import { createFromForm, createFromJson, patchFromForm } from '../business/record-write.js';
+import { ErpError, ErrorCode } from '../errors.js';
+import { formChanges, parseForm } from '../http/form-body.js';
+import { parseJsonRecords } from '../http/json-body.js';
+import { parseFieldMode, parseListParams } from '../http/query-params.js';
+import { dataResponse, errorResponse } from '../http/respond.js';
+import type { AppResponse, RouteRequest } from '../http/types.js';
+import { recordsJson, recordsXml } from '../render/records.js';
+import type { RegisterSchema } from '../schema/register-schema.js';
+import { listDeletes, listRecords, type RecordPage } from '../store/record-query.js';
+import type { StoredRecord } from '../store/record-table.js';
+
+const methodNotAllowed = (allow: string, what: string) =>
+  new ErpError(405, ErrorCode.methodNotAllowed, `${what} allows ${allow}`, { headers: { Allow: allow } });
+
+function renderPage(req: RouteRequest, app: RestApp, page: RecordPage, nonBlank: boolean): AppResponse {
+  const info = { register: page.plan.register, sequence: app.store.sequence, systemVersion: app.systemVersion };
+  const opts = { nonBlank };
+  return dataResponse(req, info, req.format === 'json' ? recordsJson(page, opts) : recordsXml(page, opts));
+}
+
+/** The records just written, read back through the list query so that they render like a GET. */
+function writtenPage(app: RestApp, schema: RegisterSchema, company: number, recs: StoredRecord[]): RecordPage {
+  const pages = recs.map((r) =>
+    listRecords(app.store, schema.name, company, { keyParts: schema.key.map((k) => r.fields[k] ?? '') }),
+  );
+  return { plan: pages[0]!.plan, rows: pages.flatMap((p) => p.rows) };
+}
+
+function mediaType(req: RouteRequest): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** The charset of a form body: UTF-8 unless `--quirks` and the Content-Type names no charset=UTF-8. */
+function formCharset(req: RouteRequest, quirks: boolean): 'utf-8' | 'latin1' {
+  if (!quirks) return 'utf-8';
+  return /charset\s*=\s*"?utf-?8/i.test(req.headers['content-type'] ?? '') ? 'utf-8' : 'latin1';
+}
+
+function decodeKey(segments: string[]): string[] {
+  try {
+    return segments.map((s) => decodeURIComponent(s));
+  } catch {
+    throw new ErpError(400, ErrorCode.badParameter, 'the record key in the path is not valid percent-encoding');
+  }
+}
+
+/** GET/POST/PATCH under `/api/<N>/<register>[/<key>]` (record-rest-api.md §4 "Endpoints"). */
+function route(req: RouteRequest, app: RestApp): AppResponse {
+  const segs = req.rawPath.split('/');
+  const companySeg = segs[2] ?? '';
+  if (companySeg !== '' && !/^\d{1,9}$/.test(companySeg))
+    throw new ErpError(404, ErrorCode.notFound, `no such path ${req.rawPath}: the record API is /api/1/<register>`);
+  const company = app.company(req, companySeg === '' ? undefined : companySeg);
+  const register = segs[3] ?? '';
+  const keySegs = segs.slice(4);
+  if (keySegs.length === 1 && keySegs[0] === '') keySegs.pop();
+  if (register === '') {
+    // API root: the documented session start (record-rest-api.md §4 "API root")
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed('GET, HEAD', 'the API root');
+    return dataResponse(req, { sequence: app.store.sequence, systemVersion: app.systemVersion }, undefined);
+  }
+  const schema = app.store.schema(register);
+  if (!schema?.rest)
+    throw new ErpError(404, ErrorCode.unknownRegister, `unknown register "${register}"`, { field: register });
+  const ctx = app.writeContext(company);
+  const envelope = { register, sequence: app.store.sequence, systemVersion: app.systemVersion };
+  const respondWrite = (write: () => AppResponse) => {
+    try {
+      return write();
+    } catch (err) {
+      if (err instanceof ErpError && err.status === 200)
+        return errorResponse(req, err, { ...envelope, sequence: app.store.sequence });
+      throw err;
+    }
+  };
+
+  if (keySegs.length === 0) {
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const params = parseListParams(schema, req.query);
+      if (params.deletes) {
+        const page = listDeletes(app.store, register, company, params.deletes);
+        // nothing deleted: 204 with an empty body, as real deployments answer
+        if (page.rows.length === 0) return { status: 204, headers: {}, body: Buffer.alloc(0) };
+        return renderPage(req, app, page, false);
+      }
+      return renderPage(req, app, listRecords(app.store, register, company, params.list), params.nonBlank ?? false);
+    }
+    if (req.method !== 'POST') throw methodNotAllowed(schema.readOnly ? 'GET, HEAD' : 'GET, HEAD, POST', register);
+    const nonBlank = parseFieldMode(req.query, 'nonblank');
+    const type = mediaType(req);
+    if (type === 'application/json') {
+      const records = parseJsonRecords(req.body, register);
+      return respondWrite(() => {
+        const created = createFromJson(ctx, schema, records);
+        return renderPage(req, app, writtenPage(app, schema, company, created), nonBlank);
+      });
+    }
+    if (type !== '' && type !== 'application/x-www-form-urlencoded')
+      throw new ErpError(
+        415,
+        ErrorCode.unsupportedMediaType,
+        `POST takes application/x-www-form-urlencoded or application/json, not ${type}`,
+      );
+    const changes = formChanges(parseForm(req.body, formCharset(req, app.quirks)));
+    return respondWrite(() => {
+      const created = createFromForm(ctx, schema, changes);
+      return renderPage(req, app, writtenPage(app, schema, company, [created]), nonBlank);
+    });
+  }
+
+  if (keySegs.length !== schema.key.length)
+    throw new ErpError(
+      404,
+      ErrorCode.notFound,
+      `${register} records have a key of ${schema.key.length} part(s) (${schema.key.join(' / ')}), the path gives ${keySegs.length}`,
+    );
+  const keyParts = decodeKey(keySegs);
+  const notFound = () =>
+    new ErpError(404, ErrorCode.notFound, `${register} ${keyParts.join('/')} does not exist in company ${company}`);
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const params = parseListParams(schema, req.query);
+    const page = listRecords(app.store, register, company, {
+      keyParts,
+      ...(params.list.select ? { select: params.list.select } : {}),
+    });
+    if (page.rows.length === 0) throw notFound();
+    return renderPage(req, app, page, params.nonBlank ?? false);
+  }
+  if (req.method !== 'PATCH') throw methodNotAllowed(schema.readOnly ? 'GET, HEAD' : 'GET, HEAD, PATCH', register);
+  if (schema.readOnly) throw methodNotAllowed('GET, HEAD', `read-only register ${register}`);
+  const type = mediaType(req);
+  if (type !== '' && type !== 'application/x-www-form-urlencoded')
+    throw new ErpError(
+      415,
+      ErrorCode.unsupportedMediaType,
+      `PATCH takes a form body (set_field.*, set_row_field.*), not ${type}`,
+    );
+  const nonBlank = parseFieldMode(req.query, 'all');
+  const changes = formChanges(parseForm(req.body, formCharset(req, app.quirks)));
+  const existing = app.store.get(register, company, keyParts);
+  if (!existing) throw notFound();
+  return respondWrite(() => {
+    const updated = patchFromForm(ctx, schema, existing, changes);
+    return renderPage(req, app, writtenPage(app, schema, company, [updated]), nonBlank);
+  });
+}
+
+/**
+ * The record REST API: authenticates (Basic, HSESSION or bearer), then routes. The session cookie
+ * of a Basic request rides on every answer, errors included.
+ */
+export function restHandler(req: RouteRequest, app: RestApp): AppResponse {
+  const auth = app.authenticate(req, { allowBearer: true });
+  let res: AppResponse;
+  try {
+    res = route(req, app);
+  } catch (err) {
+    if (!(err instanceof ErpError)) throw err;
+    res = errorResponse(req, err);
+  }
+  if (auth.setCookie) res.headers['Set-Cookie'] = auth.setCookie;
+  return res;
+}

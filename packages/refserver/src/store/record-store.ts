@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { catalogueRegistry, type RegisterRegistry } from '../schema/register-registry.js';
+import type { RegisterInput, RegisterSchema } from '../schema/register-schema.js';
+import { type Db, openDatabase, type SyncMode } from './database.js';
+import { derivedViews, Ledgers } from './derived.js';
+import { type RecordData, RecordTable, type StoredRecord } from './record-table.js';
+
+/** Options of `RecordStore.open`. */
+export interface StoreOptions {
+  /** SQLite file; without it the data lives in memory. */
+  readonly file?: string;
+  /** @defaultValue `'normal'` (see database.ts). */
+  readonly sync?: SyncMode;
+  /** Extra registers to define before the tables are made (other modules' registers). */
+  readonly registers?: readonly RegisterInput[];
+}
+
+/** A deleted record as `deletes_after` reports it. */
+export interface Tombstone {
+  readonly register: string;
+  readonly company: number;
+  readonly keyParts: readonly string[];
+  readonly seq: number;
+}
+
+/**
+ * The one store both APIs share: one table per register, a sequence counter per database shared
+ * by every write of every register and company (record-rest-api.md §6 "Sequence numbers serve as
+ * change feed"), tombstones for `deletes_after`, the ledgers of the derived registers.
+ * better-sqlite3 is synchronous, so a write transaction is never interleaved with another request.
+ */
+export class RecordStore {
+  readonly db: Db;
+  readonly registry: RegisterRegistry;
+  readonly #tables = new Map<string, RecordTable>();
+  readonly #ledgers: Ledgers;
+  #sequence: number;
+  #pending: number;
+  #depth = 0;
+  readonly #stmts;
+  readonly #run: ReturnType<Db['transaction']>;
+
+  private constructor(db: Db, registry: RegisterRegistry) {
+    this.db = db;
+    this.registry = registry;
+    this.#ledgers = new Ledgers(db);
+    this.#run = db.transaction((fn: () => unknown) => fn());
+    for (const schema of registry.all()) this.#ensureTable(schema);
+    this.#stmts = {
+      nextSeq: db.prepare("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'sequence' RETURNING value"),
+      getSeq: db.prepare("SELECT value FROM meta WHERE key = 'sequence'").pluck(),
+      tomb: db.prepare('INSERT INTO tombstones (register, _company, _seq, k0, k1, k2) VALUES (?, ?, ?, ?, ?, ?)'),
+      company: db.prepare('SELECT code FROM companies WHERE code = ?').pluck(),
+      addCompany: db.prepare('INSERT OR IGNORE INTO companies (code, name) VALUES (?, ?)'),
+      companies: db.prepare('SELECT code, name FROM companies ORDER BY code'),
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
+      setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+    };
+    this.#sequence = Number(this.#stmts.getSeq.get());
+    this.#pending = this.#sequence;
+  }
+
+  /** Opens (and creates) the database with the catalogue registers plus `options.registers`. */
+  static open(options: StoreOptions = {}): RecordStore {
+    const registry = catalogueRegistry((name) => derivedViews[name]);
+    for (const r of options.registers ?? []) registry.add(r);
+    return new RecordStore(openDatabase(options.file, options.sync), registry);
+  }
+
+  /** Closes the database (a WAL checkpoint happens on close). */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  #ensureTable(schema: RegisterSchema): RecordTable {
+    const t = new RecordTable(this.db, schema);
+    t.ensure();
+    this.#tables.set(schema.name, t);
+    return t;
+  }
+
+  /** Defines another register (the portal's ActVc, ...) and creates its table. */
+  addRegister(input: RegisterInput): RegisterSchema {
+    const schema = this.registry.add(input);
+    this.#ensureTable(schema);
+    return schema;
+  }
+
+  /** The schema of a register, or undefined. */
+  schema(register: string): RegisterSchema | undefined {
+    return this.registry.get(register);
+  }
+
+  /** The table of a register; throws for an unknown register (a programming error). */
+  table(register: string): RecordTable {
+    const t = this.#tables.get(register);
+    if (!t) throw new Error(`unknown register ${register}`);
+    return t;
+  }
+
+  /** The current sequence number: the sequence of the last committed write. */
+  get sequence(): number {
+    return this.#sequence;
+  }
+
+  /**
+   * Runs `fn` in an immediate write transaction (nested calls become savepoints). The sequence numbers
+   * it allocated become current only when the outermost transaction commits.
+   */
+  write<T>(fn: () => T): T {
+    this.#depth++;
+    try {
+      const result = this.#run.immediate(fn) as T;
+      // a rolled-back savepoint may have taken a number the database no longer has: read it back
+      if (this.#depth === 1 && this.#pending !== this.#sequence) this.#sequence = Number(this.#stmts.getSeq.get());
+      return result;
+    } finally {
+      if (this.#depth === 1) this.#pending = this.#sequence;
+      this.#depth--;
+    }
+  }
+
+  /** Takes the next sequence number; only inside `write`. */
+  allocateSequence(): number {
+    if (this.#depth === 0) throw new Error('allocateSequence outside a write transaction');
+    const row = this.#stmts.nextSeq.get() as { value: string | number };
+    this.#pending = Number(row.value);
+    return this.#pending;
+  }
+
+  /** The record with these key parts, or undefined. */
+  get(register: string, company: number, keyParts: readonly string[]): StoredRecord | undefined {
+    return this.table(register).get(company, keyParts);
+  }
+
+  /** Inserts a record with a new sequence (and a UUID on base registers when it has none). */
+  insert(register: string, company: number, data: RecordData): StoredRecord {
+    return this.write(() => {
+      const t = this.table(register);
+      const seq = this.allocateSequence();
+      const fields = { ...data.fields };
+      if (t.schema.base && !fields.UUID) fields.UUID = randomUUID();
+      if (t.schema.base && !fields.SyncFlags) fields.SyncFlags = '0';
+      const rec = { fields, rows: data.rows };
+      const id = t.insert(company, seq, rec);
+      this.#ledgers.apply(register, company, id, rec, seq);
+      return this.#stored(t, id, company, seq, rec);
+    });
+  }
+
+  /** Rewrites an existing record with a new sequence. */
+  update(register: string, existing: StoredRecord, data: RecordData): StoredRecord {
+    return this.write(() => {
+      const t = this.table(register);
+      const seq = this.allocateSequence();
+      const fields: Record<string, string> = { ...data.fields };
+      if (t.schema.base) fields.UUID = existing.fields.UUID ?? '';
+      const rec = { fields, rows: data.rows };
+      t.update(existing.id, seq, rec);
+      this.#ledgers.apply(register, existing.company, existing.id, rec, seq);
+      return this.#stored(t, existing.id, existing.company, seq, rec);
+    });
+  }
+
+  /** Deletes a record and leaves a tombstone for `deletes_after`; undefined when there was none. */
+  delete(register: string, company: number, keyParts: readonly string[]): Tombstone | undefined {
+    return this.write(() => {
+      const t = this.table(register);
+      const existing = t.get(company, keyParts);
+      if (!existing) return undefined;
+      const seq = this.allocateSequence();
+      t.delete(existing.id);
+      this.#ledgers.apply(register, company, existing.id, undefined, seq);
+      const parts = t.schema.key.map((k) => existing.fields[k] ?? '');
+      this.#stmts.tomb.run(register, company, seq, parts[0] ?? '', parts[1] ?? '', parts[2] ?? '');
+      return { register, company, keyParts: parts, seq };
+    });
+  }
+
+  #stored(t: RecordTable, id: number, company: number, seq: number, rec: RecordData): StoredRecord {
+    const fields: Record<string, string> = {};
+    for (const c of t.columns) fields[c] = rec.fields[c] ?? '';
+    if (t.schema.base) fields.ServerSequence = String(seq);
+    const rows = rec.rows.map((r) => {
+      const full: Record<string, string> = {};
+      for (const f of t.schema.rowFields) full[f] = r[f] ?? '';
+      return full;
+    });
+    return { id, company, seq, fields, rows };
+  }
+
+  /** The next free serial number (SerNr, or TRVc Number within its IntYc). */
+  nextSerial(register: string, company: number, scopeValues: Record<string, string> = {}): number {
+    const t = this.table(register);
+    const rule = t.schema.serial;
+    if (!rule) throw new Error(`register ${register} has no serial number`);
+    const max = t.maxSerial(
+      company,
+      rule.field,
+      rule.scope.map((f) => [f, scopeValues[f] ?? ''] as [string, string]),
+    );
+    return max === undefined ? rule.start : Math.max(max + 1, rule.start);
+  }
+
+  /** True when the company exists. */
+  hasCompany(code: number): boolean {
+    return this.#stmts.company.get(code) !== undefined;
+  }
+
+  /** Adds a company (no-op when it exists). */
+  addCompany(code: number, name: string): void {
+    this.#stmts.addCompany.run(code, name);
+  }
+
+  /** Every company. */
+  companies(): { code: number; name: string }[] {
+    return this.#stmts.companies.all() as { code: number; name: string }[];
+  }
+
+  /** A value of the `meta` table (e.g. whether demo data was seeded). */
+  getMeta(key: string): string | undefined {
+    return this.#stmts.getMeta.get(key) as string | undefined;
+  }
+
+  /** Sets a value of the `meta` table. */
+  setMeta(key: string, value: string): void {
+    this.#stmts.setMeta.run(key, value);
+  }
+}
