@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERATE_COMMAND, renderRestSpec, restSpecFile } from '../scripts/generate-rest-spec.js';
 import { docsDir, repoRoot } from './paths.js';
 import { registers } from './registers.js';
+import { headingSlug, parseDocSections } from './rules-markdown.js';
 import { loadSpec } from './specs.js';
 
 type Obj = Record<string, unknown>;
@@ -39,18 +40,6 @@ function tableAfter(heading: string): string[][] {
         .slice(1, -1)
         .map((c) => c.trim()),
     );
-}
-
-/** GitHub-style anchors of every heading of a markdown document. */
-function anchors(markdown: string): Set<string> {
-  return new Set(
-    [...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
-      m[1]!
-        .toLowerCase()
-        .replace(/[^a-z0-9 -]/g, '')
-        .replace(/ /g, '-'),
-    ),
-  );
 }
 
 /** Every value of the extension `key` anywhere in the spec, with its JSON path. */
@@ -222,7 +211,7 @@ describe('"not shown" in the docs is machine-readable in the spec', () => {
   });
 
   it('every x-erpcert-doc cites a section that exists in the doc', () => {
-    const heads = anchors(restDoc);
+    const heads = new Set(parseDocSections(restDoc).map((s) => headingSlug(s.heading)));
     const cites = extensionValues('x-erpcert-doc');
     expect(cites.length).toBeGreaterThan(0);
     for (const [path, value] of cites) {
