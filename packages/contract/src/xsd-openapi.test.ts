@@ -103,14 +103,7 @@ const { examples, unmapped } = collectExamples();
  * Documents on which the OpenAPI specs and the XSDs disagree today, with the reason. The test fails when one
  * of them starts to validate, so that the entry gets removed.
  */
-const knownMismatches: Record<string, string> = {
-  'portal-action PortalDocument as portal-document (minimal)':
-    'XSD: the file <name> is non-empty (NonEmptyText); OpenAPI PortalDocument.file.name is any string',
-  'portal-action PortalApprovalStatus as portal-approval (minimal)':
-    'XSD: regname is a register name (RegisterName pattern); OpenAPI PortalApprovalStatus.res.regname is any string',
-  'portal-action PortalConversionResult as portal-conversion-result (minimal)':
-    'XSD: newdata (the new SerNr) is non-empty; OpenAPI PortalConversionResult.res.newdata is any string',
-};
+const knownMismatches: Record<string, string> = {};
 
 describe('OpenAPI xml annotations and XSD describe the same documents', () => {
   it('finds XML bodies in the specs', () => {
