@@ -23,6 +23,16 @@ export interface Tombstone {
   readonly seq: number;
 }
 
+/** One committed change of a record, as `onCommit` listeners get it. */
+export interface RecordChange {
+  readonly kind: 'insert' | 'update' | 'delete';
+  readonly register: string;
+  readonly company: number;
+  readonly keyParts: readonly string[];
+  /** The sequence number the change took. */
+  readonly seq: number;
+}
+
 /**
  * The one store both APIs share: one table per register, a sequence counter per database shared
  * by every write of every register and company (record-rest-api.md §6 "Sequence numbers serve as
@@ -37,6 +47,9 @@ export class RecordStore {
   #sequence: number;
   #pending: number;
   #depth = 0;
+  /** Changes of the open transaction, handed to the listeners when the outermost one commits. */
+  readonly #changes: RecordChange[] = [];
+  readonly #listeners = new Set<(changes: readonly RecordChange[]) => void>();
   readonly #stmts;
   readonly #run: ReturnType<Db['transaction']>;
 
@@ -109,14 +122,41 @@ export class RecordStore {
    */
   write<T>(fn: () => T): T {
     this.#depth++;
+    const mark = this.#changes.length;
+    let committed: RecordChange[] | undefined;
     try {
       const result = this.#run.immediate(fn) as T;
       // a rolled-back savepoint may have taken a number the database no longer has: read it back
       if (this.#depth === 1 && this.#pending !== this.#sequence) this.#sequence = Number(this.#stmts.getSeq.get());
+      if (this.#depth === 1 && this.#changes.length > 0) committed = this.#changes.splice(0);
       return result;
+    } catch (err) {
+      this.#changes.length = mark;
+      throw err;
     } finally {
       if (this.#depth === 1) this.#pending = this.#sequence;
       this.#depth--;
+      if (committed) this.#notify(committed);
+    }
+  }
+
+  /**
+   * Calls `listener` with the record changes of every committed write transaction, after the commit
+   * (the portal's `registerapi` callbacks hear about writes of both APIs this way). A listener must not
+   * throw or block; one that throws is logged to stderr and skipped. Returns a function that removes it.
+   */
+  onCommit(listener: (changes: readonly RecordChange[]) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #notify(changes: readonly RecordChange[]): void {
+    for (const l of this.#listeners) {
+      try {
+        l(changes);
+      } catch (err) {
+        process.stderr.write(`erpcert refserver: a commit listener failed: ${(err as Error)?.stack ?? String(err)}\n`);
+      }
     }
   }
 
@@ -144,6 +184,7 @@ export class RecordStore {
       const rec = { fields, rows: data.rows };
       const id = t.insert(company, seq, rec);
       this.#ledgers.apply(register, company, id, rec, seq);
+      this.#record('insert', t, company, fields, seq);
       return this.#stored(t, id, company, seq, rec);
     });
   }
@@ -158,6 +199,7 @@ export class RecordStore {
       const rec = { fields, rows: data.rows };
       t.update(existing.id, seq, rec);
       this.#ledgers.apply(register, existing.company, existing.id, rec, seq);
+      this.#record('update', t, existing.company, existing.fields, seq);
       return this.#stored(t, existing.id, existing.company, seq, rec);
     });
   }
@@ -173,8 +215,15 @@ export class RecordStore {
       this.#ledgers.apply(register, company, existing.id, undefined, seq);
       const parts = t.schema.key.map((k) => existing.fields[k] ?? '');
       this.#stmts.tomb.run(register, company, seq, parts[0] ?? '', parts[1] ?? '', parts[2] ?? '');
+      this.#record('delete', t, company, existing.fields, seq);
       return { register, company, keyParts: parts, seq };
     });
+  }
+
+  #record(kind: RecordChange['kind'], t: RecordTable, company: number, f: Record<string, string>, seq: number): void {
+    if (this.#listeners.size === 0) return;
+    const keyParts = t.schema.key.map((k) => f[k] ?? '');
+    this.#changes.push({ kind, register: t.schema.name, company, keyParts, seq });
   }
 
   #stored(t: RecordTable, id: number, company: number, seq: number, rec: RecordData): StoredRecord {
