@@ -41,7 +41,8 @@ export function seedIfNew(store: RecordStore, size: number | false, modules: rea
   store.write(() => {
     for (const c of DEMO_COMPANIES) store.addCompany(c.code, c.name);
     if (size !== false) seedDemoData(store, size);
-    for (const m of modules) m.seed?.(app, size === false ? 0 : size);
+    // seed false: nothing but the companies (AppOptions.seed), module data included
+    if (size !== false) for (const m of modules) m.seed?.(app, size);
     store.setMeta('seeded', String(size));
   });
 }
