@@ -1,0 +1,6 @@
+import type { PortalHandler } from './handler.js';
+import { deleteHandlers } from './records/delete-record.js';
+import { sessionHandlers } from './session/session-handlers.js';
+
+/** Part A of the portal: session, record operations, documents, attachments, lookups, lists, conversions. */
+export const recordHandlers: readonly PortalHandler[] = [...sessionHandlers, ...deleteHandlers];

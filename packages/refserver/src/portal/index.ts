@@ -1,0 +1,49 @@
+import type { AppModule } from '../modules.js';
+import { createPortalRoute } from './dispatcher.js';
+import { EditLocks } from './edit-locks.js';
+import type { PortalState } from './handler.js';
+import { recordHandlers } from './handlers-records.js';
+import { seedWorkflow, setupWorkflow, workflowHandlers, workflowRegisters } from './handlers-workflow.js';
+import { lockRoute } from './lock-route.js';
+import { type PortalOptions, resolvePortalOptions } from './portal-options.js';
+import { ensurePortalTables } from './portal-tables.js';
+import { portalRegisters } from './registers.js';
+
+/** The paths the portal answers on: the documented one and the one real deployments use (DESIGN.md). */
+export const PORTAL_PATHS = ['/WebErpAPI.hal', '/WebExcellentAPI.hal'] as const;
+
+/**
+ * The portal action API (portal-action-api.md) as an AppModule: its registers, its demo data, and the
+ * routes `/WebErpAPI.hal`, `/WebExcellentAPI.hal` and `/erpcert/lock` on the app's store, sessions and
+ * companies. README "Portal action API".
+ */
+export function createPortalModule(options: PortalOptions = {}): AppModule {
+  const resolved = resolvePortalOptions(options);
+  return {
+    name: 'portal',
+    registers: [...portalRegisters(), ...workflowRegisters],
+    seed(app, size) {
+      ensurePortalTables(app.store.db);
+      seedWorkflow(app, size);
+    },
+    setup(app) {
+      ensurePortalTables(app.store.db);
+      const handlers = [...recordHandlers, ...workflowHandlers];
+      const state: PortalState = {
+        options: resolved,
+        locks: new EditLocks(resolved.lockTtl, () => app.now().getTime()),
+        subActions: new Set(handlers.filter((h) => h.kind === 'sub-action').map((h) => h.name)),
+      };
+      const route = createPortalRoute(handlers, state);
+      for (const path of PORTAL_PATHS) app.mount(path, route);
+      app.mount('/erpcert/lock', lockRoute(state));
+      setupWorkflow(app, state);
+    },
+  };
+}
+
+/** The portal module with default options (in `builtinModules`). */
+export const portalModule: AppModule = createPortalModule();
+
+export { ACCESS_DENIED, type PortalContext, PortalError, type PortalHandler, RECORD_IS_LOCKED } from './handler.js';
+export { DEFAULT_MAX_WEB_POST_SIZE, type PortalOptions } from './portal-options.js';
