@@ -1,4 +1,5 @@
 import type { App } from './app.js';
+import { portalModule } from './portal/index.js';
 import type { RegisterInput } from './schema/register-schema.js';
 
 /**
@@ -16,4 +17,4 @@ export interface AppModule {
 }
 
 /** The modules `createApp` mounts by default. The portal module adds itself here. */
-export const builtinModules: readonly AppModule[] = [];
+export const builtinModules: readonly AppModule[] = [portalModule];
