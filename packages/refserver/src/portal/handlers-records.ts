@@ -1,6 +1,13 @@
 import type { PortalHandler } from './handler.js';
 import { deleteHandlers } from './records/delete-record.js';
+import { postTextHandlers } from './records/post-text.js';
+import { rowHandlers } from './records/row-edit.js';
 import { sessionHandlers } from './session/session-handlers.js';
 
 /** Part A of the portal: session, record operations, documents, attachments, lookups, lists, conversions. */
-export const recordHandlers: readonly PortalHandler[] = [...sessionHandlers, ...deleteHandlers];
+export const recordHandlers: readonly PortalHandler[] = [
+  ...sessionHandlers,
+  ...deleteHandlers,
+  ...rowHandlers,
+  ...postTextHandlers,
+];

@@ -14,6 +14,8 @@ export const PF = {
   draftOrder: '10000201',
   quotation: '10000301',
   purchase: '10000401',
+  mail: '10000501',
+  orderDoc: '10000601',
 } as const;
 
 const twoRows = () => [
@@ -61,5 +63,10 @@ export function loadPortalFixture(store: RecordStore, company = 1): void {
       },
       [{ stp: '1', AccNumber: '4000', Sum: '100.00', VATCode: '1' }],
     );
+    add('MailVc', { SerNr: PF.mail, TransDate: '2025-03-06', Subject: 'Hello', Math: 'old text' });
+    add('EPOrderDocVc', { SerNr: PF.orderDoc, TransDate: '2025-03-07', OrdType: 'VAC', OKFlag: '0' }, [
+      { stp: '1', EmpCodeRow: 'E001' },
+      { stp: '1', EmpCodeRow: 'E002' },
+    ]);
   });
 }
