@@ -35,7 +35,7 @@ const postText: PortalHandler = {
     store.write(() => {
       const ref = loadRecord(ctx, register, id);
       assertUnlocked(ctx, ref);
-      const fields = { ...ref.rec.fields, Math: values[0]! };
+      const fields: Record<string, string> = { ...ref.rec.fields, Math: values[0]! };
       delete fields.ServerSequence;
       store.update(register, ref.rec, { fields, rows: ref.rec.rows });
     });
