@@ -1,0 +1,47 @@
+/**
+ * The conformance runner: runs the properties with vitest, turns outcomes into verdicts and events, and
+ * cleans up what the run created. `erpcert conform` (packages/cli) drives it and writes the reports.
+ */
+
+export type { ConformanceMeta, FailureDetail, RecordedExchange } from '../harness/meta.js';
+export { TARGET_ENV } from '../harness/meta.js';
+export {
+  CLOSE_FIELDS,
+  type CleanupOptions,
+  type CleanupReport,
+  cleanUp,
+  PORTAL_DELETE_REGISTERS,
+  portalOutcome,
+  type ResidueEntry,
+} from './cleanup.js';
+export type { ModuleEndEvent, RunEndEvent, RunEvent, RunListener, RunStartEvent, TestEvent } from './events.js';
+export { RunEvents } from './events.js';
+export { appendLedger, type LedgerContents, type LedgerEntry, readLedger } from './ledger.js';
+export { ConformanceReporter, type ConformanceReporterOptions } from './reporter.js';
+export { namePatternFor, rulesInName } from './rule-tags.js';
+export { conformConfigFile, runSuite, type SuiteRunOptions, type SuiteRunResult, suiteRoot } from './run-suite.js';
+export { newRunTag, RUN_TAG_PATTERN } from './run-tag.js';
+export {
+  basicAuth,
+  checkTarget,
+  encodeKey,
+  portalUrl,
+  restRootUrl,
+  restUrl,
+  send,
+  type TargetCheck,
+  type TargetConnection,
+  type TargetResponse,
+  TargetUnreachableError,
+} from './target-http.js';
+export {
+  combineVerdicts,
+  PROFILES,
+  type Profile,
+  type RuleVerdict,
+  type TestOutcome,
+  type TestVerdicts,
+  VERDICTS,
+  type Verdict,
+  verdictsOf,
+} from './verdict.js';

@@ -1,0 +1,133 @@
+import type { RuleStanding } from '@erpcert/contract';
+import type { SerializedError } from 'vitest';
+import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
+import type { ConformanceMeta, FailureDetail } from '../harness/meta.js';
+import type { RunEvents } from './events.js';
+import { rulesInName } from './rule-tags.js';
+import { type Profile, verdictsOf } from './verdict.js';
+
+/** What the reporter needs to turn vitest outcomes into verdicts. */
+export interface ConformanceReporterOptions {
+  readonly events: RunEvents;
+  readonly profile: Profile;
+  /** The `--only` selection (upper-case rule ids); undefined selects every test. */
+  readonly selected?: ReadonlySet<string> | undefined;
+  /** A rule's standing from specs/rules.yaml; undefined for an id the catalogue does not know. */
+  readonly standingOf: (rule: string) => RuleStanding | undefined;
+  /** Suite root, for file names relative to it. */
+  readonly root: string;
+}
+
+function errorText(e: SerializedError | { message?: string; name?: string } | unknown): string {
+  if (e && typeof e === 'object') {
+    const { name, message } = e as { name?: unknown; message?: unknown };
+    const text = typeof message === 'string' ? message : JSON.stringify(e);
+    return typeof name === 'string' && name !== 'Error' && name !== '' ? `${name}: ${text}` : text;
+  }
+  return String(e);
+}
+
+/** `task.meta.erpcert` read defensively: a malformed record is treated as absent, never as a crash of the run. */
+function readMeta(raw: unknown): ConformanceMeta | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const m = raw as Partial<ConformanceMeta>;
+  const rules = Array.isArray(m.rules) ? m.rules.filter((r): r is string => typeof r === 'string') : [];
+  const failure = readFailure(m.failure);
+  return {
+    rules,
+    ...(typeof m.skipReason === 'string' ? { skipReason: m.skipReason } : {}),
+    ...(typeof m.advisory === 'string' ? { advisory: m.advisory } : {}),
+    ...(failure ? { failure } : {}),
+  };
+}
+
+function readFailure(raw: unknown): FailureDetail | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const f = raw as Partial<FailureDetail>;
+  if (typeof f.message !== 'string') return undefined;
+  return {
+    message: f.message,
+    ...(typeof f.counterexample === 'string' ? { counterexample: f.counterexample } : {}),
+    ...(typeof f.seed === 'number' ? { seed: f.seed } : {}),
+    ...(typeof f.path === 'string' ? { path: f.path } : {}),
+    ...(typeof f.shrinks === 'number' ? { shrinks: f.shrinks } : {}),
+    exchanges: Array.isArray(f.exchanges) ? f.exchanges : [],
+  };
+}
+
+/**
+ * The vitest reporter of `erpcert conform`: turns every finished test into a {@link TestEvent} with one
+ * verdict per rule (verdict.ts), and the start and end of files and of the run into events on `events`.
+ */
+export class ConformanceReporter implements Reporter {
+  readonly #o: ConformanceReporterOptions;
+
+  constructor(options: ConformanceReporterOptions) {
+    this.#o = options;
+  }
+
+  #relative(moduleId: string): string {
+    const root = this.#o.root.replaceAll('\\', '/').replace(/\/$/, '');
+    const id = moduleId.replaceAll('\\', '/');
+    return id.startsWith(`${root}/`) ? id.slice(root.length + 1) : id;
+  }
+
+  async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
+    const files = [...new Set(specifications.map((s) => this.#relative(s.moduleId)))].sort();
+    await this.#o.events.emit({ type: 'run-start', at: new Date().toISOString(), files });
+  }
+
+  async onTestCaseResult(testCase: TestCase): Promise<void> {
+    const result = testCase.result();
+    if (result.state === 'pending') return;
+    // read without the meta.ts augmentation of TaskMeta, which tsc applies only in some file orders
+    const meta = readMeta((testCase.meta() as { erpcert?: unknown }).erpcert);
+    const fromName = rulesInName(testCase.name);
+    const rules = [...new Set([...(meta?.rules ?? []).map((r) => r.toUpperCase()), ...fromName])];
+    const selected = this.#o.selected;
+    const isSelected = selected === undefined || rules.some((r) => selected.has(r));
+    // A filtered-out test without any rule id (neither in its name nor, since it never ran, in meta) says nothing.
+    if (!isSelected && rules.length === 0) return;
+    const errors = result.state === 'failed' ? result.errors.map(errorText) : [];
+    const note = result.state === 'skipped' ? result.note : undefined;
+    const judged = isSelected
+      ? verdictsOf(rules, { state: result.state, meta, note, errors }, this.#o.standingOf, this.#o.profile)
+      : undefined;
+    const duration = testCase.diagnostic()?.duration;
+    await this.#o.events.emit({
+      type: 'test',
+      file: this.#relative(testCase.module.moduleId),
+      name: testCase.name,
+      fullName: testCase.fullName,
+      rules,
+      selected: isSelected,
+      state: result.state,
+      verdicts: judged?.verdicts ?? [],
+      ...(judged?.reason !== undefined ? { reason: judged.reason } : {}),
+      ...(isSelected && result.state === 'failed' && meta?.failure ? { failure: meta.failure } : {}),
+      errors,
+      ...(duration !== undefined ? { durationMs: Math.round(duration) } : {}),
+    });
+  }
+
+  async onTestModuleEnd(testModule: TestModule): Promise<void> {
+    await this.#o.events.emit({
+      type: 'module-end',
+      file: this.#relative(testModule.moduleId),
+      errors: testModule.errors().map(errorText),
+    });
+  }
+
+  async onTestRunEnd(
+    _modules: ReadonlyArray<TestModule>,
+    unhandledErrors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): Promise<void> {
+    await this.#o.events.emit({
+      type: 'run-end',
+      at: new Date().toISOString(),
+      reason,
+      errors: unhandledErrors.map(errorText),
+    });
+  }
+}

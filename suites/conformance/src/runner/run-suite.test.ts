@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { type RunEvent, RunEvents, type TestEvent } from './events.js';
+import { runSuite } from './run-suite.js';
+import type { Profile } from './verdict.js';
+
+const env = { ERPCERT_TARGET: 'http://127.0.0.1:9', ERPCERT_RUN_TAG: 'ECTEST1' };
+
+async function run(files: string[], options: { profile?: Profile; selected?: string[]; signal?: AbortSignal } = {}) {
+  const events = new RunEvents();
+  const seen: RunEvent[] = [];
+  events.on((e) => {
+    seen.push(e);
+  });
+  const result = await runSuite({
+    env: { ...env, ERPCERT_PROFILE: options.profile ?? 'full' },
+    profile: options.profile ?? 'full',
+    events,
+    include: files.map((f) => `src/runner/fixtures/${f}.prop.ts`),
+    selected: options.selected,
+    signal: options.signal,
+  });
+  const tests = seen.filter((e): e is TestEvent => e.type === 'test');
+  const verdictOf = (rule: string) => tests.flatMap((t) => t.verdicts).find((v) => v.rule === rule)?.verdict;
+  return { result, seen, tests, verdictOf };
+}
+
+describe('runSuite on the fixtures', () => {
+  it('maps every outcome to verdicts and emits start, tests, file ends and end in order', async () => {
+    const { result, seen, tests, verdictOf } = await run(['passing', 'failing', 'skipping', 'unspecified', 'advisory']);
+    expect(result.reason).toBe('failed');
+    expect(result.errors).toEqual([]);
+    expect(seen[0]).toMatchObject({
+      type: 'run-start',
+      files: [
+        'src/runner/fixtures/advisory.prop.ts',
+        'src/runner/fixtures/failing.prop.ts',
+        'src/runner/fixtures/passing.prop.ts',
+        'src/runner/fixtures/skipping.prop.ts',
+        'src/runner/fixtures/unspecified.prop.ts',
+      ],
+    });
+    expect(seen.at(-1)).toMatchObject({ type: 'run-end', reason: 'failed' });
+    expect(seen.filter((e) => e.type === 'module-end')).toHaveLength(5);
+    const want: [string, string | null | undefined][] = [
+      ['REST.QUERY.SORT_ASCENDING', 'PASS'], // also proves the target env reached the worker
+      ['REST.QUERY.LIMIT', 'PASS'],
+      ['REST.QUERY.OFFSET', 'PASS'],
+      ['REST.QUERY.FIELDS', 'PASS'],
+      ['REST.QUERY.FILTER_AND', 'FAIL'],
+      ['REST.QUERY.RANGE_FROM_TO', 'FAIL'],
+      ['PORTAL.LOOKUP.CAP50', 'SKIP'],
+      ['PORTAL.LOOKUP.TERMS_AND', 'SKIP'],
+      ['REST.ERRORS.BODY_FORMAT_NOT_SHOWN', null],
+      ['REST.ERRORS.STATUS_CODES_NOT_SHOWN', 'PASS'],
+    ];
+    expect(want.map(([rule]) => [rule, verdictOf(rule)])).toEqual(want);
+    const failed = tests.find((t) => t.rules.includes('REST.QUERY.FILTER_AND'))!;
+    expect(failed.failure).toMatchObject({ seed: 424242, path: '3:1:0', shrinks: 2 });
+    expect(failed.failure?.exchanges).toHaveLength(1);
+    expect(failed.reason).toContain('were ORed');
+    const noMeta = tests.find((t) => t.rules.includes('REST.QUERY.RANGE_FROM_TO'))!;
+    expect(noMeta.reason).toBe('expected 3 records, got 2');
+    expect(tests.find((t) => t.rules.includes('PORTAL.LOOKUP.CAP50'))?.reason).toBe('the target has no INVc records');
+  });
+
+  it('strict profile: an advisory and an unspecified failure are WARN', async () => {
+    const { verdictOf } = await run(['unspecified', 'advisory'], { profile: 'strict' });
+    expect(verdictOf('REST.ERRORS.BODY_FORMAT_NOT_SHOWN')).toBe('WARN');
+    expect(verdictOf('REST.ERRORS.STATUS_CODES_NOT_SHOWN')).toBe('WARN');
+  });
+
+  it('--only runs the selected tests and reports the others as not selected', async () => {
+    const { result, tests } = await run(['passing', 'failing'], {
+      selected: ['REST.QUERY.LIMIT', 'REST.QUERY.FIELDS'],
+    });
+    expect(result.reason).toBe('passed');
+    const ran = tests.filter((t) => t.selected).map((t) => t.rules);
+    expect(ran).toEqual([['REST.QUERY.LIMIT', 'REST.QUERY.OFFSET'], ['REST.QUERY.FIELDS']]);
+    const filtered = tests.filter((t) => !t.selected);
+    expect(filtered.map((t) => t.rules).sort()).toEqual([
+      ['REST.QUERY.FILTER_AND'],
+      ['REST.QUERY.RANGE_FROM_TO'],
+      ['REST.QUERY.SORT_ASCENDING'],
+    ]);
+    expect(filtered.every((t) => t.verdicts.length === 0 && t.state === 'skipped')).toBe(true);
+  });
+
+  it('an aborted signal interrupts the run', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const { result, tests } = await run(['passing'], { signal: controller.signal });
+    expect(result.reason).toBe('interrupted');
+    expect(tests).toEqual([]);
+  });
+
+  it('no test files: a run without tests, not an error', async () => {
+    const { result, tests } = await run(['does-not-exist']);
+    expect(result).toEqual({ reason: 'passed', errors: [] });
+    expect(tests).toEqual([]);
+  });
+});

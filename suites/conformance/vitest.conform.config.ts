@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The conformance run (`erpcert conform`): the property files only. The package's own `test` script runs
+ * the unit tests (`src/**\/*.test.ts`) with vitest's defaults instead. The runner (src/runner/run-suite.ts)
+ * adds its reporter, the target environment, the `--only` name filter and `--shard`.
+ */
+export default defineConfig({
+  test: {
+    include: ['properties/**/*.prop.ts'],
+    // properties make many HTTP requests; a hung target is bounded by the client's request timeout
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    // two cores on the reference machine; the target, not the CPU, is the bottleneck of most properties
+    maxWorkers: 2,
+    // one report per run: no retries that would hide a flaky target
+    retry: 0,
+    isolate: true,
+  },
+});
