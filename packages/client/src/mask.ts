@@ -121,7 +121,7 @@ export function maskPairs(pairs: string): string {
 /** Masks JSON members whose key looks secret, keeping the text's formatting. */
 export function maskJson(text: string): string {
   return text.replace(
-    /("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^\s,}\]]+)/g,
+    /("((?:[^"\\]|\\.)*)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^\s,{}[\]"]+)/g,
     (all, head: string, key: string) => (SECRET_NAME.test(key) ? `${head}"${MASK}"` : all),
   );
 }
