@@ -1,6 +1,8 @@
+import { attachmentHandlers } from './attachments/attachment-handlers.js';
 import type { PortalHandler } from './handler.js';
 import { deleteHandlers } from './records/delete-record.js';
 import { postTextHandlers } from './records/post-text.js';
+import { recordLinkHandlers } from './records/record-links.js';
 import { rowHandlers } from './records/row-edit.js';
 import { sessionHandlers } from './session/session-handlers.js';
 
@@ -10,4 +12,6 @@ export const recordHandlers: readonly PortalHandler[] = [
   ...deleteHandlers,
   ...rowHandlers,
   ...postTextHandlers,
+  ...attachmentHandlers,
+  ...recordLinkHandlers,
 ];
