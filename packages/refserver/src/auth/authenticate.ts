@@ -61,6 +61,24 @@ export function sessionCookie(id: string): string {
   return `${SESSION_COOKIE}=${id}; Path=/; HttpOnly`;
 }
 
+/** Basic values already checked against a config (a Set lookup leaks no prefix timing; at most 64 kept). */
+const verified = new WeakMap<AuthConfig, Set<string>>();
+
+function basicMatches(config: AuthConfig, value: string): boolean {
+  const known = verified.get(config);
+  if (known?.has(value)) return true;
+  const cred = decodeBasic(value);
+  // evaluate both comparisons so a wrong user costs the same as a wrong password
+  const userOk = cred ? sameSecret(cred.user, config.user) : false;
+  const passOk = cred ? sameSecret(cred.password, config.password) : false;
+  if (!userOk || !passOk) return false;
+  const set = known ?? new Set<string>();
+  if (set.size >= 64) set.clear();
+  set.add(value);
+  verified.set(config, set);
+  return true;
+}
+
 /**
  * Authenticates a request by HTTP Basic, the HSESSION cookie or (where allowed) an OAuth 2.0 bearer
  * token (record-rest-api.md §5). A successful Basic request without a live session opens one. An
@@ -79,11 +97,7 @@ export function authenticate(
     const scheme = (space < 0 ? auth : auth.slice(0, space)).toLowerCase();
     const value = space < 0 ? '' : auth.slice(space + 1);
     if (scheme === 'basic') {
-      const cred = decodeBasic(value);
-      // evaluate both comparisons so a wrong user costs the same as a wrong password
-      const userOk = cred ? sameSecret(cred.user, config.user) : false;
-      const passOk = cred ? sameSecret(cred.password, config.password) : false;
-      if (!userOk || !passOk) throw unauthorized('wrong user or password');
+      if (!basicMatches(config, value)) throw unauthorized('wrong user or password');
       if (cookieId && sessionUser === config.user) return { user: config.user, via: 'basic', sessionId: cookieId };
       const id = config.sessions.add(config.user);
       return { user: config.user, via: 'basic', sessionId: id, setCookie: sessionCookie(id) };

@@ -15,9 +15,13 @@ export interface WriteContext {
 }
 
 /** The header fields of a record of another register in the same company, or undefined. */
-export function lookup(ctx: WriteContext, register: string, ...keyParts: string[]): Record<string, string> | undefined {
+export function lookup(
+  ctx: WriteContext,
+  register: string,
+  ...keyParts: string[]
+): Readonly<Record<string, string>> | undefined {
   if (keyParts.some((k) => k === '')) return undefined;
-  return ctx.store.get(register, ctx.company, keyParts)?.fields;
+  return ctx.store.lookup(register, ctx.company, keyParts);
 }
 
 /**

@@ -107,7 +107,7 @@ function insertDraft(ctx: WriteContext, schema: RegisterSchema, d: Draft): Store
   checkRecord(ctx, schema, d);
   checkUuid(d);
   const keyParts = schema.key.map((k) => d.fields[k] ?? '');
-  if (ctx.store.get(schema.name, ctx.company, keyParts))
+  if (ctx.store.lookup(schema.name, ctx.company, keyParts))
     throw validationError(
       ErrorCode.duplicateKey,
       `${schema.name} ${keyParts.join('/')} already exists`,

@@ -1,4 +1,4 @@
-import type { RecordPage } from '../store/record-query.js';
+import type { RecordPage, RenderPlan } from '../store/record-query.js';
 import { escapeXml } from './xml-escape.js';
 
 /** How records are written: all fields (GET) or only the non-blank ones (POST, docs §4 rule 7). */
@@ -13,17 +13,25 @@ export function recordUrl(register: string, keyParts: readonly string[]): string
   return `/api/1/${register}/${keyParts.map((p) => encodeURIComponent(p)).join('/')}`;
 }
 
-function urlOf(page: RecordPage, raw: unknown[]): string {
-  return recordUrl(
-    page.plan.register,
-    page.plan.keyCols.map((c) => text(raw[c])),
-  );
+function urlOf(plan: RenderPlan, raw: unknown[]): string {
+  let url = `/api/1/${plan.register}`;
+  for (const c of plan.keyCols) url += `/${encodeURIComponent(text(raw[c]))}`;
+  return url;
 }
 
 function parseRows(raw: unknown[], col: number): Record<string, string>[] {
   if (col < 0) return [];
   const json = raw[col];
   return typeof json === 'string' && json !== '[]' ? (JSON.parse(json) as Record<string, string>[]) : [];
+}
+
+/** Tag strings per field, made once per page: rendering 10,000 records is string building only. */
+function xmlTags(names: readonly string[]) {
+  return {
+    open: names.map((n) => `<${n}>`),
+    close: names.map((n) => `</${n}>`),
+    empty: names.map((n) => `<${n}/>`),
+  };
 }
 
 /**
@@ -33,61 +41,67 @@ function parseRows(raw: unknown[], col: number): Record<string, string>[] {
 export function recordsXml(page: RecordPage, options: RenderOptions = {}): string {
   const { plan } = page;
   const reg = plan.register;
+  const nonBlank = options.nonBlank === true;
+  const head = xmlTags(plan.header.map((h) => h.name));
+  const cols = plan.header.map((h) => h.col);
+  const rowTags = xmlTags(plan.rowFields);
   const open = `<${reg} register="${escapeXml(reg)}" sequence="`;
   const close = `</${reg}>\n`;
-  let out = '';
+  const parts: string[] = [];
   for (const raw of page.rows) {
-    out += `${open}${text(raw[plan.seqCol])}" url="${escapeXml(urlOf(page, raw))}">`;
-    for (const h of plan.header) {
-      const v = text(raw[h.col]);
-      if (v === '') {
-        if (!options.nonBlank) out += `<${h.name}/>`;
-      } else out += `<${h.name}>${escapeXml(v)}</${h.name}>`;
+    let out = `${open}${text(raw[plan.seqCol])}" url="${escapeXml(urlOf(plan, raw))}">`;
+    for (let i = 0; i < cols.length; i++) {
+      const v = text(raw[cols[i]!]);
+      if (v !== '') out += head.open[i]! + escapeXml(v) + head.close[i]!;
+      else if (!nonBlank) out += head.empty[i]!;
     }
     if (plan.rowsElement) {
       const rows = parseRows(raw, plan.rowsCol);
       if (rows.length === 0) out += '<rows/>';
       else {
         out += '<rows>';
-        for (let i = 0; i < rows.length; i++) {
-          const r = rows[i]!;
-          out += `<row rownumber="${i}">`;
-          for (const f of plan.rowFields) {
-            const v = r[f];
-            if (v === undefined || v === '') {
-              if (!options.nonBlank) out += `<${f}/>`;
-            } else out += `<${f}>${escapeXml(v)}</${f}>`;
+        for (let r = 0; r < rows.length; r++) {
+          const row = rows[r]!;
+          out += `<row rownumber="${r}">`;
+          for (let i = 0; i < plan.rowFields.length; i++) {
+            const v = row[plan.rowFields[i]!];
+            if (v !== undefined && v !== '') out += rowTags.open[i]! + escapeXml(v) + rowTags.close[i]!;
+            else if (!nonBlank) out += rowTags.empty[i]!;
           }
           out += '</row>';
         }
         out += '</rows>';
       }
     }
-    out += close;
+    parts.push(out + close);
   }
-  return out;
+  return parts.join('');
 }
 
 /** The records of a page as a JSON array text, with the same content as `recordsXml`. */
 export function recordsJson(page: RecordPage, options: RenderOptions = {}): string {
   const { plan } = page;
+  const nonBlank = options.nonBlank === true;
+  const keys = plan.header.map((h) => `,${JSON.stringify(h.name)}:`);
+  const cols = plan.header.map((h) => h.col);
+  const rowKeys = plan.rowFields.map((f) => `,${JSON.stringify(f)}:`);
   const head = `{"@register":${JSON.stringify(plan.register)},"@sequence":"`;
   const parts: string[] = [];
   for (const raw of page.rows) {
-    let out = `${head}${text(raw[plan.seqCol])}","@url":${JSON.stringify(urlOf(page, raw))}`;
-    for (const h of plan.header) {
-      const v = text(raw[h.col]);
-      if (v !== '' || !options.nonBlank) out += `,"${h.name}":${JSON.stringify(v)}`;
+    let out = `${head}${text(raw[plan.seqCol])}","@url":${JSON.stringify(urlOf(plan, raw))}`;
+    for (let i = 0; i < cols.length; i++) {
+      const v = text(raw[cols[i]!]);
+      if (v !== '' || !nonBlank) out += keys[i]! + JSON.stringify(v);
     }
     if (plan.rowsElement) {
       const rows = parseRows(raw, plan.rowsCol);
       out += ',"rows":[';
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i]!;
-        out += `${i > 0 ? ',' : ''}{"@rownumber":"${i}"`;
-        for (const f of plan.rowFields) {
-          const v = r[f] ?? '';
-          if (v !== '' || !options.nonBlank) out += `,"${f}":${JSON.stringify(v)}`;
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r]!;
+        out += `${r > 0 ? ',' : ''}{"@rownumber":"${r}"`;
+        for (let i = 0; i < plan.rowFields.length; i++) {
+          const v = row[plan.rowFields[i]!] ?? '';
+          if (v !== '' || !nonBlank) out += rowKeys[i]! + JSON.stringify(v);
         }
         out += '}';
       }

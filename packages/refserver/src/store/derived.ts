@@ -206,14 +206,16 @@ export class Ledgers {
     };
   }
 
-  /** Replaces the entries of record `id` of `register` (undefined record: deleted). */
-  apply(register: string, company: number, id: number, rec: RecordData | undefined, seq: number): void {
+  /** Replaces the entries of record `id` of `register` (undefined record: deleted; `fresh`: a new id, nothing to drop). */
+  apply(register: string, company: number, id: number, rec: RecordData | undefined, seq: number, fresh = false): void {
     if (!ledgerSources.has(register)) return;
     const s = this.#stmts;
     const src = `${register}:${id}`;
-    s.delStock!.run(src);
-    s.delSerial!.run(src);
-    s.delPrepay!.run(src);
+    if (!fresh) {
+      s.delStock!.run(src);
+      s.delSerial!.run(src);
+      s.delPrepay!.run(src);
+    }
     if (!rec) return;
     const e = entriesOf(register, rec);
     for (const x of e.stock) s.addStock!.run(company, src, x.item, x.location, x.instock, x.orddout, x.poqty, seq);

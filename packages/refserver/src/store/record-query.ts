@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { outputFields, type RegisterSchema } from '../schema/register-schema.js';
 import { quoteIdent } from './database.js';
+import { OffsetBookmarks } from './offset-bookmarks.js';
 import type { RecordStore } from './record-store.js';
 
 /** `range` of record-rest-api.md §4: `from:to` inclusive, `from:` onwards, or one exact value. */
@@ -45,6 +46,16 @@ export interface RecordPage {
 }
 
 const caches = new WeakMap<RecordStore, Map<string, Statement>>();
+const bookmarks = new WeakMap<RecordStore, OffsetBookmarks>();
+
+function bookmarksOf(store: RecordStore): OffsetBookmarks {
+  let b = bookmarks.get(store);
+  if (!b) {
+    b = new OffsetBookmarks();
+    bookmarks.set(store, b);
+  }
+  return b;
+}
 
 /** A prepared statement from the store's cache (raw mode: rows come back as arrays). */
 function prepared(store: RecordStore, sql: string): Statement {
@@ -60,6 +71,17 @@ function prepared(store: RecordStore, sql: string): Statement {
     cache.set(sql, stmt);
   }
   return stmt;
+}
+
+/**
+ * LIMIT/OFFSET as literals (checked whole numbers): SQLite runs a point query several times slower
+ * when LIMIT is a bound parameter, and most reads have none.
+ */
+function limitClause(q: { readonly limit?: number; readonly offset?: number }): string {
+  const limit = q.limit !== undefined ? Math.trunc(q.limit) : undefined;
+  const offset = q.offset !== undefined ? Math.trunc(q.offset) : 0;
+  if (limit === undefined && offset === 0) return '';
+  return ` LIMIT ${limit ?? -1}${offset > 0 ? ` OFFSET ${offset}` : ''}`;
 }
 
 /** The SQL column behind a field: ServerSequence is the record's `_seq`. */
@@ -132,11 +154,35 @@ export function listRecords(store: RecordStore, register: string, company: numbe
     : q.updatesAfter !== undefined && !schema.viewSql
       ? ['_seq']
       : keyOrder;
-  const sql =
-    `SELECT ${cols.join(', ')} FROM ${quoteIdent(table.name)} WHERE ${where.join(' AND ')} ` +
-    `ORDER BY ${[...new Set(order)].join(', ')} LIMIT ? OFFSET ?`;
-  params.push(q.limit ?? -1, q.offset ?? 0);
-  const rows = prepared(store, sql).all(...params) as unknown[][];
+  const orderCols = [...new Set(order)];
+  const orderIdx = orderCols.map((c) => {
+    let i = cols.indexOf(c);
+    if (i < 0) i = cols.push(c) - 1;
+    return i;
+  });
+  const select = `SELECT ${cols.join(', ')} FROM ${quoteIdent(table.name)} WHERE ${where.join(' AND ')}`;
+  const orderBy = ` ORDER BY ${orderCols.join(', ')}`;
+  const offset = q.offset ?? 0;
+  let rows: unknown[][];
+  if (offset > 0 && !q.keyParts && !schema.viewSql) {
+    // keyset seek from the nearest bookmark (offset-bookmarks.ts); fetch the row before the page too
+    const marks = bookmarksOf(store);
+    const signature = `${select}${orderBy}\u0000${JSON.stringify(params)}`;
+    const version = store.version(register);
+    const mark = marks.find(signature, version, offset);
+    const seek = mark ? ` AND (${orderCols.join(', ')}) > (${orderCols.map(() => '?').join(', ')})` : '';
+    const skip = mark ? offset - mark.position - 1 : offset;
+    const before = skip > 0 ? 1 : 0;
+    const limit = q.limit === undefined ? undefined : q.limit + before;
+    const got = prepared(
+      store,
+      `${select}${seek}${orderBy}${limitClause({ ...(limit !== undefined ? { limit } : {}), offset: skip - before })}`,
+    ).all(...params, ...(mark?.values ?? [])) as unknown[][];
+    const valuesOf = (r: unknown[]) => orderIdx.map((i) => r[i]);
+    if (before && got.length > 0) marks.remember(signature, version, offset - 1, valuesOf(got[0]!));
+    rows = before ? got.slice(1) : got;
+    if (rows.length > 0) marks.remember(signature, version, offset + rows.length - 1, valuesOf(rows[rows.length - 1]!));
+  } else rows = prepared(store, `${select}${orderBy}${limitClause(q)}`).all(...params) as unknown[][];
   return {
     plan: {
       register,
@@ -186,8 +232,7 @@ export function listDeletes(store: RecordStore, register: string, company: numbe
     }
   }
   const order = q.sort ? `${k(q.sort)}, _seq` : '_seq';
-  const sql = `SELECT _seq, k0, k1, k2 FROM tombstones WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  params.push(q.limit ?? -1, q.offset ?? 0);
+  const sql = `SELECT _seq, k0, k1, k2 FROM tombstones WHERE ${where.join(' AND ')} ORDER BY ${order}${limitClause(q)}`;
   const rows = prepared(store, sql).all(...params) as unknown[][];
   return {
     plan: {

@@ -52,6 +52,11 @@ export class RecordStore {
   readonly #listeners = new Set<(changes: readonly RecordChange[]) => void>();
   readonly #stmts;
   readonly #run: ReturnType<Db['transaction']>;
+  /** Header lookups (auto-fill reads the same contacts and items again and again), per register version. */
+  readonly #lookups = new Map<string, { version: number; value: Readonly<Record<string, string>> | undefined }>();
+  readonly #versions = new Map<string, number>();
+  /** Registers written in the open transaction: their cached lookups go stale if it rolls back. */
+  readonly #touched = new Set<string>();
 
   private constructor(db: Db, registry: RegisterRegistry) {
     this.db = db;
@@ -132,9 +137,13 @@ export class RecordStore {
       return result;
     } catch (err) {
       this.#changes.length = mark;
+      for (const r of this.#touched) this.#bump(r);
       throw err;
     } finally {
-      if (this.#depth === 1) this.#pending = this.#sequence;
+      if (this.#depth === 1) {
+        this.#pending = this.#sequence;
+        this.#touched.clear();
+      }
       this.#depth--;
       if (committed) this.#notify(committed);
     }
@@ -183,7 +192,8 @@ export class RecordStore {
       if (t.schema.base && !fields.SyncFlags) fields.SyncFlags = '0';
       const rec = { fields, rows: data.rows };
       const id = t.insert(company, seq, rec);
-      this.#ledgers.apply(register, company, id, rec, seq);
+      this.#bump(register);
+      this.#ledgers.apply(register, company, id, rec, seq, true);
       this.#record('insert', t, company, fields, seq);
       return this.#stored(t, id, company, seq, rec);
     });
@@ -198,6 +208,7 @@ export class RecordStore {
       if (t.schema.base) fields.UUID = existing.fields.UUID ?? '';
       const rec = { fields, rows: data.rows };
       t.update(existing.id, seq, rec);
+      this.#bump(register);
       this.#ledgers.apply(register, existing.company, existing.id, rec, seq);
       this.#record('update', t, existing.company, existing.fields, seq);
       return this.#stored(t, existing.id, existing.company, seq, rec);
@@ -212,6 +223,7 @@ export class RecordStore {
       if (!existing) return undefined;
       const seq = this.allocateSequence();
       t.delete(existing.id);
+      this.#bump(register);
       this.#ledgers.apply(register, company, existing.id, undefined, seq);
       const parts = t.schema.key.map((k) => existing.fields[k] ?? '');
       this.#stmts.tomb.run(register, company, seq, parts[0] ?? '', parts[1] ?? '', parts[2] ?? '');
@@ -236,6 +248,39 @@ export class RecordStore {
       return full;
     });
     return { id, company, seq, fields, rows };
+  }
+
+  #bump(register: string): void {
+    this.#versions.set(register, (this.#versions.get(register) ?? 0) + 1);
+    if (this.#depth > 0) this.#touched.add(register);
+  }
+
+  /**
+   * The header fields of a record (frozen, shared), or undefined: a cached read for auto-fill and
+   * checks. The cache of a register is dropped by every write through this store; a module that
+   * changes a register's table with its own SQL must call `invalidate(register)`.
+   */
+  lookup(register: string, company: number, keyParts: readonly string[]): Readonly<Record<string, string>> | undefined {
+    const key = `${register}\u0000${company}\u0000${keyParts.join('\u0000')}`;
+    const version = this.#versions.get(register) ?? 0;
+    const hit = this.#lookups.get(key);
+    if (hit && hit.version === version) return hit.value;
+    const value = this.table(register).getHeader(company, keyParts);
+    if (value) Object.freeze(value);
+    if (this.#lookups.size >= 20_000) this.#lookups.clear();
+    this.#lookups.set(key, { version, value });
+    return value;
+  }
+
+  /** A number that changes with every write to the register (caches key on it). */
+  version(register: string): number {
+    return this.#versions.get(register) ?? 0;
+  }
+
+  /** Drops cached lookups of a register (all registers without an argument). */
+  invalidate(register?: string): void {
+    if (register === undefined) this.#lookups.clear();
+    else this.#bump(register);
   }
 
   /** The next free serial number (SerNr, or TRVc Number within its IntYc). */
