@@ -38,9 +38,22 @@ type ListQueryOf<R extends string> = R extends RestRegisterName
     : never
   : never;
 
-/** Query of a list read (record-rest-api.md §4 "Query parameters"); `compcode` comes from the client config. */
+type CommonListParameter =
+  | 'compcode'
+  | 'fields'
+  | 'sort'
+  | 'range'
+  | 'limit'
+  | 'offset'
+  | 'updates_after'
+  | 'deletes_after';
+
+/**
+ * Query of a list read (record-rest-api.md §4 "Query parameters"): the documented parameters and `filter.<Field>`
+ * (the register's main fields are suggested). `compcode` comes from the client config.
+ */
 export type RestListQuery<R extends string = string> = {
-  readonly [K in Exclude<KnownKeys<ListQueryOf<R>>, 'compcode'>]?: ListQueryOf<R>[K];
+  readonly [K in Exclude<KnownKeys<ListQueryOf<R>>, CommonListParameter>]?: ListQueryOf<R>[K];
 } & {
   readonly fields?: string | readonly string[];
   readonly sort?: string;
