@@ -1,5 +1,9 @@
 import { attachmentHandlers } from './attachments/attachment-handlers.js';
 import type { PortalHandler } from './handler.js';
+import { kanbanHandlers } from './lists/kanban.js';
+import { openItemHandlers } from './lists/open-items.js';
+import { recordListHandlers } from './lists/record-lists.js';
+import { lookupHandlers } from './lookup/paste-special.js';
 import { deleteHandlers } from './records/delete-record.js';
 import { postTextHandlers } from './records/post-text.js';
 import { recordLinkHandlers } from './records/record-links.js';
@@ -14,4 +18,8 @@ export const recordHandlers: readonly PortalHandler[] = [
   ...postTextHandlers,
   ...attachmentHandlers,
   ...recordLinkHandlers,
+  ...lookupHandlers,
+  ...recordListHandlers,
+  ...openItemHandlers,
+  ...kanbanHandlers,
 ];

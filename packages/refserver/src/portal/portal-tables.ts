@@ -33,9 +33,20 @@ const DDL = `
 
 const done = new WeakSet<Db>();
 
-/** Creates the portal tables once per database connection. */
+/**
+ * Lower-case folding for case-insensitive search (SQLite's own LIKE and lower() fold ASCII only; the demo
+ * data has names like "Mägi"): `portal_fold(text)` in SQL.
+ */
+export function fold(text: string): string {
+  return text.toLowerCase();
+}
+
+/** Creates the portal tables and SQL functions once per database connection. */
 export function ensurePortalTables(db: Db): void {
   if (done.has(db)) return;
   db.exec(DDL);
+  db.function('portal_fold', { deterministic: true }, (v: unknown) =>
+    fold(v === null || v === undefined ? '' : String(v)),
+  );
   done.add(db);
 }

@@ -4,7 +4,7 @@ import { grantRight, RIGHTS } from '../access.js';
 
 /**
  * Hand-written portal data on top of `loadFixture` (contacts C1 Alpha Ltd / C2 Beta Supplies (vendor) /
- * C3 Gamma, items I1 10.00 VAT 22 %, I2 20.00 VAT 9 %), so that expected values come from here and not from
+ * C3 Gamma, items I1 10.00 VAT 22 %, I2 20.00 VAT 9 %) and C4 Delta OÜ (customer and vendor), so that expected values come from here and not from
  * the code under test. Sums below are worked out by hand: I1 2 x 10.00 = 20.00 (VAT 4.40), I2 1 x 20.00 =
  * 20.00 (VAT 1.80); Sum4 46.20.
  */
@@ -45,6 +45,14 @@ export function loadPortalFixture(store: RecordStore, company = 1): void {
       ['ACCOUNTING', [RIGHTS.portal, RIGHTS.unok]],
     ] as const)
       for (const r of rights) grantRight(store, company, group, r);
+    add('CUVc', {
+      Code: 'C4',
+      Name: 'Delta OÜ',
+      RegNr1: '12345678',
+      CUType: '1',
+      VEType: '1',
+      eMail: 'delta@example.com',
+    });
     const head = { CustCode: 'C1', Addr0: 'Alpha Ltd', PayDeal: '30', CurncyCode: 'EUR', ...sums };
     add('IVVc', { SerNr: PF.draftInvoice, InvDate: '2025-03-01', OKFlag: '0', ...head }, twoRows());
     add('IVVc', { SerNr: PF.confirmedInvoice, InvDate: '2025-03-02', OKFlag: '1', ...head }, twoRows());
