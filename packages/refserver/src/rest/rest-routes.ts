@@ -8,7 +8,7 @@ import { dataResponse, errorResponse } from '../http/respond.js';
 import type { AppResponse, RouteRequest } from '../http/types.js';
 import { recordsJson, recordsXml } from '../render/records.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
-import { listDeletes, listRecords, type RecordPage } from '../store/record-query.js';
+import { listDeletes, listRecords, pageFromRecords, type RecordPage } from '../store/record-query.js';
 import type { StoredRecord } from '../store/record-table.js';
 
 const methodNotAllowed = (allow: string, what: string) =>
@@ -20,12 +20,9 @@ function renderPage(req: RouteRequest, app: RestApp, page: RecordPage, nonBlank:
   return dataResponse(req, info, req.format === 'json' ? recordsJson(page, opts) : recordsXml(page, opts));
 }
 
-/** The records just written, read back through the list query so that they render like a GET. */
-function writtenPage(app: RestApp, schema: RegisterSchema, company: number, recs: StoredRecord[]): RecordPage {
-  const pages = recs.map((r) =>
-    listRecords(app.store, schema.name, company, { keyParts: schema.key.map((k) => r.fields[k] ?? '') }),
-  );
-  return { plan: pages[0]!.plan, rows: pages.flatMap((p) => p.rows) };
+/** The records just written, rendered like a GET (record-table.ts keeps every field of a written record). */
+function writtenPage(schema: RegisterSchema, recs: StoredRecord[]): RecordPage {
+  return pageFromRecords(schema, recs);
 }
 
 function mediaType(req: RouteRequest): string {
@@ -94,7 +91,7 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
       const records = parseJsonRecords(req.body, register);
       return respondWrite(() => {
         const created = createFromJson(ctx, schema, records);
-        return renderPage(req, app, writtenPage(app, schema, company, created), nonBlank);
+        return renderPage(req, app, writtenPage(schema, created), nonBlank);
       });
     }
     if (type !== '' && type !== 'application/x-www-form-urlencoded')
@@ -106,7 +103,7 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
     const changes = formChanges(parseForm(req.body, formCharset(req, app.quirks)));
     return respondWrite(() => {
       const created = createFromForm(ctx, schema, changes);
-      return renderPage(req, app, writtenPage(app, schema, company, [created]), nonBlank);
+      return renderPage(req, app, writtenPage(schema, [created]), nonBlank);
     });
   }
 
@@ -143,7 +140,7 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
   if (!existing) throw notFound();
   return respondWrite(() => {
     const updated = patchFromForm(ctx, schema, existing, changes);
-    return renderPage(req, app, writtenPage(app, schema, company, [updated]), nonBlank);
+    return renderPage(req, app, writtenPage(schema, [updated]), nonBlank);
   });
 }
 

@@ -3,6 +3,7 @@ import { outputFields, type RegisterSchema } from '../schema/register-schema.js'
 import { quoteIdent } from './database.js';
 import { OffsetBookmarks } from './offset-bookmarks.js';
 import type { RecordStore } from './record-store.js';
+import { encodeRows, type StoredRecord } from './record-table.js';
 
 /** `range` of record-rest-api.md §4: `from:to` inclusive, `from:` onwards, or one exact value. */
 export type RangeSpec = { readonly exact: string } | { readonly from: string; readonly to?: string };
@@ -194,6 +195,30 @@ export function listRecords(store: RecordStore, register: string, company: numbe
       rowFields: sel.rowFields,
     },
     rows,
+  };
+}
+
+/** A page made from records in hand (a write's answer), rendered like a GET of all fields. */
+export function pageFromRecords(schema: RegisterSchema, records: readonly StoredRecord[]): RecordPage {
+  const header = outputFields(schema);
+  const k = schema.key.length;
+  const rowsCol = schema.rowFields.length > 0 ? 1 + k + header.length : -1;
+  return {
+    plan: {
+      register: schema.name,
+      header: header.map((name, i) => ({ name, col: 1 + k + i })),
+      keyCols: schema.key.map((_, i) => i + 1),
+      seqCol: 0,
+      rowsElement: true,
+      rowsCol,
+      rowFields: schema.rowFields,
+    },
+    rows: records.map((r) => [
+      r.seq,
+      ...schema.key.map((f) => r.fields[f] ?? ''),
+      ...header.map((f) => (f === 'ServerSequence' ? String(r.seq) : (r.fields[f] ?? ''))),
+      ...(rowsCol >= 0 ? [encodeRows(r.rows)] : []),
+    ]),
   };
 }
 
