@@ -21,7 +21,7 @@ const hostile: [string, string, { body?: string | Buffer; headers?: Record<strin
   ['GET', '/api/1/%2e%2e/CUVc', {}],
   ['GET', '/api/999999999999/CUVc', {}],
   ['GET', '/api//CUVc', {}],
-  ['GET', '/api/1/CUVc?fields=' + 'A,'.repeat(5000), {}],
+  ['GET', `/api/1/CUVc?fields=${'A,'.repeat(5000)}`, {}],
   ['GET', `/api/1/${'X'.repeat(10000)}`, {}],
   [
     'POST',
