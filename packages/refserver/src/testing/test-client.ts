@@ -10,7 +10,8 @@ export function testApp(options: AppOptions = {}): App & { logs: string[] } {
   const logs: string[] = [];
   const app = createApp({
     seed: false,
-    now: () => new Date('2025-03-10T12:00:00Z'),
+    // noon local time: "today" is 2025-03-10 in every time zone
+    now: () => new Date(2025, 2, 10, 12, 0, 0),
     log: (l) => logs.push(l),
     ...options,
   });
