@@ -1,4 +1,6 @@
 import { attachmentHandlers } from './attachments/attachment-handlers.js';
+import { conversionHandlers } from './conversions/conversions.js';
+import { documentHandlers } from './document/document-handlers.js';
 import type { PortalHandler } from './handler.js';
 import { kanbanHandlers } from './lists/kanban.js';
 import { openItemHandlers } from './lists/open-items.js';
@@ -22,4 +24,6 @@ export const recordHandlers: readonly PortalHandler[] = [
   ...recordListHandlers,
   ...openItemHandlers,
   ...kanbanHandlers,
+  ...conversionHandlers,
+  ...documentHandlers,
 ];

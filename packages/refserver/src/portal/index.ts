@@ -1,5 +1,6 @@
 import type { AppModule } from '../modules.js';
 import { createPortalRoute } from './dispatcher.js';
+import { outboxRoute } from './document/outbox.js';
 import { EditLocks } from './edit-locks.js';
 import type { PortalState } from './handler.js';
 import { recordHandlers } from './handlers-records.js';
@@ -14,7 +15,7 @@ export const PORTAL_PATHS = ['/WebErpAPI.hal', '/WebExcellentAPI.hal'] as const;
 
 /**
  * The portal action API (portal-action-api.md) as an AppModule: its registers, its demo data, and the
- * routes `/WebErpAPI.hal`, `/WebExcellentAPI.hal` and `/erpcert/lock` on the app's store, sessions and
+ * routes `/WebErpAPI.hal`, `/WebExcellentAPI.hal`, `/erpcert/lock` and `/erpcert/outbox` on the app's store, sessions and
  * companies. README "Portal action API".
  */
 export function createPortalModule(options: PortalOptions = {}): AppModule {
@@ -37,6 +38,7 @@ export function createPortalModule(options: PortalOptions = {}): AppModule {
       const route = createPortalRoute(handlers, state);
       for (const path of PORTAL_PATHS) app.mount(path, route);
       app.mount('/erpcert/lock', lockRoute(state));
+      app.mount('/erpcert/outbox', outboxRoute(), { prefix: true });
       setupWorkflow(app, state);
     },
   };

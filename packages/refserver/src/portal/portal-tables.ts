@@ -11,7 +11,7 @@ const DDL = `
   CREATE TABLE IF NOT EXISTS portal_settings (
     company INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (company, key));
   CREATE TABLE IF NOT EXISTS portal_templates (
-    company INTEGER NOT NULL, code TEXT NOT NULL, register TEXT NOT NULL, title TEXT NOT NULL,
+    company INTEGER NOT NULL, code TEXT NOT NULL, register TEXT NOT NULL, kind TEXT NOT NULL,
     is_default INTEGER NOT NULL DEFAULT 0, show_rows INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (company, code));
   CREATE TABLE IF NOT EXISTS portal_attachments (

@@ -1,6 +1,8 @@
 import type { RecordStore } from '../../store/record-store.js';
 import { loadFixture } from '../../testing/fixtures.js';
 import { grantRight, RIGHTS } from '../access.js';
+import { addTemplate } from '../document/templates.js';
+import { MAIL_FROM, MAIL_SERVER, setSetting } from '../settings.js';
 
 /**
  * Hand-written portal data on top of `loadFixture` (contacts C1 Alpha Ltd / C2 Beta Supplies (vendor) /
@@ -24,7 +26,11 @@ const twoRows = () => [
 ];
 const sums = { Sum0: '40.00', Sum1: '40.00', Sum2: '0.00', Sum3: '6.20', Sum4: '46.20' };
 
-/** Loads `loadFixture` plus users, rights and one record of each kind the portal tests use. */
+/**
+ * Loads `loadFixture` plus users, rights, document templates (IVVc: INVOICE default, PROFORMA, INVSUMMARY
+ * without rows; ORVc ORDER; QTVc QUOTE; VIVc PURCHASE; EPOrderDocVc ORDERDOC), mail settings and one
+ * record of each kind the portal tests use.
+ */
 export function loadPortalFixture(store: RecordStore, company = 1): void {
   loadFixture(store, company);
   const add = (register: string, fields: Record<string, string>, rows: Record<string, string>[] = []) =>
@@ -45,6 +51,18 @@ export function loadPortalFixture(store: RecordStore, company = 1): void {
       ['ACCOUNTING', [RIGHTS.portal, RIGHTS.unok]],
     ] as const)
       for (const r of rights) grantRight(store, company, group, r);
+    for (const [code, register, kind, isDefault, showRows] of [
+      ['INVOICE', 'IVVc', 'invoice', true, true],
+      ['PROFORMA', 'IVVc', 'proforma', false, true],
+      ['INVSUMMARY', 'IVVc', 'invoice', false, false],
+      ['ORDER', 'ORVc', 'order', true, true],
+      ['QUOTE', 'QTVc', 'quote', true, true],
+      ['PURCHASE', 'VIVc', 'purchase', true, true],
+      ['ORDERDOC', 'EPOrderDocVc', 'orderdoc', true, true],
+    ] as const)
+      addTemplate(store, company, { code, register, kind, isDefault, showRows });
+    setSetting(store, company, MAIL_FROM, 'billing@demo.example');
+    setSetting(store, company, MAIL_SERVER, 'smtp.demo.example');
     add('CUVc', {
       Code: 'C4',
       Name: 'Delta OÜ',
