@@ -56,14 +56,16 @@ export { handleNodeRequest, type RunningServer, type ServerOptions, startServer 
 export { quirkyResponseBytes } from './server/quirks-wire.js';
 export { type Db, openDatabase, type SyncMode } from './store/database.js';
 export { derivedViews, ledgerSources } from './store/derived.js';
+export { OffsetBookmarks } from './store/offset-bookmarks.js';
 export {
   type DeletesQuery,
   type ListQuery,
   listDeletes,
   listRecords,
+  pageFromRecords,
   type RangeSpec,
   type RecordPage,
   type RenderPlan,
 } from './store/record-query.js';
-export { RecordStore, type StoreOptions, type Tombstone } from './store/record-store.js';
+export { type RecordChange, RecordStore, type StoreOptions, type Tombstone } from './store/record-store.js';
 export { type RecordData, RecordTable, type StoredRecord, tableName } from './store/record-table.js';
