@@ -2,6 +2,7 @@ import type { App } from '../app.js';
 import type { AuthSuccess } from '../auth/authenticate.js';
 import type { WriteContext } from '../business/draft.js';
 import type { AppResponse, RouteRequest } from '../http/types.js';
+import type { CallbackNotifier } from './callbacks/notifier.js';
 import type { EditLocks } from './edit-locks.js';
 import type { OperationName } from './operation-registers.js';
 import type { PortalParams } from './params.js';
@@ -64,6 +65,8 @@ export interface PortalState {
   readonly locks: EditLocks;
   /** Names of every registered sub-action (login's `supported` flags read it). */
   readonly subActions: ReadonlySet<string>;
+  /** The registerapi callbacks (absent in dispatcher unit tests). */
+  readonly callbacks?: CallbackNotifier;
 }
 
 /**

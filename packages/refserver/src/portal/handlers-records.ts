@@ -1,4 +1,5 @@
 import { attachmentHandlers } from './attachments/attachment-handlers.js';
+import { callbackHandlers } from './callbacks/callback-handlers.js';
 import { conversionHandlers } from './conversions/conversions.js';
 import { documentHandlers } from './document/document-handlers.js';
 import type { PortalHandler } from './handler.js';
@@ -26,4 +27,5 @@ export const recordHandlers: readonly PortalHandler[] = [
   ...kanbanHandlers,
   ...conversionHandlers,
   ...documentHandlers,
+  ...callbackHandlers,
 ];

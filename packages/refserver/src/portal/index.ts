@@ -1,4 +1,5 @@
 import type { AppModule } from '../modules.js';
+import { CallbackNotifier } from './callbacks/notifier.js';
 import { createPortalRoute } from './dispatcher.js';
 import { outboxRoute } from './document/outbox.js';
 import { EditLocks } from './edit-locks.js';
@@ -34,6 +35,7 @@ export function createPortalModule(options: PortalOptions = {}): AppModule {
         options: resolved,
         locks: new EditLocks(resolved.lockTtl, () => app.now().getTime()),
         subActions: new Set(handlers.filter((h) => h.kind === 'sub-action').map((h) => h.name)),
+        callbacks: new CallbackNotifier(app, resolved),
       };
       const route = createPortalRoute(handlers, state);
       for (const path of PORTAL_PATHS) app.mount(path, route);
