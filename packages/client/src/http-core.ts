@@ -142,6 +142,8 @@ export class HttpCore {
   async #exchange(spec: SendSpec, url: URL, attempt: AuthAttempt): Promise<RawResponse> {
     const headers: Record<string, string> = {
       'User-Agent': this.#config.userAgent ?? 'erpcert-client',
+      // real servers answer in Latin-1 unless the request mentions UTF-8 (DESIGN.md "the wire is rough")
+      'Accept-Charset': 'utf-8',
       ...spec.headers,
       ...spec.options?.headers,
       ...attempt.headers,

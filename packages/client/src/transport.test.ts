@@ -93,6 +93,13 @@ describe('rough wire', () => {
     expect(server!.connections()).toBe(1);
   });
 
+  it('asks for UTF-8 answers on every request (servers send Latin-1 otherwise)', async () => {
+    const c = await setup(() => httpResponse({ headers: { 'Content-Type': 'text/xml' }, body: ENVELOPE }));
+    await c.rest.list('IVVc');
+    await c.portal.list('IVVc', { page: 1, perpage: 1 });
+    expect(server!.requests.map((r) => r.headers['accept-charset'])).toEqual(['utf-8', 'utf-8']);
+  });
+
   it('sends bodies as UTF-8 and says so', async () => {
     const c = await setup(() => httpResponse({ headers: { 'Content-Type': 'text/xml' }, body: ENVELOPE }));
     await c.rest.createForm('IVVc', { Addr0: 'Müller & Søn' });
