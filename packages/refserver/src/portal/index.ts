@@ -8,6 +8,7 @@ import { recordHandlers } from './handlers-records.js';
 import { seedWorkflow, setupWorkflow, workflowHandlers, workflowRegisters } from './handlers-workflow.js';
 import { lockRoute } from './lock-route.js';
 import { type PortalOptions, resolvePortalOptions } from './portal-options.js';
+import { seedPortal } from './portal-seed.js';
 import { ensurePortalTables } from './portal-tables.js';
 import { portalRegisters } from './registers.js';
 
@@ -26,6 +27,7 @@ export function createPortalModule(options: PortalOptions = {}): AppModule {
     registers: [...portalRegisters(), ...workflowRegisters],
     seed(app, size) {
       ensurePortalTables(app.store.db);
+      seedPortal(app, size);
       seedWorkflow(app, size);
     },
     setup(app) {

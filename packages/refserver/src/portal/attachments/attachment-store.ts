@@ -27,7 +27,7 @@ export class AttachmentStore {
     filename: string,
     content: Buffer,
     date: string,
-    uuid = randomUUID(),
+    uuid: string = randomUUID(),
   ): string {
     this.#store.db
       .prepare(
