@@ -139,14 +139,30 @@ describe('transport failures', () => {
     expect((err as TransportError).message).toContain('list IVVc: transport');
   });
 
-  it('retries a GET once when the server closed the kept-alive connection without saying so', async () => {
-    const c = await setup(() => ({
-      bytes: httpResponse({ reason: '', headers: { 'Content-Type': 'text/xml' }, body: ENVELOPE }),
-      close: true,
-    }));
-    const first = await c.rest.list('IVVc');
-    const second = await c.rest.list('IVVc');
-    expect(first.records).toHaveLength(1);
-    expect(second.records).toHaveLength(1);
+  /** Answers on a fresh connection; drops the second request that arrives on a reused one without answering. */
+  async function dropOnReuse() {
+    server = await startRawServer((req, i) => {
+      const reused = server!.requests.slice(0, i).some((r) => r.connection === req.connection);
+      if (reused) return { bytes: '', close: true };
+      return httpResponse({ reason: '', headers: { 'Content-Type': 'text/xml' }, body: ENVELOPE });
+    });
+    client = createClient({ baseUrl: server.url, auth: { user: 'u', password: 'secret-pw' } });
+    await client.rest.list('IVVc');
+    return client;
+  }
+
+  it('retries a GET once on a new connection when a kept-alive connection was closed under it', async () => {
+    const c = await dropOnReuse();
+    const env = await c.rest.list('IVVc');
+    expect(env.records).toHaveLength(1);
+    expect(server!.requests.map((r) => r.connection)).toEqual([0, 0, 1]);
+  });
+
+  it('does not retry a POST in the same situation', async () => {
+    const c = await dropOnReuse();
+    const err = await c.rest.createForm('IVVc', { CustCode: 'C1' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect((err as TransportError).reason).toBe('reset');
+    expect(server!.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
   });
 });
