@@ -249,6 +249,14 @@ describe('client against the reference server: portal', () => {
     expect(err).toMatchObject({ source: 'errstr', operation: 'delete', register: 'IVVc' });
   });
 
+  it('generates an invoice document and decodes its base64 PDF', async () => {
+    const c = client(plain!);
+    const invoice = (await c.portal.list('IVVc', { page: 1, perpage: 1 })).records[0]!.SerNr as string;
+    const doc = await c.portal.document({ register: 'IVVc', id: invoice });
+    expect(doc.name).not.toBe('');
+    expect(doc.content.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
   it('reads ARVc with the <data page total> shape', async () => {
     const list = await client(plain!).portal.list('ARVc', { page: 1, perpage: 5 });
     expect(list.page).toBe(1);
