@@ -261,7 +261,7 @@ export class RecordStore {
    * changes a register's table with its own SQL must call `invalidate(register)`.
    */
   lookup(register: string, company: number, keyParts: readonly string[]): Readonly<Record<string, string>> | undefined {
-    const key = `${register}\u0000${company}\u0000${keyParts.join('\u0000')}`;
+    const key = `${register} ${company} ${JSON.stringify(keyParts)}`;
     const version = this.#versions.get(register) ?? 0;
     const hit = this.#lookups.get(key);
     if (hit && hit.version === version) return hit.value;
