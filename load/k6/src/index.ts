@@ -1,1 +1,8 @@
-export {};
+export {
+  type DocumentedFigure,
+  type Latency,
+  type LoadScenario,
+  type LoadScenarioResult,
+  type ScenarioName,
+  scenarios,
+} from '../scenarios/catalogue.js';

@@ -1,0 +1,123 @@
+/**
+ * The load scenarios and the documented figures they are measured against (record-rest-api.md §8 "Limits").
+ * Plain data with no imports: k6 scripts import it relatively, Node code (autocannon, the CLI) through
+ * `@erpcert/load-k6`. Both engines run the same scenarios and produce the same `LoadScenarioResult`.
+ */
+
+/** What the docs say a scenario should reach, in the docs' own words and figures. */
+export interface DocumentedFigure {
+  /** Verbatim row of the Limits table (or "none": no documented figure). */
+  readonly quote: string;
+  /** Rule id in specs/rules.yaml. */
+  readonly rule?: string;
+  /** Records created per second the docs give ("3 to 4" -> min 3, max 4). */
+  readonly ratePerSecond?: { readonly min: number; readonly max: number };
+  /** Seconds to read `records` records, and the response size in bytes, as documented. */
+  readonly read?: { readonly records: number; readonly seconds: number; readonly bytes: number };
+}
+
+export interface LoadScenario {
+  readonly name: string;
+  readonly title: string;
+  readonly api: 'rest' | 'portal';
+  readonly documented: DocumentedFigure;
+}
+
+export const scenarios = [
+  {
+    name: 'invoices',
+    title: 'Confirmed 1-row sales invoices (form POST with set_field.OKFlag=1)',
+    api: 'rest',
+    documented: {
+      quote: 'Throughput, 1-row invoices with confirmation | 3 to 4 per second',
+      rule: 'REST.LIMITS.THROUGHPUT_CONFIRMED_INVOICES',
+      ratePerSecond: { min: 3, max: 4 },
+    },
+  },
+  {
+    name: 'transactions',
+    title: '2-row journal entries (TRVc, form POST)',
+    api: 'rest',
+    documented: {
+      quote: 'Throughput, creating 2-row financial transactions | about 10 per second',
+      rule: 'REST.LIMITS.THROUGHPUT_FINANCIAL',
+      ratePerSecond: { min: 10, max: 10 },
+    },
+  },
+  {
+    name: 'read-raw',
+    title: 'Reading 10,000 journal entries, all fields, in offset/limit batches',
+    api: 'rest',
+    documented: {
+      quote: 'Reading 10,000 transactions, raw | about 10 seconds, about 30 MB',
+      rule: 'REST.LIMITS.READ_RAW',
+      read: { records: 10_000, seconds: 10, bytes: 30_000_000 },
+    },
+  },
+  {
+    name: 'read-fields',
+    title: 'Reading 10,000 journal entries, 10 fields, in offset/limit batches',
+    api: 'rest',
+    documented: {
+      quote: 'Reading 10,000 transactions, 10 fields | about 7 seconds, about 4 MB',
+      rule: 'REST.LIMITS.READ_TEN_FIELDS',
+      read: { records: 10_000, seconds: 7, bytes: 4_000_000 },
+    },
+  },
+  {
+    name: 'sync',
+    title: 'Incremental synchronisation through updates_after',
+    api: 'rest',
+    documented: { quote: 'none: the docs give no throughput for updates_after' },
+  },
+  {
+    name: 'portal-mix',
+    title: 'Portal mix: lookups, list pages and document generation with HSESSION reuse',
+    api: 'portal',
+    documented: { quote: 'none: the docs give no throughput for the portal API' },
+  },
+] as const satisfies readonly LoadScenario[];
+
+export type ScenarioName = (typeof scenarios)[number]['name'];
+
+/** Latency percentiles in milliseconds. */
+export interface Latency {
+  readonly p50: number;
+  readonly p90: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+/** One scenario's outcome, the same shape from k6 and from autocannon. */
+export interface LoadScenarioResult {
+  readonly scenario: ScenarioName;
+  readonly engine: 'k6' | 'autocannon';
+  /** Offered rate (arrivals per second) for rate scenarios. */
+  readonly offeredRate?: number;
+  /** Achieved rate of successful, checked operations per second. */
+  readonly achievedRate?: number;
+  /** For reads: seconds to read `records` records, and the bytes received. */
+  readonly read?: {
+    readonly records: number;
+    readonly seconds: number;
+    readonly bytes: number;
+    readonly batch: number;
+  };
+  readonly bytesPerRecord?: number;
+  readonly latencyMs: Latency;
+  readonly requests: number;
+  /** Failed requests plus failed response checks (a fast error is not throughput). */
+  readonly errors: number;
+  readonly droppedIterations: number;
+  readonly durationSeconds: number;
+  /** pass: the documented figure is reached; fail: it is not (with the reason); info: no documented figure. */
+  readonly verdict: 'pass' | 'fail' | 'info';
+  readonly reason: string;
+  /** Saturation steps: offered rate -> achieved rate, p99, errors. */
+  readonly saturation?: readonly {
+    readonly offered: number;
+    readonly achieved: number;
+    readonly p99: number;
+    readonly errors: number;
+  }[];
+}
