@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import { testApp } from '../../testing/test-client.js';
 import { REGISTERS_PER_OPERATION } from '../operation-registers.js';
-import { errstrOf, type Parsed, parsePortal, portal } from '../testing/portal-client.js';
+import { asList, errstrOf, type Parsed, parsePortal, portal } from '../testing/portal-client.js';
 import { loadPortalFixture, PF } from '../testing/portal-fixture.js';
 import { referenceNumber } from './open-items.js';
 
@@ -18,8 +18,6 @@ afterEach(() => {
   for (const a of apps.splice(0)) a.close();
 });
 afterAll(() => closeXmlValidator());
-
-const asList = (v: unknown): Parsed[] => (v === undefined ? [] : Array.isArray(v) ? v : [v as Parsed]);
 
 async function list(a: App, register: string, extra: Record<string, string> = {}) {
   const res = await portal(a, { register, ...extra });

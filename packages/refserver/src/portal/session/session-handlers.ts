@@ -52,15 +52,20 @@ const deactivate: PortalHandler = {
   },
 };
 
-/** `hasusernewapi`: hasapi 1 when the user exists, is not closed and its access group has the portal right. */
+/**
+ * `hasusernewapi`: hasapi 1 when the user is not closed and its access group has the portal right; 0
+ * otherwise. An unknown user is refused by name.
+ */
 const hasusernewapi: PortalHandler = {
   kind: 'sub-action',
   name: 'hasusernewapi',
   required: ['usercode'],
   handle(ctx) {
-    const user = requireUser(ctx);
+    const code = ctx.params.require('usercode');
+    const user = findUser(ctx.app.store, ctx.company, code);
+    if (!user) throw new PortalError(`usercode "${code}" is not a user of company ${ctx.company}`);
     const rights = groupRights(ctx.app.store, ctx.company, user.AccessGroup ?? '');
-    return { xml: okXml({ hasapi: flag(rights.has(RIGHTS.portal)) }) };
+    return { xml: okXml({ hasapi: flag(user.Closed !== '1' && rights.has(RIGHTS.portal)) }) };
   },
 };
 

@@ -43,3 +43,8 @@ export function resOf(text: string): Record<string, string> {
 export function errstrOf(text: string): string {
   return resOf(text).errstr ?? '';
 }
+
+/** A parsed element that may be absent, one, or repeated, as a list. */
+export function asList(v: unknown): Parsed[] {
+  return v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v as Parsed];
+}
