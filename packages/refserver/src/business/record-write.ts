@@ -206,7 +206,7 @@ export function createFromJson(
 export function patchFromForm(
   ctx: WriteContext,
   schema: RegisterSchema,
-  existing: StoredRecord,
+  given: StoredRecord,
   changes: FieldChanges,
 ): StoredRecord {
   writable(schema, schema.name);
@@ -216,6 +216,14 @@ export function patchFromForm(
     [...changes.rows].map(([i, pairs]) => [i, pairs.map(([f]) => f)]),
   );
   return ctx.store.write(() => {
+    // read the record again inside the transaction: a caller's copy may be stale (no lost updates)
+    const current = ctx.store.get(
+      schema.name,
+      ctx.company,
+      schema.key.map((k) => given.fields[k] ?? ''),
+    );
+    if (!current) throw new ErpError(404, ErrorCode.notFound, `${schema.name} no longer exists`);
+    const existing = current;
     if (existing.fields.OKFlag === '1')
       throw validationError(ErrorCode.locked, 'Record is locked', changes.header[0]?.[0] ?? 'OKFlag');
     const d: Draft = { fields: { ...existing.fields }, rows: existing.rows.map((r) => ({ ...r })) };

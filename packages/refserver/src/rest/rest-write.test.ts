@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
+import { patchFromForm } from '../business/record-write.js';
 import { loadFixture } from '../testing/fixtures.js';
 import { call, jsonRecords, parseXml, testApp, xmlRecords } from '../testing/test-client.js';
 
@@ -317,6 +318,16 @@ describe('confirmation and PATCH', () => {
   ] as [string, [string, string][], string][])('refuses %s', async (_name, form, code) => {
     await invoice();
     expect(JSON.parse((await patch('IVVc/10000001', form)).text).error['@code']).toBe(code);
+  });
+
+  it('loses no update when a writer holds a stale copy of the record', async () => {
+    await invoice();
+    const stale = app.store.get('IVVc', 1, ['10000001'])!;
+    const ctx = app.writeContext(1);
+    const schema = app.store.schema('IVVc')!;
+    patchFromForm(ctx, schema, stale, { header: [['Addr1', 'first']], rows: new Map() });
+    patchFromForm(ctx, schema, stale, { header: [['Addr2', 'second']], rows: new Map() });
+    expect(await read('IVVc/10000001')).toMatchObject({ Addr1: 'first', Addr2: 'second' });
   });
 
   it('answers 404 for a record that does not exist and 415 for a JSON body', async () => {
