@@ -1,21 +1,426 @@
-import { type Command, notYet, targetFlags } from '../command.js';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { rules as catalogue, docsDir, getRule, matchRules, type Rule, RuleGlobError } from '@erpcert/contract';
+import { type RunningServer, startServer } from '@erpcert/refserver';
+import { type Command, type CommandIO, targetFlags } from '../command.js';
+import { type OptionValues, UsageError } from '../options.js';
+import { ResultsCollector } from '../reports/collector.js';
+import { ProgressPrinter } from '../reports/progress.js';
+import { conformCommand, type ReplayBase } from '../reports/replay.js';
+import type { CleanupInfo, TargetInfo } from '../reports/results.js';
+import {
+  checkTarget,
+  cleanUp,
+  newRunTag,
+  type Profile,
+  RunEvents,
+  readLedger,
+  runSuite,
+  type SuiteRunResult,
+  TARGET_ENV,
+  type TargetConnection,
+} from '../reports/runner.js';
+import { scrubbingWriter, secretForms } from '../reports/secrets.js';
+import { specInfo } from '../reports/spec-info.js';
+import { renderSummaryTable } from '../reports/summary-table.js';
+import { writeReports } from '../reports/write-reports.js';
 
-export const conform: Command = notYet(
-  'conform',
-  'run the conformance suite against a target',
-  'the conformance suite issue (#5)',
-  [
+/** erpcert's version, from packages/cli/package.json. */
+export const TOOL_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
+
+/** Seed size of the embedded server: the same as `erpcert serve`, so both targets hold the same data. */
+const EMBEDDED_SEED_SIZE = 100;
+const EMBEDDED_DEFAULT = { user: 'erpcert', password: 'erpcert', compcode: 1 } as const;
+
+/** Settings a run is made of, checked. */
+interface ConformSettings {
+  readonly target?: string;
+  readonly user?: string;
+  readonly password?: string;
+  readonly compcode?: number;
+  readonly usercode?: string;
+  readonly portalcc?: string;
+  readonly portalPath: string;
+  readonly companyIn: 'query' | 'path';
+  readonly profile: Profile;
+  readonly runs?: number;
+  readonly seed?: number;
+  readonly path?: string;
+  readonly only?: string;
+  readonly scope: readonly Rule[];
+  readonly shard?: string;
+  readonly pace?: number;
+  readonly cleanup: boolean;
+  readonly timeoutMs: number;
+  readonly outDir: string;
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+const int = (v: unknown) => (typeof v === 'number' ? v : undefined);
+
+function timestamp(d: Date): string {
+  return d
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
+}
+
+/** A fresh report folder: `reports/conformance/<timestamp>`, with `-2`, `-3`... when taken. */
+function defaultOutDir(cwd: string, now: Date): string {
+  const base = resolve(cwd, 'reports', 'conformance', timestamp(now));
+  let dir = base;
+  for (let i = 2; existsSync(dir); i++) dir = `${base}-${i}`;
+  return dir;
+}
+
+/** Checks the option values; throws UsageError with what to do (exit 2). */
+export function conformSettings(values: OptionValues, cwd: string, now: Date): ConformSettings {
+  const target = str(values.target)?.replace(/\/+$/, '');
+  if (target !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      throw new UsageError(`--target must be a URL such as https://erp.example.com, got ${JSON.stringify(target)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new UsageError('--target must be an http:// or https:// URL');
+    if (url.username || url.password)
+      throw new UsageError(
+        'put the credentials in --user and --password (or ERPCERT_PASSWORD), not in the --target URL',
+      );
+    if (url.search || url.hash) throw new UsageError('--target is the base URL only, without a query or fragment');
+  }
+  const positive = (name: string) => {
+    const v = int(values[name]);
+    if (v !== undefined && v < 1) throw new UsageError(`--${name} must be at least 1, got ${v}`);
+    return v;
+  };
+  const runs = positive('runs');
+  const compcode = positive('compcode');
+  const timeout = positive('timeout') ?? 15;
+  const seed = int(values.seed);
+  const path = str(values.path);
+  if (path !== undefined && seed === undefined)
+    throw new UsageError('--path replays one run of a property and needs its --seed');
+  if (path !== undefined && !/^\d+(:\d+)*$/.test(path))
+    throw new UsageError(`--path must look like 3:1:0 (fast-check's path), got ${JSON.stringify(path)}`);
+  const only = str(values.only);
+  let scope: readonly Rule[] = catalogue;
+  if (only !== undefined) {
+    try {
+      scope = matchRules(only);
+    } catch (err) {
+      if (err instanceof RuleGlobError) throw new UsageError(`--only: ${err.message}`);
+      throw err;
+    }
+    if (scope.length === 0)
+      throw new UsageError(
+        `--only ${only} matches no rule of specs/rules.yaml (ids look like REST.QUERY.SORT_ASCENDING; * spans dots)`,
+      );
+  }
+  const shard = str(values.shard);
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--shard must be i/n with 1 <= i <= n, e.g. 2/4, got ${JSON.stringify(shard)}`);
+  }
+  const paceText = str(values.pace);
+  const pace = paceText === undefined ? undefined : Number(paceText);
+  if (pace !== undefined && !(Number.isFinite(pace) && pace > 0))
+    throw new UsageError(`--pace must be a positive number of requests per second, got ${JSON.stringify(paceText)}`);
+  const out = str(values.out);
+  return {
+    ...(target !== undefined ? { target } : {}),
+    ...(str(values.user) !== undefined ? { user: str(values.user)! } : {}),
+    ...(typeof values.password === 'string' ? { password: values.password } : {}),
+    ...(compcode !== undefined ? { compcode } : {}),
+    ...(str(values.usercode) !== undefined ? { usercode: str(values.usercode)! } : {}),
+    ...(str(values.portalcc) !== undefined ? { portalcc: str(values.portalcc)! } : {}),
+    portalPath: str(values['portal-path']) ?? '/WebErpAPI.hal',
+    companyIn: values['company-in'] === 'path' ? 'path' : 'query',
+    profile: (str(values.profile) ?? 'full') as Profile,
+    ...(runs !== undefined ? { runs } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(path !== undefined ? { path } : {}),
+    ...(only !== undefined ? { only } : {}),
+    scope,
+    ...(shard !== undefined ? { shard } : {}),
+    ...(pace !== undefined ? { pace } : {}),
+    cleanup: values.cleanup !== false,
+    timeoutMs: timeout * 1000,
+    outDir: out !== undefined ? resolve(cwd, out) : defaultOutDir(cwd, now),
+  };
+}
+
+/** Test seams of {@link runConform}. */
+export interface ConformHooks {
+  /** Test files instead of `properties/**\/*.prop.ts` (the CLI's own tests use the runner's fixtures). */
+  readonly include?: readonly string[];
+  readonly now?: () => Date;
+  /** Listen for SIGINT/SIGTERM. @defaultValue true */
+  readonly signals?: boolean;
+  /** Aborting interrupts the run like Ctrl-C. */
+  readonly signal?: AbortSignal;
+}
+
+/** The environment of the test workers (src/harness/meta.ts TARGET_ENV). */
+function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, ledger: string): Record<string, string> {
+  const env: Record<string, string | number | undefined> = {
+    [TARGET_ENV.target]: conn.url,
+    [TARGET_ENV.user]: conn.user,
+    [TARGET_ENV.password]: conn.password,
+    [TARGET_ENV.compcode]: conn.compcode,
+    [TARGET_ENV.usercode]: s.usercode,
+    [TARGET_ENV.portalcc]: s.portalcc,
+    [TARGET_ENV.portalPath]: s.portalPath,
+    [TARGET_ENV.companyIn]: s.companyIn,
+    [TARGET_ENV.profile]: s.profile,
+    [TARGET_ENV.runs]: s.runs,
+    [TARGET_ENV.seed]: s.seed,
+    [TARGET_ENV.path]: s.path,
+    [TARGET_ENV.runTag]: runTag,
+    [TARGET_ENV.ledger]: ledger,
+    [TARGET_ENV.pace]: s.pace,
+  };
+  return Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+}
+
+/** `erpcert conform`: see the command's --help and the README "Conformance runs". Resolves to the exit code. */
+export async function runConform(values: OptionValues, io: CommandIO, hooks: ConformHooks = {}): Promise<number> {
+  const now = hooks.now ?? (() => new Date());
+  const started = now();
+  const s = conformSettings(values, io.cwd, started);
+  let server: RunningServer | undefined;
+  let conn: TargetConnection = {
+    url: s.target ?? '',
+    user: s.user ?? (s.target === undefined ? EMBEDDED_DEFAULT.user : undefined),
+    password: s.password ?? (s.target === undefined ? EMBEDDED_DEFAULT.password : undefined),
+    compcode: s.compcode ?? (s.target === undefined ? EMBEDDED_DEFAULT.compcode : undefined),
+    companyIn: s.companyIn,
+    portalPath: s.portalPath,
+    timeoutMs: s.timeoutMs,
+  };
+  const secrets = secretForms(conn.user, conn.password);
+  // everything printed passes through the mask, like everything written (DESIGN.md: passwords are never printed)
+  const out = scrubbingWriter(io.out, secrets);
+  const err = scrubbingWriter(io.err, secrets);
+  const say = (line: string) => err.write(`erpcert conform: ${line}\n`);
+  if (s.target === undefined) {
+    try {
+      server = await startServer({
+        host: '127.0.0.1',
+        port: 0,
+        seed: EMBEDDED_SEED_SIZE,
+        user: conn.user,
+        password: conn.password,
+        log: () => {},
+      });
+    } catch (err) {
+      say(`cannot start the embedded reference server: ${(err as Error).message}`);
+      return 2;
+    }
+    conn = { ...conn, url: server.url };
+    say(`no --target: running against the embedded reference server at ${server.url}`);
+  } else {
+    const check = await checkTarget(conn);
+    if (!check.ok) {
+      say(`${check.message}. Nothing was run.`);
+      return 2;
+    }
+  }
+  mkdirSync(s.outDir, { recursive: true });
+  const runTag = newRunTag();
+  const ledger = join(s.outDir, 'ledger.jsonl');
+  const replay: ReplayBase = {
+    target: s.target,
+    user: s.user,
+    compcode: s.compcode,
+    usercode: s.usercode,
+    portalcc: s.portalcc,
+    portalPath: s.portalPath,
+    companyIn: s.companyIn,
+    profile: s.profile,
+    runs: s.runs,
+  };
+  const events = new RunEvents();
+  const collector = new ResultsCollector(s.scope, (id) => getRule(id) !== undefined, replay);
+  events.on(collector.listener);
+  events.on(new ProgressPrinter(err, (io.err as { isTTY?: boolean }).isTTY === true).listener);
+  const abort = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (abort.signal.aborted) return;
+    say(`${signal}: stopping the tests, then cleaning up and writing what is known`);
+    abort.abort();
+  };
+  if (hooks.signal?.aborted) abort.abort();
+  else hooks.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+  if (hooks.signals !== false) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  const errors: string[] = [];
+  let result: SuiteRunResult = { reason: 'interrupted', errors: [] };
+  let cleanup: CleanupInfo = { ledgerEntries: 0, deleted: 0, alreadyGone: 0, residue: [] };
+  const problems: string[] = [];
+  try {
+    say(
+      `profile ${s.profile}, run tag ${runTag}${s.only ? `, rules ${s.only} (${s.scope.length})` : ''}${s.shard ? `, shard ${s.shard}` : ''}`,
+    );
+    try {
+      result = await runSuite({
+        env: workerEnv(s, conn, runTag, ledger),
+        profile: s.profile,
+        events,
+        selected: s.only !== undefined ? s.scope.map((r) => r.id) : undefined,
+        shard: s.shard,
+        signal: abort.signal,
+        include: hooks.include,
+      });
+      errors.push(...result.errors);
+    } catch (err) {
+      errors.push(`the suite could not run: ${(err as Error).message}`);
+    }
+    const { entries, problems: ledgerProblems } = readLedger(ledger);
+    problems.push(...ledgerProblems);
+    if (!s.cleanup) {
+      const residue = entries.map((e) => ({
+        register: e.register,
+        key: e.key,
+        company: e.company ?? null,
+        status: 'left' as const,
+        reason: 'cleanup turned off (--no-cleanup)',
+      }));
+      cleanup = { ledgerEntries: entries.length, deleted: 0, alreadyGone: 0, residue };
+    } else if (entries.length > 0) {
+      say(`cleaning up ${entries.length} record(s) of run ${runTag}`);
+      const report = await cleanUp(conn, entries, { pace: s.pace });
+      cleanup = {
+        ...report,
+        residue: report.residue.map((r) => ({
+          register: r.register,
+          key: r.key,
+          company: r.company ?? null,
+          status: r.status,
+          reason: r.reason,
+        })),
+      };
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await server?.close();
+  }
+  const finished = now();
+  const target: TargetInfo = {
+    url: conn.url,
+    embedded: s.target === undefined,
+    user: conn.user ?? null,
+    compcode: conn.compcode ?? null,
+    companyIn: s.companyIn,
+    portalPath: s.portalPath,
+    portalcc: s.portalcc ?? null,
+    usercode: s.usercode ?? null,
+  };
+  const repeat: (string | number)[] = [
+    ...(s.only ? ['--only', s.only] : []),
+    ...(s.seed !== undefined ? ['--seed', s.seed] : []),
+    ...(s.path ? ['--path', s.path] : []),
+    ...(s.shard ? ['--shard', s.shard] : []),
+    ...(s.pace ? ['--pace', s.pace] : []),
+  ];
+  const doc = collector.build({
+    run: {
+      startedAt: started.toISOString(),
+      finishedAt: finished.toISOString(),
+      durationMs: Math.max(0, finished.getTime() - started.getTime()),
+      target,
+      profile: s.profile,
+      runs: s.runs ?? null,
+      seed: s.seed ?? null,
+      path: s.path ?? null,
+      only: s.only ?? null,
+      shard: s.shard ?? null,
+      pace: s.pace ?? null,
+      runTag,
+      interrupted: result.reason === 'interrupted',
+      command: conformCommand(replay, repeat),
+    },
+    spec: specInfo(),
+    toolVersion: TOOL_VERSION,
+    cleanup,
+    errors,
+    problems,
+  });
+  const written = writeReports(doc, s.outDir, {
+    docsBase: `${relative(s.outDir, docsDir).split('\\').join('/')}/`,
+    secrets,
+  });
+  if (written.schemaErrors.length > 0)
+    say(
+      `results.json does not match results.schema.json (a bug of erpcert): ${written.schemaErrors.slice(0, 3).join('; ')}`,
+    );
+  out.write(`\n${renderSummaryTable(doc)}`);
+  for (const f of doc.failures)
+    out.write(`\nFAIL ${f.rules.join(', ')}: ${f.message}\n  Reproduce with: ${f.replay}\n`);
+  for (const p of doc.problems.slice(0, 10)) out.write(`\nproblem: ${p}\n`);
+  const left = doc.cleanup.residue.filter((r) => r.status === 'left').length;
+  if (left > 0) out.write(`\n${left} record(s) of run ${runTag} were left on the target: see the report's residue.\n`);
+  out.write(`\nReports: ${s.outDir}\n`);
+  return doc.run.exitCode;
+}
+
+export const conform: Command = {
+  name: 'conform',
+  summary: 'run the conformance suite against a target (exit 0 pass, 1 FAIL, 2 error)',
+  flags: [
     ...targetFlags,
     {
       name: 'profile',
       type: 'string',
       choices: ['readonly', 'full', 'strict'],
       default: 'full',
-      help: 'what the run may do',
+      help: 'readonly writes nothing; full creates tagged records and removes them; strict also reports advisory WARNs',
     },
-    { name: 'runs', type: 'int', arg: 'N', help: 'fast-check runs per property' },
+    { name: 'runs', type: 'int', arg: 'N', help: 'fast-check runs per property (default: the suite default)' },
     { name: 'seed', type: 'int', arg: 'S', help: 'fast-check seed, to replay a run' },
-    { name: 'only', type: 'string', arg: 'GLOB', help: 'run only rules whose id matches, e.g. PORTAL.LOOKUP.*' },
+    { name: 'path', type: 'string', arg: 'P', help: 'fast-check path of one failing run (with --seed), e.g. 3:1:0' },
+    {
+      name: 'only',
+      type: 'string',
+      arg: 'GLOB',
+      help: 'run only rules whose id matches, e.g. PORTAL.LOOKUP.* (comma for several)',
+    },
+    {
+      name: 'shard',
+      type: 'string',
+      arg: 'i/n',
+      help: 'run the i-th of n parts of the test files (one part per machine)',
+    },
+    { name: 'pace', type: 'string', arg: 'R', help: 'at most R requests per second per test worker (staging targets)' },
+    {
+      name: 'cleanup',
+      type: 'boolean',
+      default: true,
+      help: 'delete or close the records the run created (--no-cleanup keeps them)',
+    },
+    {
+      name: 'timeout',
+      type: 'int',
+      arg: 'S',
+      default: 15,
+      help: 'seconds to wait for the target before giving up on a request of the runner',
+    },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
   ],
-);
+  details: [
+    'Without --target it starts the embedded reference server (user erpcert, password erpcert) and runs against it.',
+    'Writes junit.xml, results.json, summary.md and report.html into the report folder.',
+    'A failure prints the command that replays it: erpcert conform --only RULE --seed S --path P.',
+    'Exit codes: 0 no rule failed; 1 a documented or inferred rule failed; 2 wrong configuration, target',
+    'unreachable or credentials refused, or the run could not be completed (interrupted, a test file did not load).',
+  ].join('\n'),
+  run: (values, _positionals, io) => runConform(values, io),
+};

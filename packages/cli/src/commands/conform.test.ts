@@ -1,0 +1,233 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { type RunningServer, startServer } from '@erpcert/refserver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandIO } from '../command.js';
+import { main } from '../main.js';
+import { parseArgs } from '../options.js';
+import type { ResultsDocument } from '../reports/results.js';
+import { validateResults } from '../reports/results-validate.js';
+import { filesContaining, xmlWellFormed } from '../reports/testing.js';
+import { conform, runConform } from './conform.js';
+
+const fixtures = (...names: string[]) => names.map((n) => `src/runner/fixtures/${n}.prop.ts`);
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'erpcert-conform-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function capture(): { io: CommandIO; stdout: () => string; stderr: () => string } {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let o = '';
+  let e = '';
+  out.on('data', (d) => {
+    o += d;
+  });
+  err.on('data', (d) => {
+    e += d;
+  });
+  return { io: { out, err, env: {}, cwd: tempDir() }, stdout: () => o, stderr: () => e };
+}
+
+/** Runs `erpcert conform ARGS` in-process on fixture property files. */
+async function conformOn(files: string[], args: string[], hooks: { signal?: AbortSignal } = {}) {
+  const c = capture();
+  const out = tempDir();
+  const { values } = parseArgs('conform', conform.flags, [...args, '--out', out], {}, c.io.cwd);
+  const code = await runConform(values, c.io, { include: files, signals: false, ...hooks });
+  const read = (name: string) => readFileSync(join(out, name), 'utf8');
+  const results = existsSync(join(out, 'results.json'))
+    ? (JSON.parse(read('results.json')) as ResultsDocument)
+    : undefined;
+  return { code, out, read, results, stdout: c.stdout(), stderr: c.stderr() };
+}
+
+const verdicts = (doc: ResultsDocument | undefined, ids: string[]) =>
+  ids.map((id) => doc?.rules.find((r) => r.id === id)?.verdict);
+
+describe('erpcert conform against the embedded server, on fixtures', () => {
+  const password = 'Zq9-sEcret pw/ä';
+  let run: Awaited<ReturnType<typeof conformOn>>;
+  beforeAll(async () => {
+    run = await conformOn(fixtures('passing', 'failing', 'skipping', 'unspecified', 'advisory', 'leaky', 'writes'), [
+      '--password',
+      password,
+    ]);
+  }, 120_000);
+
+  it('exits 1 on a FAIL and writes the four report files', () => {
+    expect(run.code).toBe(1);
+    for (const f of ['junit.xml', 'results.json', 'summary.md', 'report.html'])
+      expect(existsSync(join(run.out, f))).toBe(true);
+    expect(run.stdout).toContain(`Reports: ${run.out}`);
+  });
+
+  it('results.json matches results.schema.json and holds every rule with its verdict', () => {
+    expect(validateResults(run.results).errors).toEqual([]);
+    expect(run.results?.rules).toHaveLength(411);
+    expect(
+      verdicts(run.results, [
+        'REST.QUERY.SORT_ASCENDING',
+        'REST.QUERY.FILTER_AND',
+        'PORTAL.LOOKUP.CAP50',
+        'REST.ERRORS.BODY_FORMAT_NOT_SHOWN',
+        'REST.WRITE.CREATE_FORM',
+      ]),
+    ).toEqual(['PASS', 'FAIL', 'SKIP', 'NONE', 'PASS']);
+    expect(run.results?.run).toMatchObject({ outcome: 'fail', exitCode: 1, profile: 'full', interrupted: false });
+    expect(run.results?.run.target).toMatchObject({ embedded: true, user: 'erpcert', compcode: 1 });
+  });
+
+  it('a FAIL carries counterexample, seed, path, curl line and replay command', () => {
+    const f = run.results?.failures.find((x) => x.rules.includes('REST.QUERY.FILTER_AND'));
+    expect(f).toMatchObject({
+      seed: 424242,
+      path: '3:1:0',
+      shrinks: 2,
+      counterexample: '[{"CustCode":"C1","PayDeal":"30"}]',
+    });
+    expect(f?.replay).toBe('erpcert conform --only REST.QUERY.FILTER_AND --seed 424242 --path 3:1:0');
+    expect(f?.curl).toContain('-u "$ERPCERT_USER:$ERPCERT_PASSWORD"');
+    expect(run.stdout).toContain(
+      'Reproduce with: erpcert conform --only REST.QUERY.FILTER_AND --seed 424242 --path 3:1:0',
+    );
+  });
+
+  it('junit.xml is well-formed: one testcase per judged rule, failures and skips marked', () => {
+    const xml = run.read('junit.xml');
+    expect(xmlWellFormed(xml)).toBe(true);
+    expect(xml.match(/<testcase /g)).toHaveLength(run.results!.totals.rules - run.results!.totals.NONE);
+    expect(xml).toMatch(/<testsuite name="REST.QUERY" tests="\d+" failures="2"/);
+    expect(xml).toContain('<skipped message="the target has no INVc records"/>');
+    expect(xml).toContain('Reproduce with: erpcert conform --only REST.QUERY.FILTER_AND --seed 424242 --path 3:1:0');
+  });
+
+  it('summary.md has the totals, the area table and the replay commands', () => {
+    const md = run.read('summary.md');
+    expect(md).toMatch(/^## erpcert conform: FAIL \(3 rules failed\)/);
+    expect(md).toMatch(/\| REST\.QUERY \| 15 \| \d+ \| 2 \|/);
+    expect(md).toContain('erpcert conform --only REST.QUERY.RANGE_FROM_TO\n');
+  });
+
+  it('cleans up the ledger: closes what has a close field, lists what stays', () => {
+    const tag = run.results!.run.runTag;
+    expect(run.results?.cleanup).toEqual({
+      ledgerEntries: 2,
+      deleted: 0,
+      alreadyGone: 0,
+      residue: [
+        {
+          register: 'INVc',
+          key: `${tag}I`,
+          company: 1,
+          status: 'closed',
+          reason: 'no documented delete; closed with Terminated=1',
+        },
+        {
+          register: 'PDVc',
+          key: `${tag}P`,
+          company: 1,
+          status: 'left',
+          reason: 'no documented delete for PDVc and no field that closes it',
+        },
+      ],
+    });
+    expect(run.stdout).toContain(`1 record(s) of run ${tag} were left on the target`);
+  });
+
+  it('no output file and no terminal line holds the password in any form', () => {
+    const forms = [password, encodeURIComponent(password), Buffer.from(`erpcert:${password}`).toString('base64')];
+    expect(filesContaining(run.out, forms)).toEqual([]);
+    for (const f of forms) {
+      expect(run.stdout).not.toContain(f);
+      expect(run.stderr).not.toContain(f);
+    }
+    // the leak was there to mask: the masked failure is reported
+    expect(run.read('results.json')).toContain('the server echoed the password ***');
+  });
+});
+
+describe('erpcert conform: selections and profiles', () => {
+  it('--only selects rules: exit 0 when none of them fails, the matrix holds just them', async () => {
+    const r = await conformOn(fixtures('passing', 'failing'), ['--only', 'REST.QUERY.LIMIT,REST.QUERY.FIELDS']);
+    expect(r.code).toBe(0);
+    expect(r.results?.rules.map((x) => [x.id, x.verdict])).toEqual([
+      ['REST.QUERY.FIELDS', 'PASS'],
+      ['REST.QUERY.LIMIT', 'PASS'],
+    ]);
+    expect(r.results?.run.command).toBe('erpcert conform --only REST.QUERY.LIMIT,REST.QUERY.FIELDS');
+  }, 60_000);
+
+  it('--profile readonly: the writing test skips, nothing is created', async () => {
+    const r = await conformOn(fixtures('writes'), ['--profile', 'readonly']);
+    expect(r.code).toBe(0);
+    expect(verdicts(r.results, ['REST.WRITE.CREATE_FORM'])).toEqual(['SKIP']);
+    expect(r.results?.cleanup).toEqual({ ledgerEntries: 0, deleted: 0, alreadyGone: 0, residue: [] });
+  }, 60_000);
+
+  it('an interrupted run exits 2 and still writes what is known', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const r = await conformOn(fixtures('passing'), [], { signal: stop.signal });
+    expect(r.code).toBe(2);
+    expect(r.results?.run).toMatchObject({ interrupted: true, outcome: 'error', exitCode: 2 });
+  }, 60_000);
+});
+
+describe('erpcert conform: the target is checked first', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ port: 0, seed: 0, user: 'ci', password: 'right', log: () => {} });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('refused credentials: exit 2 with the reason, nothing run', async () => {
+    const c = capture();
+    const code = await main(
+      ['conform', '--target', server.url, '--user', 'ci', '--password', 'wrong', '--out', join(c.io.cwd, 'r')],
+      c.io,
+    );
+    expect(code).toBe(2);
+    expect(c.stderr()).toContain('the target refused the credentials: GET /api/1/ answered 401 for user "ci"');
+    expect(c.stderr()).not.toContain('wrong');
+    expect(existsSync(join(c.io.cwd, 'r'))).toBe(false);
+  });
+
+  it('an unreachable target: exit 2 with the reason, within the timeout', async () => {
+    const c = capture();
+    const closed = await startServer({ port: 0, seed: 0, log: () => {} });
+    await closed.close(); // its port is free now: nothing answers there
+    const code = await main(['conform', '--target', closed.url, '--timeout', '3'], c.io);
+    expect(code).toBe(2);
+    expect(c.stderr()).toMatch(/cannot reach the target: GET http:\/\/127\.0\.0\.1:\d+\/api\/1\/: ECONNREFUSED/);
+  });
+});
+
+describe('erpcert conform: configuration errors exit 2 with what to do', () => {
+  it.each([
+    [['--only', 'NOPE.*'], '--only NOPE.* matches no rule'],
+    [['--only', 'REST.$'], '--only: rule glob'],
+    [['--path', '1:2'], '--path replays one run of a property and needs its --seed'],
+    [['--seed', '1', '--path', 'x'], '--path must look like 3:1:0'],
+    [['--target', 'https://u:p@erp.example.com'], 'put the credentials in --user and --password'],
+    [['--target', 'ftp://erp'], '--target must be an http:// or https:// URL'],
+    [['--shard', '3/2'], '--shard must be i/n with 1 <= i <= n'],
+    [['--pace', '0'], '--pace must be a positive number'],
+    [['--runs', '0'], '--runs must be at least 1'],
+    [['--profile', 'loose'], '--profile from the command line must be one of readonly, full, strict'],
+  ])('%j', async (args, message) => {
+    const c = capture();
+    expect(await main(['conform', ...args], c.io)).toBe(2);
+    expect(c.stderr()).toContain(message);
+  });
+});

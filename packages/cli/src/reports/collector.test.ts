@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { ResultsDocument } from './results.js';
+import { validateResults } from './results-validate.js';
+import type { RunEvent } from './runner.js';
+import { sampleResults, testEvent } from './testing.js';
+
+const start: RunEvent = { type: 'run-start', at: '2025-03-01T10:00:00.000Z', files: ['f.prop.ts'] };
+const end: RunEvent = { type: 'run-end', at: '2025-03-01T10:00:01.000Z', reason: 'passed', errors: [] };
+const pass = (rule: string) => testEvent({ rules: [rule], state: 'passed', verdicts: [{ rule, verdict: 'PASS' }] });
+const fail = (rule: string) =>
+  testEvent({ rules: [rule], state: 'failed', verdicts: [{ rule, verdict: 'FAIL' }], reason: 'broken' });
+const skip = (rule: string) =>
+  testEvent({ rules: [rule], state: 'skipped', verdicts: [{ rule, verdict: 'SKIP' }], reason: 'no data' });
+
+const verdict = (doc: ResultsDocument, id: string) => doc.rules.find((r) => r.id === id)?.verdict;
+
+describe('ResultsCollector', () => {
+  it.each<[string, RunEvent[], 0 | 1 | 2, Record<string, string>]>([
+    ['no test at all: every rule not judged, exit 0', [start, end], 0, { 'REST.QUERY.LIMIT': 'NONE' }],
+    ['a PASS', [start, pass('REST.QUERY.LIMIT'), end], 0, { 'REST.QUERY.LIMIT': 'PASS' }],
+    ['a FAIL exits 1', [start, fail('REST.QUERY.LIMIT'), end], 1, { 'REST.QUERY.LIMIT': 'FAIL' }],
+    [
+      'SKIP and PASS of one rule: PASS',
+      [start, skip('REST.QUERY.LIMIT'), pass('REST.QUERY.LIMIT'), end],
+      0,
+      { 'REST.QUERY.LIMIT': 'PASS' },
+    ],
+    [
+      'PASS and FAIL of one rule: FAIL',
+      [start, pass('REST.QUERY.LIMIT'), fail('REST.QUERY.LIMIT'), end],
+      1,
+      { 'REST.QUERY.LIMIT': 'FAIL' },
+    ],
+    [
+      'a test file that did not load: exit 2 even with a FAIL',
+      [start, fail('REST.QUERY.LIMIT'), { type: 'module-end', file: 'g.prop.ts', errors: ['SyntaxError: x'] }, end],
+      2,
+      { 'REST.QUERY.LIMIT': 'FAIL' },
+    ],
+    [
+      'vitest never reported the end: exit 0 but a problem',
+      [start, pass('REST.QUERY.LIMIT')],
+      0,
+      { 'REST.QUERY.LIMIT': 'PASS' },
+    ],
+  ])('%s', (_name, events, exitCode, want) => {
+    const doc = sampleResults({ events, scope: 'REST.QUERY.*' });
+    expect(doc.run.exitCode).toBe(exitCode);
+    for (const [id, v] of Object.entries(want)) expect(verdict(doc, id)).toBe(v);
+    expect(validateResults(doc).errors).toEqual([]);
+  });
+
+  it('counts per area and in total agree with the rule verdicts', () => {
+    const doc = sampleResults();
+    expect(doc.areas.map((a) => a.area)).toEqual(['REST.QUERY', 'REST.ERRORS']);
+    const q = doc.areas[0]!;
+    expect([q.PASS, q.FAIL, q.WARN, q.SKIP]).toEqual([1, 1, 0, 1]);
+    expect(q.rules).toBe(doc.rules.filter((r) => r.area === 'REST.QUERY').length);
+    expect(doc.totals).toMatchObject({ PASS: 1, FAIL: 1, WARN: 1, SKIP: 1, rules: doc.rules.length });
+    expect(doc.totals.NONE).toBe(doc.rules.length - 4);
+  });
+
+  it('a failure links to its rule, with replay command and curl line', () => {
+    const doc = sampleResults();
+    const rule = doc.rules.find((r) => r.id === 'REST.QUERY.FILTER_AND')!;
+    expect(rule.failures).toEqual([0]);
+    expect(doc.failures[0]).toMatchObject({
+      rules: ['REST.QUERY.FILTER_AND'],
+      seed: -1_234_567,
+      path: '3:1:0',
+      replay: 'erpcert conform --user ci --only REST.QUERY.FILTER_AND --seed -1234567 --path 3:1:0',
+    });
+    expect(doc.failures[0]!.curl).toMatch(/^curl -sS -i 'https:\/\/erp\.example\.com\/api\/1\/IVVc\?/);
+  });
+
+  it('coverage: a test outside the selection still counts as a test of its rule', () => {
+    const other = testEvent({ rules: ['REST.QUERY.OFFSET'], state: 'skipped', verdicts: [], selected: false });
+    const doc = sampleResults({ events: [start, pass('REST.QUERY.LIMIT'), other, end], scope: 'REST.QUERY.*' });
+    expect(doc.rules.find((r) => r.id === 'REST.QUERY.OFFSET')).toMatchObject({
+      tested: true,
+      verdict: 'NONE',
+      tests: [],
+    });
+    expect(doc.coverage.documented.withTests).toEqual(['REST.QUERY.LIMIT', 'REST.QUERY.OFFSET']);
+    expect(doc.coverage.documented.withoutTests).toContain('REST.QUERY.SORT_ASCENDING');
+    expect(doc.tests.map((t) => t.rules)).toEqual([['REST.QUERY.LIMIT']]);
+  });
+
+  it('lists untagged tests and unknown rule ids as problems', () => {
+    const untagged = testEvent({ rules: [], state: 'passed', verdicts: [], name: 'no ids', fullName: 'x > no ids' });
+    const unknown = testEvent({
+      rules: ['REST.QUERY.NOPE'],
+      state: 'passed',
+      verdicts: [{ rule: 'REST.QUERY.NOPE', verdict: null }],
+    });
+    const doc = sampleResults({ events: [start, untagged, unknown, end], scope: 'REST.QUERY.*' });
+    expect(doc.problems).toEqual([
+      'properties/rest/query.prop.ts > x > no ids: names no rule id, its outcome counts for nothing',
+      'properties/rest/query.prop.ts: unknown rule id REST.QUERY.NOPE',
+    ]);
+    expect(doc.run.exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,194 @@
+import { docAnchor, type Rule } from '@erpcert/contract';
+import { curlLine, type ReplayBase, replayCommand } from './replay.js';
+import {
+  type AreaCounts,
+  type CleanupInfo,
+  type CoverageInfo,
+  type FailureEntry,
+  RESULTS_SCHEMA_VERSION,
+  type ReportVerdict,
+  type ResultsDocument,
+  type RuleResult,
+  type RunInfo,
+  type SpecInfo,
+  type TestEntry,
+  type VerdictCounts,
+} from './results.js';
+import { combineVerdicts, type RunEvent, type TestEvent, type Verdict } from './runner.js';
+
+/** What the collector cannot learn from the events. */
+export interface RunContext {
+  readonly run: Omit<RunInfo, 'outcome' | 'exitCode'>;
+  readonly spec: SpecInfo;
+  readonly toolVersion: string;
+  readonly cleanup: CleanupInfo;
+  /** Errors of the run itself (vitest could not start, unhandled errors) and of the cleanup. */
+  readonly errors: readonly string[];
+  /** Other problems to list (ledger lines that could not be read, ...). */
+  readonly problems?: readonly string[];
+}
+
+function count(verdicts: readonly ReportVerdict[]): VerdictCounts {
+  const c = { rules: verdicts.length, PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, NONE: 0 };
+  for (const v of verdicts) c[v]++;
+  return c;
+}
+
+/**
+ * Subscribes to a run's events and builds its results document: one verdict per rule in scope (every rule,
+ * or the `--only` selection), the failures with their replay commands, the coverage and the problems.
+ */
+export class ResultsCollector {
+  readonly #scope: readonly Rule[];
+  readonly #known: (id: string) => boolean;
+  readonly #replay: ReplayBase;
+  readonly #tests: TestEvent[] = [];
+  readonly #named = new Set<string>();
+  readonly #moduleErrors: string[] = [];
+  readonly #runErrors: string[] = [];
+  #ended = false;
+
+  /**
+   * @param scope the rules of the matrix, in catalogue order
+   * @param known whether the catalogue knows a rule id
+   * @param replay the run options a replay command repeats
+   */
+  constructor(scope: readonly Rule[], known: (id: string) => boolean, replay: ReplayBase) {
+    this.#scope = scope;
+    this.#known = known;
+    this.#replay = replay;
+  }
+
+  /** The listener to subscribe to the run's events. */
+  readonly listener = (e: RunEvent): void => {
+    if (e.type === 'test') {
+      for (const r of e.rules) this.#named.add(r);
+      if (e.selected) this.#tests.push(e);
+    } else if (e.type === 'module-end') {
+      for (const err of e.errors) this.#moduleErrors.push(`${e.file}: ${err}`);
+    } else if (e.type === 'run-end') {
+      this.#ended = true;
+      this.#runErrors.push(...e.errors);
+    }
+  };
+
+  /** Builds results.json from what the events said and `ctx`. */
+  build(ctx: RunContext): ResultsDocument {
+    const testId = (t: TestEvent) => `${t.file} > ${t.fullName}`;
+    const failures: FailureEntry[] = [];
+    const failureIndex = new Map<TestEvent, number>();
+    for (const t of this.#tests) {
+      const failed = t.verdicts.filter((v) => v.verdict === 'FAIL').map((v) => v.rule);
+      if (failed.length === 0) continue;
+      const f = t.failure;
+      const last = f?.exchanges.at(-1);
+      failureIndex.set(t, failures.length);
+      failures.push({
+        test: testId(t),
+        rules: failed,
+        message: f?.message ?? t.reason ?? 'the test failed',
+        counterexample: f?.counterexample ?? null,
+        seed: f?.seed ?? null,
+        path: f?.path ?? null,
+        shrinks: f?.shrinks ?? null,
+        errors: t.errors,
+        exchanges: f?.exchanges ?? [],
+        curl: last ? curlLine(last) : null,
+        replay: replayCommand(this.#replay, failed, f?.seed, f?.path),
+      });
+    }
+    const rules: RuleResult[] = this.#scope.map((rule) => {
+      const judging = this.#tests
+        .map((t) => ({ t, v: t.verdicts.find((v) => v.rule === rule.id)?.verdict ?? null }))
+        .filter((x): x is { t: TestEvent; v: Verdict } => x.v !== null);
+      const verdict = combineVerdicts(judging.map((x) => x.v));
+      const decisive = judging.find((x) => x.v === verdict);
+      const failureIdx = judging.flatMap((x) => (x.v === 'FAIL' ? [failureIndex.get(x.t)!] : []));
+      return {
+        id: rule.id,
+        area: rule.area,
+        title: rule.title,
+        doc: rule.doc,
+        section: rule.section,
+        docAnchor: docAnchor(rule),
+        kind: rule.kind,
+        standing: rule.standing,
+        observable: rule.observable,
+        inferredFrom: rule.inferredFrom ?? null,
+        verdict: verdict ?? 'NONE',
+        tested: this.#named.has(rule.id),
+        reason: verdict === 'PASS' ? null : (decisive?.t.reason ?? null),
+        tests: judging.map((x) => testId(x.t)),
+        failures: [...new Set(failureIdx)],
+      };
+    });
+    const tests: TestEntry[] = this.#tests.map((t) => ({
+      id: testId(t),
+      file: t.file,
+      name: t.name,
+      rules: t.rules,
+      state: t.state,
+      verdicts: Object.fromEntries(t.verdicts.map((v) => [v.rule, v.verdict ?? 'NONE'])),
+      reason: t.reason ?? null,
+      durationMs: t.durationMs ?? null,
+    }));
+    const areas: AreaCounts[] = [...new Set(rules.map((r) => r.area))].map((area) => ({
+      area,
+      ...count(rules.filter((r) => r.area === area).map((r) => r.verdict)),
+    }));
+    const problems = [
+      ...ctx.errors,
+      ...this.#runErrors,
+      ...this.#moduleErrors,
+      ...(this.#ended || ctx.run.interrupted ? [] : ['the run ended without vitest reporting its end']),
+      ...this.#tests
+        .filter((t) => t.rules.length === 0)
+        .map((t) => `${testId(t)}: names no rule id, its outcome counts for nothing`),
+      ...[
+        ...new Set(
+          this.#tests.flatMap((t) =>
+            t.rules.filter((r) => !this.#known(r)).map((r) => `${t.file}: unknown rule id ${r}`),
+          ),
+        ),
+      ],
+      ...(ctx.problems ?? []),
+    ];
+    const totals = count(rules.map((r) => r.verdict));
+    const broken = ctx.run.interrupted || ctx.errors.length + this.#runErrors.length + this.#moduleErrors.length > 0;
+    const exitCode = broken ? 2 : totals.FAIL > 0 ? 1 : 0;
+    return {
+      schemaVersion: RESULTS_SCHEMA_VERSION,
+      kind: 'erpcert-conformance',
+      tool: { name: 'erpcert', version: ctx.toolVersion },
+      run: { ...ctx.run, outcome: exitCode === 2 ? 'error' : exitCode === 1 ? 'fail' : 'pass', exitCode },
+      spec: ctx.spec,
+      totals,
+      areas,
+      rules,
+      tests,
+      failures,
+      coverage: coverageOf(rules),
+      cleanup: ctx.cleanup,
+      problems,
+    };
+  }
+}
+
+/** The coverage table: documented and inferred observable rules with and without tests. */
+export function coverageOf(rules: readonly RuleResult[]): CoverageInfo {
+  const observable = rules.filter((r) => r.observable);
+  const split = (standing: 'documented' | 'inferred') => {
+    const of = observable.filter((r) => r.standing === standing);
+    return {
+      withTests: of.filter((r) => r.tested).map((r) => r.id),
+      withoutTests: of.filter((r) => !r.tested).map((r) => r.id),
+    };
+  };
+  const unspecified = rules.filter((r) => r.standing === 'unspecified');
+  return {
+    documented: split('documented'),
+    inferred: split('inferred'),
+    unspecified: { total: unspecified.length, withTests: unspecified.filter((r) => r.tested).length },
+    notObservable: rules.filter((r) => !r.observable).map((r) => r.id),
+  };
+}

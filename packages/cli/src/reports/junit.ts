@@ -1,0 +1,91 @@
+/**
+ * junit.xml for CI gates: one `<testsuite>` per rule area, one `<testcase>` per judged rule. FAIL is a
+ * `<failure>` with the message, the counterexample and the replay command; SKIP is `<skipped>` with the
+ * reason; WARN passes with the advisory in `<system-out>`. Rules no test judged (NONE) are left out:
+ * the coverage table of report.html and results.json lists them.
+ */
+import type { FailureEntry, ResultsDocument, RuleResult } from './results.js';
+
+/** Characters XML 1.0 does not allow at all (C0 controls other than tab, LF, CR; lone surrogates; U+FFFE/F). */
+const INVALID_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML forbids is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Escapes text for an XML element or attribute; characters XML cannot hold become U+FFFD. */
+export function xmlEscape(text: string): string {
+  return text
+    .replace(INVALID_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** Attribute values also keep their line breaks and tabs (otherwise normalised to spaces by parsers). */
+function attr(text: string): string {
+  return xmlEscape(text).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function failureText(f: FailureEntry): string {
+  return [
+    f.message,
+    ...(f.counterexample !== null ? ['', `Counterexample: ${f.counterexample}`] : []),
+    ...(f.seed !== null
+      ? [
+          `Seed: ${f.seed}${f.path !== null ? `, path: ${f.path}` : ''}${f.shrinks !== null ? `, shrunk ${f.shrinks} times` : ''}`,
+        ]
+      : []),
+    ...(f.curl !== null ? ['', `Last request: ${f.curl}`] : []),
+    '',
+    `Reproduce with: ${f.replay}`,
+    `Test: ${f.test}`,
+  ].join('\n');
+}
+
+function testcase(rule: RuleResult, doc: ResultsDocument, durationOf: (testId: string) => number): string {
+  const time = seconds(rule.tests.reduce((sum, t) => sum + durationOf(t), 0));
+  const open = `    <testcase classname="${attr(rule.area)}" name="${attr(`${rule.id}: ${rule.title}`)}" time="${time}"`;
+  if (rule.verdict === 'PASS') return `${open}/>`;
+  if (rule.verdict === 'SKIP')
+    return `${open}>\n      <skipped message="${attr(rule.reason ?? 'skipped')}"/>\n    </testcase>`;
+  if (rule.verdict === 'WARN') {
+    return `${open}>\n      <system-out>${xmlEscape(`WARN (advisory, ${rule.standing}): ${rule.reason ?? ''}`)}</system-out>\n    </testcase>`;
+  }
+  const failures = rule.failures.map((i) => doc.failures[i]!);
+  const first = failures[0];
+  const body = failures.map(failureText).join('\n\n----\n\n');
+  const standing = rule.standing === 'inferred' ? ` (inferred: ${rule.inferredFrom ?? ''})` : '';
+  return (
+    `${open}>\n      <failure message="${attr((first?.message ?? rule.reason ?? 'failed') + standing)}" type="${attr(rule.kind)}">` +
+    `${xmlEscape(body)}</failure>\n    </testcase>`
+  );
+}
+
+/** Renders junit.xml from a results document. */
+export function renderJunit(doc: ResultsDocument): string {
+  const durations = new Map(doc.tests.map((t) => [t.id, t.durationMs ?? 0]));
+  const durationOf = (id: string) => durations.get(id) ?? 0;
+  const judged = doc.rules.filter((r) => r.verdict !== 'NONE');
+  const areas = [...new Set(judged.map((r) => r.area))];
+  const suites = areas.map((area) => {
+    const rules = judged.filter((r) => r.area === area);
+    const n = (v: string) => rules.filter((r) => r.verdict === v).length;
+    const time = seconds(rules.flatMap((r) => r.tests).reduce((s, t) => s + durationOf(t), 0));
+    return [
+      `  <testsuite name="${attr(area)}" tests="${rules.length}" failures="${n('FAIL')}" errors="0" skipped="${n('SKIP')}" time="${time}" timestamp="${attr(doc.run.startedAt)}">`,
+      ...rules.map((r) => testcase(r, doc, durationOf)),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  const count = (v: string) => judged.filter((r) => r.verdict === v).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="erpcert conform ${attr(doc.run.target.url)}" tests="${judged.length}" failures="${count('FAIL')}" errors="0" skipped="${count('SKIP')}" time="${seconds(doc.run.durationMs)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,216 @@
+/**
+ * report.html: the certification report of a conformance run. Self-contained (inline CSS, no scripts, no
+ * external assets) and readable on paper. Holds the target, date, erpcert version, spec versions and
+ * hash, profile and seed, the rule-by-rule matrix with doc links, the failures with counterexample,
+ * masked exchange, curl line and replay command, the cleanup residue and the coverage table.
+ */
+import { esc, page, verdictBadge } from './html.js';
+import type { FailureEntry, ResultsDocument, RuleResult, VerdictCounts } from './results.js';
+import type { RecordedExchange } from './runner.js';
+
+/** Options of {@link renderReportHtml}. */
+export interface ReportHtmlOptions {
+  /** Where the API documents are, relative to the report (`../../../docs/`) or absolute; doc links start with it. */
+  readonly docsBase: string;
+}
+
+const MAX_BODY = 8000;
+
+function clip(text: string): string {
+  return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}\n... (${text.length - MAX_BODY} more characters)` : text;
+}
+
+function countsRow(label: string, c: VerdictCounts, strong = false): string {
+  const cell = (n: number) => `<td class="n">${n}</td>`;
+  const name = strong ? `<strong>${esc(label)}</strong>` : esc(label);
+  return `<tr><th scope="row">${name}</th>${cell(c.rules)}${cell(c.PASS)}${cell(c.FAIL)}${cell(c.WARN)}${cell(c.SKIP)}${cell(c.NONE)}</tr>`;
+}
+
+function facts(doc: ResultsDocument): string {
+  const { run, spec } = doc;
+  const t = run.target;
+  const items: [string, string][] = [
+    ['Target', `<code>${esc(t.url)}</code>${t.embedded ? ' (embedded reference server)' : ''}`],
+    ['Date', `${esc(run.startedAt)} to ${esc(run.finishedAt)} (${(run.durationMs / 1000).toFixed(1)} s)`],
+    ['erpcert version', esc(doc.tool.version)],
+    ['Spec version', `REST ${esc(spec.versions.rest)}, portal ${esc(spec.versions.portal)}`],
+    [
+      'Spec SHA-256',
+      `<code>${esc(spec.sha256)}</code> <span class="muted small">(over ${spec.files} files of specs/)</span>`,
+    ],
+    ['Profile', esc(run.profile)],
+    ['Seed', run.seed === null ? '<span class="muted">random per property</span>' : esc(run.seed)],
+    ['Runs per property', run.runs === null ? '<span class="muted">suite default</span>' : esc(run.runs)],
+    ['User', t.user === null ? '<span class="muted">none</span>' : esc(t.user)],
+    [
+      'Company',
+      `${t.compcode === null ? 'default' : esc(t.compcode)} (in the ${esc(t.companyIn)}), portal path <code>${esc(t.portalPath)}</code>`,
+    ],
+    ['Rules selected', run.only === null ? 'all' : `<code>${esc(run.only)}</code>`],
+    ['Shard', run.shard === null ? 'none' : esc(run.shard)],
+    ['Run tag', `<code>${esc(run.runTag)}</code>`],
+    ['Command', `<code>${esc(run.command)}</code>`],
+  ];
+  return `<dl class="facts">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+}
+
+function docLink(rule: RuleResult, docsBase: string): string {
+  const base = docsBase.endsWith('/') || docsBase === '' ? docsBase : `${docsBase}/`;
+  return `<a href="${esc(base + rule.docAnchor)}">${esc(rule.doc)} § ${esc(rule.section)}</a>`;
+}
+
+function matrix(doc: ResultsDocument, docsBase: string): string {
+  const rows = doc.rules.map((r) => {
+    const note = [
+      r.standing === 'inferred' && r.inferredFrom
+        ? `<div class="muted small">Inferred: ${esc(r.inferredFrom)}</div>`
+        : '',
+      r.reason !== null && r.verdict !== 'FAIL' ? `<div class="muted small">${esc(r.reason)}</div>` : '',
+      r.verdict === 'FAIL'
+        ? r.failures.map((i) => `<div class="small"><a href="#failure-${i + 1}">failure ${i + 1}</a></div>`).join('')
+        : '',
+      !r.observable ? '<div class="muted small">not observable by a black-box client</div>' : '',
+      r.verdict === 'NONE' && !r.tested && r.observable
+        ? '<div class="muted small">no test covers this rule</div>'
+        : '',
+    ].join('');
+    return (
+      `<tr id="rule-${esc(r.id)}" data-rule="${esc(r.id)}" data-verdict="${esc(r.verdict)}">` +
+      `<td class="ids">${esc(r.id)}</td><td>${esc(r.title)}${note}</td><td>${esc(r.standing)}</td><td>${esc(r.kind)}</td>` +
+      `<td>${verdictBadge(r.verdict)}</td><td class="small">${docLink(r, docsBase)}</td></tr>`
+    );
+  });
+  return [
+    '<table id="matrix">',
+    '<thead><tr><th>Rule</th><th>Title</th><th>Standing</th><th>Kind</th><th>Verdict</th><th>Doc section</th></tr></thead>',
+    `<tbody>${rows.join('\n')}</tbody>`,
+    '</table>',
+  ].join('\n');
+}
+
+function exchangeText(x: RecordedExchange): string {
+  const req = x.request;
+  const lines = [`${req.method} ${req.url}`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`)];
+  if (req.body) lines.push('', clip(req.body));
+  lines.push('');
+  if (x.response) {
+    lines.push(`HTTP ${x.response.status}`, ...Object.entries(x.response.headers).map(([k, v]) => `${k}: ${v}`));
+    if (x.response.body) lines.push('', clip(x.response.body));
+  } else lines.push(`(no response: ${x.error ?? 'unknown'})`);
+  return lines.join('\n');
+}
+
+function failureBlock(f: FailureEntry, i: number, doc: ResultsDocument): string {
+  const titles = f.rules.map((id) => {
+    const r = doc.rules.find((x) => x.id === id);
+    return `<span class="ids">${esc(id)}</span> ${r ? esc(r.title) : ''}${r?.standing === 'inferred' ? ' <span class="muted">(inferred)</span>' : ''}`;
+  });
+  const replayInfo =
+    f.seed !== null
+      ? `<p class="small">Seed ${esc(f.seed)}${f.path !== null ? `, path ${esc(f.path)}` : ''}${f.shrinks !== null ? `, shrunk ${esc(f.shrinks)} times` : ''}</p>`
+      : '';
+  const last = f.exchanges.at(-1);
+  return [
+    `<section class="failure" id="failure-${i + 1}" data-rules="${esc(f.rules.join(','))}">`,
+    `<h3>Failure ${i + 1}: ${titles.join('; ')}</h3>`,
+    `<p>${esc(f.message)}</p>`,
+    `<p class="muted small">Test: ${esc(f.test)}</p>`,
+    f.counterexample !== null
+      ? `<h4>Counterexample</h4><pre class="counterexample">${esc(clip(f.counterexample))}</pre>`
+      : '',
+    replayInfo,
+    last ? `<h4>Exchange (secrets masked)</h4><pre class="exchange">${esc(exchangeText(last))}</pre>` : '',
+    f.exchanges.length > 1
+      ? `<p class="muted small">${f.exchanges.length - 1} earlier exchange(s) of this run are in results.json.</p>`
+      : '',
+    f.curl !== null ? `<h4>curl</h4><pre class="curl">${esc(f.curl)}</pre>` : '',
+    `<h4>Reproduce with</h4><pre class="replay">${esc(f.replay)}</pre>`,
+    f.errors.length > 0
+      ? `<details><summary class="small">vitest error</summary><pre>${esc(clip(f.errors.join('\n')))}</pre></details>`
+      : '',
+    '</section>',
+  ].join('\n');
+}
+
+function residue(doc: ResultsDocument): string {
+  const c = doc.cleanup;
+  const closed = c.residue.filter((r) => r.status === 'closed').length;
+  const summary = `<p>${c.ledgerEntries} record(s) created by this run: ${c.deleted} deleted, ${c.alreadyGone} already gone, ${closed} closed, ${c.residue.length - closed} left behind.</p>`;
+  if (c.residue.length === 0) return `${summary}<p id="residue-none">Nothing was left behind.</p>`;
+  const rows = c.residue.map(
+    (r) =>
+      `<tr><td>${esc(r.register)}</td><td><code>${esc(r.key)}</code></td><td>${esc(r.company ?? '')}</td><td>${esc(r.status)}</td><td>${esc(r.reason)}</td></tr>`,
+  );
+  return `${summary}<table id="residue-table"><thead><tr><th>Register</th><th>Key</th><th>Company</th><th>Status</th><th>Reason</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function idList(ids: readonly string[]): string {
+  return ids.length === 0
+    ? '<p class="muted">none</p>'
+    : `<ul class="idlist">${ids.map((id) => `<li class="ids">${esc(id)}</li>`).join('')}</ul>`;
+}
+
+function coverage(doc: ResultsDocument): string {
+  const c = doc.coverage;
+  const line = (label: string, w: { withTests: readonly string[]; withoutTests: readonly string[] }) => {
+    const total = w.withTests.length + w.withoutTests.length;
+    const pct = total === 0 ? '' : ` (${Math.round((100 * w.withTests.length) / total)}%)`;
+    return `<tr data-standing="${esc(label)}"><th scope="row">${esc(label)}</th><td class="n">${total}</td><td class="n">${w.withTests.length}${pct}</td><td class="n">${w.withoutTests.length}</td></tr>`;
+  };
+  return [
+    '<table id="coverage-table">',
+    '<thead><tr><th>Standing</th><th class="n">Observable rules</th><th class="n">With tests</th><th class="n">Without tests</th></tr></thead>',
+    `<tbody>${line('documented', c.documented)}${line('inferred', c.inferred)}</tbody>`,
+    '</table>',
+    `<p class="small muted">Also in scope: ${c.unspecified.total} unspecified rule(s) (never a FAIL; ${c.unspecified.withTests} with tests) and ${c.notObservable.length} rule(s) no black-box client can observe.</p>`,
+    '<h3>Documented rules without tests</h3>',
+    idList(c.documented.withoutTests),
+    '<h3>Inferred rules without tests</h3>',
+    idList(c.inferred.withoutTests),
+    '<h3>Documented and inferred rules with tests</h3>',
+    idList([...c.documented.withTests, ...c.inferred.withTests]),
+  ].join('\n');
+}
+
+/** Renders report.html from a results document. */
+export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOptions): string {
+  const { run, totals } = doc;
+  const outcome =
+    run.outcome === 'pass'
+      ? 'PASS: no rule failed'
+      : run.outcome === 'fail'
+        ? `FAIL: ${totals.FAIL} rule(s) failed`
+        : 'ERROR: the run could not be completed';
+  const body = [
+    '<header>',
+    '<h1>erpcert conformance report</h1>',
+    `<p><span class="outcome outcome-${esc(run.outcome)}" id="outcome">${esc(outcome)}</span></p>`,
+    facts(doc),
+    '</header>',
+    '<h2 id="summary">Summary by rule area</h2>',
+    '<table id="areas"><thead><tr><th>Area</th><th class="n">Rules</th><th class="n">PASS</th><th class="n">FAIL</th><th class="n">WARN</th><th class="n">SKIP</th><th class="n">Not judged</th></tr></thead>',
+    `<tbody>${countsRow('Total', totals, true)}${doc.areas.map((a) => countsRow(a.area, a)).join('')}</tbody></table>`,
+    '<p class="small muted">PASS: the rule holds. FAIL: a documented or inferred rule is broken. WARN: advisory (strict profile). ' +
+      'SKIP: the target lacks the data, permission or module. Not judged: no test covers the rule, or it is unspecified ' +
+      '(the docs say "not shown") outside the strict profile. Standing: documented (the docs state it), inferred ' +
+      '(follows directly from what they state), unspecified (never a FAIL).</p>',
+    '<h2 id="rules">Rule matrix</h2>',
+    matrix(doc, options.docsBase),
+    `<h2 id="failures">Failures (${doc.failures.length})</h2>`,
+    doc.failures.length === 0
+      ? '<p>No rule failed.</p>'
+      : doc.failures.map((f, i) => failureBlock(f, i, doc)).join('\n'),
+    '<h2 id="residue">Residue</h2>',
+    residue(doc),
+    '<h2 id="coverage">Coverage</h2>',
+    coverage(doc),
+    ...(doc.problems.length > 0
+      ? [
+          '<h2 id="problems">Problems of the run</h2>',
+          `<ul>${doc.problems.map((p) => `<li>${esc(clip(p))}</li>`).join('')}</ul>`,
+        ]
+      : []),
+    `<footer class="muted small"><p>Generated by erpcert ${esc(doc.tool.version)} from results.json (schema version ${doc.schemaVersion}).</p></footer>`,
+  ].join('\n');
+  return page(`erpcert conformance report: ${run.target.url} ${run.startedAt}`, body);
+}

@@ -1,0 +1,174 @@
+/**
+ * The results document of a conformance run: `results.json`, described for other tools by
+ * `results.schema.json` beside this file (keep the two in step; a test validates every written document
+ * against the schema). Stable API: add optional fields freely, change or remove one only with a new
+ * {@link RESULTS_SCHEMA_VERSION}. Absent values are `null`, never missing.
+ */
+import type { RuleKind, RuleStanding } from '@erpcert/contract';
+import type { Profile, RecordedExchange, Verdict } from './runner.js';
+
+/** Version of the results.json layout. */
+export const RESULTS_SCHEMA_VERSION = 1;
+
+/** A rule's verdict in the report: one of the four, or `NONE` when nothing judged it (no test, or not judged). */
+export type ReportVerdict = Verdict | 'NONE';
+
+/** Counts of rules per verdict. */
+export interface VerdictCounts {
+  readonly rules: number;
+  readonly PASS: number;
+  readonly FAIL: number;
+  readonly WARN: number;
+  readonly SKIP: number;
+  readonly NONE: number;
+}
+
+/** The per-area line of the summary (`REST.QUERY`). */
+export interface AreaCounts extends VerdictCounts {
+  readonly area: string;
+}
+
+/** Where the run went and how. */
+export interface TargetInfo {
+  readonly url: string;
+  /** True when `erpcert conform` started the reference server itself (no `--target`). */
+  readonly embedded: boolean;
+  readonly user: string | null;
+  readonly compcode: number | null;
+  readonly companyIn: 'query' | 'path';
+  readonly portalPath: string;
+  readonly portalcc: string | null;
+  readonly usercode: string | null;
+}
+
+export interface RunInfo {
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly target: TargetInfo;
+  readonly profile: Profile;
+  readonly runs: number | null;
+  readonly seed: number | null;
+  readonly path: string | null;
+  readonly only: string | null;
+  readonly shard: string | null;
+  readonly pace: number | null;
+  readonly runTag: string;
+  readonly interrupted: boolean;
+  /** `pass`: no FAIL; `fail`: a FAIL; `error`: the run could not be completed (exit 2). */
+  readonly outcome: 'pass' | 'fail' | 'error';
+  readonly exitCode: 0 | 1 | 2;
+  /** The command that repeats this run (secrets left out). */
+  readonly command: string;
+}
+
+/** The contract the run checked against. */
+export interface SpecInfo {
+  /** `info.version` of specs/record-rest.openapi.yaml and specs/portal-action.openapi.yaml. */
+  readonly versions: { readonly rest: string; readonly portal: string };
+  /** SHA-256 over every file of specs/ (sorted paths, each path and its bytes). */
+  readonly sha256: string;
+  readonly files: number;
+}
+
+/** One row of the rule matrix. */
+export interface RuleResult {
+  readonly id: string;
+  readonly area: string;
+  readonly title: string;
+  readonly doc: string;
+  readonly section: string;
+  /** `record-rest-api.md#4-endpoints`. */
+  readonly docAnchor: string;
+  readonly kind: RuleKind;
+  readonly standing: RuleStanding;
+  readonly observable: boolean;
+  readonly inferredFrom: string | null;
+  readonly verdict: ReportVerdict;
+  /** Some test of the suite names this rule (whether or not it ran here). */
+  readonly tested: boolean;
+  /** Failure message, skip reason or advisory behind the verdict. */
+  readonly reason: string | null;
+  /** Ids of the tests that judged it in this run. */
+  readonly tests: readonly string[];
+  /** Indexes into {@link ResultsDocument.failures}. */
+  readonly failures: readonly number[];
+}
+
+/** One test that ran. */
+export interface TestEntry {
+  /** `<file> > <suite> > <test name>`. */
+  readonly id: string;
+  readonly file: string;
+  readonly name: string;
+  readonly rules: readonly string[];
+  readonly state: 'passed' | 'failed' | 'skipped';
+  readonly verdicts: Readonly<Record<string, ReportVerdict>>;
+  readonly reason: string | null;
+  readonly durationMs: number | null;
+}
+
+/** A FAIL with what reproduces it. */
+export interface FailureEntry {
+  readonly test: string;
+  /** The rules this failure makes FAIL. */
+  readonly rules: readonly string[];
+  readonly message: string;
+  readonly counterexample: string | null;
+  readonly seed: number | null;
+  readonly path: string | null;
+  readonly shrinks: number | null;
+  /** vitest's error messages. */
+  readonly errors: readonly string[];
+  /** Masked exchanges; the last one broke the rule. */
+  readonly exchanges: readonly RecordedExchange[];
+  /** The last exchange as a curl command, credentials as `$ERPCERT_USER:$ERPCERT_PASSWORD`. */
+  readonly curl: string | null;
+  readonly replay: string;
+}
+
+/** Rules with and without tests, per standing, over the rules in scope. */
+export interface CoverageInfo {
+  readonly documented: { readonly withTests: readonly string[]; readonly withoutTests: readonly string[] };
+  readonly inferred: { readonly withTests: readonly string[]; readonly withoutTests: readonly string[] };
+  /** Unspecified rules in scope (never a FAIL), and how many have tests. */
+  readonly unspecified: { readonly total: number; readonly withTests: number };
+  /** Rules no black-box client can check. */
+  readonly notObservable: readonly string[];
+}
+
+/** A record the run could not delete. */
+export interface ResidueItem {
+  readonly register: string;
+  readonly key: string;
+  readonly company: number | null;
+  readonly status: 'closed' | 'left';
+  readonly reason: string;
+}
+
+/** What the cleanup did. */
+export interface CleanupInfo {
+  readonly ledgerEntries: number;
+  readonly deleted: number;
+  readonly alreadyGone: number;
+  readonly residue: readonly ResidueItem[];
+}
+
+/** results.json. */
+export interface ResultsDocument {
+  readonly schemaVersion: typeof RESULTS_SCHEMA_VERSION;
+  readonly kind: 'erpcert-conformance';
+  readonly tool: { readonly name: 'erpcert'; readonly version: string };
+  readonly run: RunInfo;
+  readonly spec: SpecInfo;
+  /** Over the rules in scope (every rule, or those `--only` selects). */
+  readonly totals: VerdictCounts;
+  readonly areas: readonly AreaCounts[];
+  readonly rules: readonly RuleResult[];
+  readonly tests: readonly TestEntry[];
+  readonly failures: readonly FailureEntry[];
+  readonly coverage: CoverageInfo;
+  readonly cleanup: CleanupInfo;
+  /** Defects of the run or the suite: files that did not load, tests without rule ids, unknown ids, ... */
+  readonly problems: readonly string[];
+}

@@ -1,0 +1,44 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderJunit } from './junit.js';
+import { renderReportHtml } from './report-html.js';
+import type { ResultsDocument } from './results.js';
+import { validateResults } from './results-validate.js';
+import { scrubSecrets } from './secrets.js';
+import { renderSummaryMd } from './summary-md.js';
+
+/** The four files of a conformance report folder. */
+export const REPORT_FILES = ['junit.xml', 'results.json', 'summary.md', 'report.html'] as const;
+
+/** Options of {@link writeReports}. */
+export interface WriteReportsOptions {
+  /** Doc links of report.html start with this (relative to the report folder, or absolute). */
+  readonly docsBase: string;
+  /** Every form of every secret of the run (secrets.ts); masked in every file. */
+  readonly secrets: readonly string[];
+}
+
+/** What was written. `schemaErrors` is non-empty when results.json does not match results.schema.json (a bug). */
+export interface WrittenReports {
+  readonly dir: string;
+  readonly files: readonly string[];
+  readonly schemaErrors: readonly string[];
+}
+
+/** Writes junit.xml, results.json, summary.md and report.html into `dir` (created if needed), secrets masked. */
+export function writeReports(doc: ResultsDocument, dir: string, options: WriteReportsOptions): WrittenReports {
+  mkdirSync(dir, { recursive: true });
+  const texts: Record<(typeof REPORT_FILES)[number], string> = {
+    'junit.xml': renderJunit(doc),
+    'results.json': `${JSON.stringify(doc, null, 2)}\n`,
+    'summary.md': renderSummaryMd(doc),
+    'report.html': renderReportHtml(doc, { docsBase: options.docsBase }),
+  };
+  const files: string[] = [];
+  for (const name of REPORT_FILES) {
+    const path = join(dir, name);
+    writeFileSync(path, scrubSecrets(texts[name], options.secrets), 'utf8');
+    files.push(path);
+  }
+  return { dir, files, schemaErrors: validateResults(doc).errors };
+}

@@ -1,0 +1,173 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { esc } from './html.js';
+import { renderJunit, xmlEscape } from './junit.js';
+import { renderReportHtml } from './report-html.js';
+import { validateResults } from './results-validate.js';
+import { secretForms } from './secrets.js';
+import { mdCell, renderSummaryMd } from './summary-md.js';
+import { renderSummaryTable } from './summary-table.js';
+import { filesContaining, sampleEvents, sampleResults, testEvent, xmlWellFormed } from './testing.js';
+import { REPORT_FILES, writeReports } from './write-reports.js';
+
+const doc = sampleResults();
+
+describe('xmlEscape', () => {
+  it.each([
+    ['a<b>&"c"\'', 'a&lt;b&gt;&amp;&quot;c&quot;&apos;'],
+    ['bell\u0007 and nul\u0000', 'bell\uFFFD and nul\uFFFD'],
+    ['tab\tline\nok', 'tab\tline\nok'],
+    ['lone \uD800 surrogate, pair 😀', 'lone \uFFFD surrogate, pair 😀'],
+  ])('%j', (input, want) => {
+    expect(xmlEscape(input)).toBe(want);
+  });
+});
+
+describe('renderJunit', () => {
+  const xml = renderJunit(doc);
+  it('is well-formed XML even with markup, control characters and ]]> in messages', () => {
+    expect(xmlWellFormed(xml)).toBe(true);
+  });
+
+  it('has one testsuite per area and one testcase per judged rule', () => {
+    expect(xml.match(/<testsuite /g)).toHaveLength(2);
+    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml).toMatch(
+      /<testsuites name="erpcert conform https:\/\/erp.example.com" tests="4" failures="1" errors="0" skipped="1"/,
+    );
+  });
+
+  it.each([
+    [
+      'FAIL as failure with counterexample and replay',
+      /<testcase classname="REST.QUERY" name="REST.QUERY.FILTER_AND: [^"]*"[^>]*>\s*<failure message="filters were ORed &lt;b&gt;&amp;&lt;\/b&gt;[^"]*" type="semantic">[^<]*Counterexample: \[\{&quot;CustCode&quot;:&quot;C&lt;1&gt;&quot;[^<]*Reproduce with: erpcert conform --user ci --only REST.QUERY.FILTER_AND --seed -1234567 --path 3:1:0/,
+    ],
+    [
+      'SKIP as skipped with the reason',
+      /name="REST.QUERY.LIMIT: [^"]*"[^>]*>\s*<skipped message="the target has no IVVc records"\/>/,
+    ],
+    [
+      'WARN passes with the advisory',
+      /name="REST.ERRORS.STATUS_CODES_NOT_SHOWN: [^"]*"[^>]*>\s*<system-out>WARN \(advisory, unspecified\): answers 200 with an error body<\/system-out>/,
+    ],
+    ['PASS as an empty testcase', /name="REST.QUERY.SORT_ASCENDING: [^"]*" time="0.012"\/>/],
+  ])('%s', (_name, pattern) => {
+    expect(xml).toMatch(pattern);
+  });
+
+  it('leaves out rules nothing judged', () => {
+    expect(xml).not.toContain('REST.QUERY.OFFSET:');
+  });
+});
+
+describe('renderSummaryMd', () => {
+  const md = renderSummaryMd(doc);
+  it.each([
+    ['a|b', 'a\\|b'],
+    ['two\nlines', 'two lines'],
+    ['back\\slash', 'back\\\\slash'],
+  ])('mdCell %j', (input, want) => {
+    expect(mdCell(input)).toBe(want);
+  });
+
+  it('states the outcome, the totals and every area', () => {
+    expect(md.split('\n')[0]).toBe('## erpcert conform: FAIL (1 rule failed)');
+    expect(md).toContain(`| **Total** | ${doc.totals.rules} | 1 | 1 | 1 | 1 | ${doc.totals.NONE} |`);
+    expect(md).toMatch(/\| REST\.ERRORS \| 3 \| 0 \| 0 \| 1 \| 0 \| 2 \|/);
+  });
+
+  it('shows each failure with a fenced replay command and the residue', () => {
+    expect(md).toContain(
+      '```sh\nerpcert conform --user ci --only REST.QUERY.FILTER_AND --seed -1234567 --path 3:1:0\n```',
+    );
+    expect(md).toContain('| PDVc | ECAB12P | 1 | left | no documented delete for PDVc and no field that closes it |');
+    expect(md).toContain('3 record(s) created: 1 deleted, 0 already gone, 1 closed, 1 left behind.');
+  });
+
+  it('writes out at most 50 failures and counts the rest', () => {
+    const many = Array.from({ length: 55 }, () =>
+      testEvent({
+        rules: ['REST.QUERY.LIMIT'],
+        state: 'failed',
+        verdicts: [{ rule: 'REST.QUERY.LIMIT', verdict: 'FAIL' }],
+        reason: 'x',
+      }),
+    );
+    const big = renderSummaryMd(sampleResults({ events: [...sampleEvents().slice(0, -1), ...many] }));
+    expect(big.match(/^#### /gm)).toHaveLength(50);
+    expect(big).toContain('... and 6 more failures: see report.html or results.json.');
+  });
+});
+
+describe('renderReportHtml', () => {
+  const html = renderReportHtml(doc, { docsBase: '../../../docs/' });
+  it.each([
+    ['<b>', '&lt;b&gt;'],
+    ['"x" & \'y\'', '&quot;x&quot; &amp; &#39;y&#39;'],
+  ])('esc %j', (input, want) => {
+    expect(esc(input)).toBe(want);
+  });
+
+  it('is self-contained: no scripts, no external stylesheets, images or fonts', () => {
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+  });
+
+  it('has one matrix row per rule with a link to its doc section', () => {
+    expect(html.match(/<tr id="rule-/g)).toHaveLength(doc.rules.length);
+    expect(html).toContain(
+      '<a href="../../../docs/record-rest-api.md#query-parameters">record-rest-api.md § Query parameters</a>',
+    );
+  });
+
+  it('shows the failure escaped, with exchange, curl line and replay command', () => {
+    expect(html).toContain('filters were ORed &lt;b&gt;&amp;&lt;/b&gt;');
+    expect(html).toContain(
+      '<pre class="replay">erpcert conform --user ci --only REST.QUERY.FILTER_AND --seed -1234567 --path 3:1:0</pre>',
+    );
+    expect(html).toMatch(/<pre class="curl">curl -sS -i /);
+    expect(html).toContain('authorization: Basic ***');
+  });
+
+  it('states target, date, versions, hash, profile, seed and residue', () => {
+    for (const text of [
+      'https://erp.example.com',
+      '2025-03-01T10:00:00.000Z',
+      'REST 1, portal 1.0.1',
+      'a'.repeat(64),
+      'ECAB12P',
+    ]) {
+      expect(html).toContain(text);
+    }
+    expect(html).toMatch(/<dt>Profile<\/dt><dd>full<\/dd>/);
+  });
+});
+
+describe('renderSummaryTable', () => {
+  it('has a line per area and a total', () => {
+    const lines = renderSummaryTable(doc).trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Area\s+Rules\s+PASS\s+FAIL\s+WARN\s+SKIP\s+Not judged$/);
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^Total\\s+${doc.totals.rules}\\s+1\\s+1\\s+1\\s+1\\s+${doc.totals.NONE}$`),
+    );
+    expect(lines.filter((l) => l.startsWith('REST.'))).toHaveLength(2);
+  });
+});
+
+describe('writeReports', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'erpcert-reports-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the four files, results.json valid against its schema, secrets masked in all of them', () => {
+    const secret = 'hunter2-Secret';
+    const leaky = sampleResults({ context: { errors: [`failed with ${secret}`] } });
+    const written = writeReports(leaky, dir, { docsBase: '', secrets: secretForms('ci', secret) });
+    expect(written.files.map((f) => f.slice(dir.length + 1))).toEqual([...REPORT_FILES]);
+    expect(written.schemaErrors).toEqual([]);
+    expect(validateResults(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).errors).toEqual([]);
+    expect(filesContaining(dir, [secret])).toEqual([]);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('failed with ***');
+  });
+});
