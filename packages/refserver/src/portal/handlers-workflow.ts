@@ -1,6 +1,9 @@
 import type { App } from '../app.js';
 import type { RegisterInput } from '../schema/register-schema.js';
+import { employeeRegisters } from './employee/employee-registers.js';
 import type { PortalHandler, PortalState } from './handler.js';
+import { approvalHandlers } from './workflow/approval-handlers.js';
+import { ensureWorkflowTables } from './workflow/workflow-tables.js';
 
 /**
  * Part B of the portal (approval workflow, signing, activities and tasks, field triggers, active edit
@@ -24,13 +27,15 @@ import type { PortalHandler, PortalState } from './handler.js';
  * `assertUnlocked` (records/record-ref.ts), `checkOperationRegister` (operation-registers.ts, for a register
  * named in a body such as windowactions' `vcname`).
  */
-export const workflowHandlers: readonly PortalHandler[] = [];
+export const workflowHandlers: readonly PortalHandler[] = [...approvalHandlers];
 
 /** Registers part B needs beyond those of registers.ts (EPContractVc, EPTS2Vc, EPEmpVc, ...). */
-export const workflowRegisters: readonly RegisterInput[] = [];
+export const workflowRegisters: readonly RegisterInput[] = [...employeeRegisters];
 
 /** Part B's demo data; runs inside the seeding transaction after part A's (`AppModule.seed`). */
 export function seedWorkflow(_app: App, _size: number): void {}
 
 /** Part B's setup: extra tables, routes (the local signing stand-in, ...). Runs after part A's setup. */
-export function setupWorkflow(_app: App, _state: PortalState): void {}
+export function setupWorkflow(app: App, _state: PortalState): void {
+  ensureWorkflowTables(app.store.db);
+}
