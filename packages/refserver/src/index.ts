@@ -32,6 +32,14 @@ export { dataResponse, encodeText, errorResponse, internalError, textResponse } 
 export type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
 export { type AppModule, builtinModules } from './modules.js';
 export {
+  createPortalModule,
+  DEFAULT_MAX_WEB_POST_SIZE,
+  PORTAL_PATHS,
+  type PortalOptions,
+  portalModule,
+  withPortalOptions,
+} from './portal/index.js';
+export {
   type EnvelopeInfo,
   type ErrorInfo,
   envelopeJson,

@@ -51,5 +51,10 @@ export function createPortalModule(options: PortalOptions = {}): AppModule {
 /** The portal module with default options (in `builtinModules`). */
 export const portalModule: AppModule = createPortalModule();
 
+/** `modules` with the portal module replaced by one with these options (`erpcert serve --max-web-post-size`). */
+export function withPortalOptions(modules: readonly AppModule[], options: PortalOptions): AppModule[] {
+  return modules.map((m) => (m.name === 'portal' ? createPortalModule(options) : m));
+}
+
 export { ACCESS_DENIED, type PortalContext, PortalError, type PortalHandler, RECORD_IS_LOCKED } from './handler.js';
 export { DEFAULT_MAX_WEB_POST_SIZE, type PortalOptions } from './portal-options.js';
