@@ -1,4 +1,11 @@
-import { parseAllowList, type RunningServer, startServer } from '@erpcert/refserver';
+import {
+  builtinModules,
+  DEFAULT_MAX_WEB_POST_SIZE,
+  parseAllowList,
+  type RunningServer,
+  startServer,
+  withPortalOptions,
+} from '@erpcert/refserver';
 import type { Command } from '../command.js';
 import { UsageError } from '../options.js';
 
@@ -57,6 +64,13 @@ export const serve: Command = {
     },
     { name: 'max-body', type: 'int', arg: 'BYTES', default: 16_777_216, help: 'largest request body (413 above)' },
     {
+      name: 'max-web-post-size',
+      type: 'int',
+      arg: 'BYTES',
+      default: DEFAULT_MAX_WEB_POST_SIZE,
+      help: 'portal "Max Web Post Size": largest doupload body (refused with an errstr above)',
+    },
+    {
       name: 'db-sync',
       type: 'string',
       choices: ['normal', 'full'],
@@ -101,6 +115,7 @@ export const serve: Command = {
         ...(allow !== undefined ? { allow } : {}),
         quirks: values.quirks === true,
         maxBody: int('max-body', 1),
+        modules: withPortalOptions(builtinModules, { maxWebPostSize: int('max-web-post-size', 1) }),
         log: (line) => io.err.write(`${line}\n`),
       });
     } catch (err) {
