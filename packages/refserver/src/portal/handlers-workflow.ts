@@ -3,6 +3,8 @@ import type { RegisterInput } from '../schema/register-schema.js';
 import { employeeRegisters } from './employee/employee-registers.js';
 import type { PortalHandler, PortalState } from './handler.js';
 import { approvalHandlers } from './workflow/approval-handlers.js';
+import { SIGNING_PATH, signingHandlers } from './workflow/signing-handlers.js';
+import { signingPageRoute } from './workflow/signing-page.js';
 import { ensureWorkflowTables } from './workflow/workflow-tables.js';
 
 /**
@@ -27,7 +29,7 @@ import { ensureWorkflowTables } from './workflow/workflow-tables.js';
  * `assertUnlocked` (records/record-ref.ts), `checkOperationRegister` (operation-registers.ts, for a register
  * named in a body such as windowactions' `vcname`).
  */
-export const workflowHandlers: readonly PortalHandler[] = [...approvalHandlers];
+export const workflowHandlers: readonly PortalHandler[] = [...approvalHandlers, ...signingHandlers];
 
 /** Registers part B needs beyond those of registers.ts (EPContractVc, EPTS2Vc, EPEmpVc, ...). */
 export const workflowRegisters: readonly RegisterInput[] = [...employeeRegisters];
@@ -38,4 +40,5 @@ export function seedWorkflow(_app: App, _size: number): void {}
 /** Part B's setup: extra tables, routes (the local signing stand-in, ...). Runs after part A's setup. */
 export function setupWorkflow(app: App, _state: PortalState): void {
   ensureWorkflowTables(app.store.db);
+  app.mount(SIGNING_PATH, signingPageRoute(), { prefix: true });
 }

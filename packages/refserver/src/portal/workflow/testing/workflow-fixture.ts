@@ -18,11 +18,13 @@ import { ensureWorkflowTables } from '../workflow-tables.js';
  *   EPOrderDocVc step 1 always by the group REPORTS (REP); QTVc and OPVc none;
  * - `WF.bigInvoice` 10000103, a draft invoice of C1 with Sum4 500.00 (needs both IVVc steps);
  * - a task activity `WF.task` 10000701 for JD; the workflow configuration of workflow-config.ts;
+ * - `WF.latContract` 10000801, an EPContractVc (no approval rule: signing needs no approval);
  * - report-level access: group ADMIN to every report of the catalogue, group REPORTS to SalesJournalRn only.
  */
 export const WF = {
   bigInvoice: '10000103',
   task: '10000701',
+  latContract: '10000801',
 } as const;
 
 /** Loads the portal fixture plus part B's data (see WF). */
@@ -67,6 +69,10 @@ export function loadWorkflowFixture(store: RecordStore, company = 1): void {
         CUCode: 'C1',
         CUName: 'Alpha Ltd',
       },
+      rows: [],
+    });
+    store.insert('EPContractVc', company, {
+      fields: { SerNr: WF.latContract, EmpCode: 'L001', StartDate: '2024-01-01', VacDaysNorm: '20', OKFlag: '1' },
       rows: [],
     });
     for (const rep of ['SalesJournalRn', 'OpenReceivablesRn', 'StockLevelsRn'])
