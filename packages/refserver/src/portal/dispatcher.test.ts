@@ -101,8 +101,10 @@ describe('portal dispatcher: request errors name what is wrong', () => {
     expect((await validateXml(res.text, 'portal-result')).valid).toBe(true);
   });
 
-  it('refuses methods other than GET and POST with 405', async () => {
+  it('refuses methods other than GET and POST with 405, after authentication', async () => {
     const a = app();
+    expect((await portal(a, { action: 'login' }, { method: 'PUT', auth: false })).status).toBe(401);
+    expect((await portal(a, 'action=a&action=b', { auth: false })).status).toBe(401);
     const res = await portal(a, { action: 'login' }, { method: 'PUT' });
     expect(res.status).toBe(405);
     expect(res.headers.Allow).toBe('GET, HEAD, POST');

@@ -125,19 +125,26 @@ export function createPortalRoute(handlers: readonly PortalHandler[], state: Por
     let res: AppResponse;
     try {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
-      if (method !== 'GET' && method !== 'POST')
-        throw new PortalError(`method ${req.method} is not allowed; the portal accepts GET and POST`, {
-          status: 405,
-          headers: { Allow: 'GET, HEAD, POST' },
-        });
+      // pick the handler first (its format is the format of the errors), but answer 401 before anything else
       let params = new PortalParams(requestPairs(req, true));
-      const selection = select(index, params);
+      let selection: Selection;
+      try {
+        selection = select(index, params);
+      } catch (err) {
+        if (!(err instanceof PortalError)) throw err;
+        selection = { error: err.message };
+      }
       json = selection.handler?.json ?? false;
       try {
         auth = app.authenticate(req, { allowBearer: false });
       } catch (err) {
         throw err instanceof ErpError ? fromErpError(err) : err;
       }
+      if (method !== 'GET' && method !== 'POST')
+        throw new PortalError(`method ${req.method} is not allowed; the portal accepts GET and POST`, {
+          status: 405,
+          headers: { Allow: 'GET, HEAD, POST' },
+        });
       const handler = selection.handler;
       if (!handler) throw new PortalError(selection.error);
       if (handler.readsBody) params = new PortalParams(requestPairs(req, false));
