@@ -2,7 +2,9 @@ import type { App } from '../app.js';
 import type { RegisterInput } from '../schema/register-schema.js';
 import { employeeRegisters } from './employee/employee-registers.js';
 import type { PortalHandler, PortalState } from './handler.js';
+import { activityHandlers } from './workflow/activity-handlers.js';
 import { approvalHandlers } from './workflow/approval-handlers.js';
+import { overviewHandlers } from './workflow/overview-handlers.js';
 import { SIGNING_PATH, signingHandlers } from './workflow/signing-handlers.js';
 import { signingPageRoute } from './workflow/signing-page.js';
 import { ensureWorkflowTables } from './workflow/workflow-tables.js';
@@ -29,7 +31,12 @@ import { ensureWorkflowTables } from './workflow/workflow-tables.js';
  * `assertUnlocked` (records/record-ref.ts), `checkOperationRegister` (operation-registers.ts, for a register
  * named in a body such as windowactions' `vcname`).
  */
-export const workflowHandlers: readonly PortalHandler[] = [...approvalHandlers, ...signingHandlers];
+export const workflowHandlers: readonly PortalHandler[] = [
+  ...approvalHandlers,
+  ...signingHandlers,
+  ...activityHandlers,
+  ...overviewHandlers,
+];
 
 /** Registers part B needs beyond those of registers.ts (EPContractVc, EPTS2Vc, EPEmpVc, ...). */
 export const workflowRegisters: readonly RegisterInput[] = [...employeeRegisters];

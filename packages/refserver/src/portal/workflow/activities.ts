@@ -93,3 +93,30 @@ export function contactOf(wf: Wf, register: string, rec: StoredRecord): { code: 
   const cu = wf.store.lookup('CUVc', wf.company, [code]);
   return { code, name: cu?.Name ?? rec.fields.Addr0 ?? rec.fields.VEName ?? '' };
 }
+
+/**
+ * The fields of a new activity about a source record (linktosourcerecord, windowactions `__prepareActivity`):
+ * a TASK to do today for `usercode`, naming the record, with its contact and the link back to it.
+ */
+export function activityFromSource(
+  wf: Wf,
+  register: string,
+  rec: StoredRecord,
+  id: string,
+  usercode: string | undefined,
+): Record<string, string> {
+  const contact = contactOf(wf, register, rec);
+  return {
+    ActType: ACT_TYPE.task,
+    ActState: ACT_STATE.todo,
+    TransDate: wf.today,
+    EndDate: wf.today,
+    StartTime: wf.time,
+    Comment: `${register} ${id}${contact.name ? ` ${contact.name}` : ''}`,
+    MainPersons: usercode ?? '',
+    CUCode: contact.code,
+    CUName: contact.name,
+    SourceRegister: register,
+    SourceRecordId: id,
+  };
+}
