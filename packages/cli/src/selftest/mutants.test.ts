@@ -1,0 +1,240 @@
+import { type RunningServer, startServer } from '@erpcert/refserver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MutantContext, mutants } from './mutants.js';
+import { type Mutant, type ProxyRequest, type ProxyResponse, startProxy } from './proxy.js';
+
+const ctx: MutantContext = { user: 'erpcert', password: 'erpcert', usercode: 'ADMIN' };
+const all = mutants(ctx);
+const mutant = (id: string): Mutant => {
+  const m = all.find((x) => x.id === id);
+  if (!m) throw new Error(`no mutant ${id}`);
+  return m;
+};
+const basic = `Basic ${Buffer.from('erpcert:erpcert').toString('base64')}`;
+const json = { authorization: basic, accept: 'application/json' };
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ port: 0, seed: 20, log: () => {} });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** Sends one request through a proxy running `id` (or none) and returns status, headers and body. */
+async function via(id: string | undefined, path: string, init: RequestInit = {}) {
+  const proxy = await startProxy(server.url, id ? mutant(id) : undefined);
+  try {
+    const res = await fetch(`${proxy.url}${path}`, init);
+    return { status: res.status, headers: res.headers, body: await res.text(), hits: proxy.hits };
+  } finally {
+    await proxy.close();
+  }
+}
+const records = (body: string) => JSON.parse(body).data.IVVc as Record<string, unknown>[];
+
+describe('the mutants break what they say, through the proxy in front of the reference server', () => {
+  it('there are at least 15, each naming the rules it breaks', () => {
+    expect(all.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(all.map((m) => m.id)).size).toBe(all.length);
+    for (const m of all) expect(m.breaks.length).toBeGreaterThan(0);
+  });
+
+  it('without a mutant the proxy passes requests and answers through unchanged', async () => {
+    const direct = await fetch(`${server.url}/api/1/IVVc?compcode=1&sort=SerNr&limit=3`, { headers: json });
+    const proxied = await via(undefined, '/api/1/IVVc?compcode=1&sort=SerNr&limit=3', { headers: json });
+    expect(proxied.status).toBe(200);
+    expect(proxied.body).toBe(await direct.text());
+  });
+
+  it.each([
+    [
+      'sort-descending',
+      '/api/1/IVVc?compcode=1&sort=SerNr&limit=4',
+      (b: string) => {
+        const s = records(b).map((r) => Number(r.SerNr));
+        expect(s).toEqual([...s].sort((x, y) => y - x));
+      },
+    ],
+    ['limit-ignored', '/api/1/IVVc?compcode=1&limit=1', (b: string) => expect(records(b).length).toBeGreaterThan(1)],
+    [
+      'fields-ignored',
+      '/api/1/IVVc?compcode=1&limit=1&fields=SerNr',
+      (b: string) => expect(Object.keys(records(b)[0]!)).toContain('CustCode'),
+    ],
+    [
+      'rownumber-1-based',
+      '/api/1/IVVc?compcode=1&limit=1',
+      (b: string) => expect((records(b)[0]!.rows as { '@rownumber': string }[])[0]!['@rownumber']).toBe('1'),
+    ],
+    [
+      'json-numbers',
+      '/api/1/IVVc?compcode=1&limit=1',
+      (b: string) => expect(typeof records(b)[0]!.SerNr).toBe('number'),
+    ],
+  ])('%s (JSON)', async (id, path, check) => {
+    const r = await via(id, path, { headers: json });
+    expect(r.status).toBe(200);
+    check(r.body);
+  });
+
+  it('offset-ignored: offset=1 answers the first record', async () => {
+    const first = records(
+      (await via(undefined, '/api/1/IVVc?compcode=1&sort=SerNr&limit=1', { headers: json })).body,
+    )[0];
+    const r = await via('offset-ignored', '/api/1/IVVc?compcode=1&sort=SerNr&limit=1&offset=1', { headers: json });
+    expect(records(r.body)[0]!.SerNr).toBe(first!.SerNr);
+  });
+
+  it('range-exclusive: the end points are gone (XML)', async () => {
+    const all3 = await via(undefined, '/api/1/IVVc?compcode=1&sort=SerNr&range=10000001:10000003', {
+      headers: { authorization: basic },
+    });
+    expect(all3.body.match(/<IVVc /g)).toHaveLength(3);
+    const r = await via('range-exclusive', '/api/1/IVVc?compcode=1&sort=SerNr&range=10000001:10000003', {
+      headers: { authorization: basic },
+    });
+    expect(r.body.match(/<IVVc /g)).toHaveLength(1);
+    expect(r.body).toContain('<SerNr>10000002</SerNr>');
+    expect(r.body).toMatch(/^<\?xml[^>]*>\s*<data [^>]*>\s*<IVVc [\s\S]*<\/IVVc>\s*<\/data>\s*$/);
+  });
+
+  it('filters-or: a second filter no longer narrows the result', async () => {
+    const q = '/api/1/IVVc?compcode=1&filter.OKFlag=1&filter.SerNr=10000001';
+    expect(records((await via(undefined, q, { headers: json })).body)).toHaveLength(1);
+    expect(records((await via('filters-or', q, { headers: json })).body).length).toBeGreaterThan(1);
+  });
+
+  it('sequence-header-disagrees: header = envelope + 1', async () => {
+    const r = await via('sequence-header-disagrees', '/api/1/IVVc?compcode=1&limit=1', { headers: json });
+    expect(Number(r.headers.get('sequence'))).toBe(Number(JSON.parse(r.body).data['@sequence']) + 1);
+  });
+
+  it('deletes-after-empty: 204 with nothing', async () => {
+    const r = await via('deletes-after-empty', '/api/1/IVVc?compcode=1&deletes_after=0', { headers: json });
+    expect([r.status, r.body]).toEqual([204, '']);
+  });
+
+  it('no-credentials-accepted: a request without credentials is served', async () => {
+    expect((await via(undefined, '/api/1/IVVc?compcode=1&limit=1')).status).toBe(401);
+    expect((await via('no-credentials-accepted', '/api/1/IVVc?compcode=1&limit=1')).status).toBe(200);
+  });
+
+  it('hsession-ignored: the cookie alone is refused', async () => {
+    const r = await via('hsession-ignored', '/api/1/IVVc?compcode=1&limit=1', { headers: { cookie: 'HSESSION=abc' } });
+    expect(r.status).toBe(401);
+  });
+
+  it('read-only-accepts-write: a POST to ItemStatusVc is answered as created', async () => {
+    const r = await via('read-only-accepts-write', '/api/1/ItemStatusVc?compcode=1', {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'set_field.Code=A0001&set_field.Location=X',
+    });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body).data.ItemStatusVc[0]).toMatchObject({ Code: 'A0001', Location: 'X' });
+  });
+
+  it('sequence-frozen: a write does not move the Sequence header', async () => {
+    const proxy = await startProxy(server.url, mutant('sequence-frozen'));
+    try {
+      const before = await fetch(`${proxy.url}/api/1/IVVc?compcode=1&limit=1`, { headers: json });
+      const write = await fetch(`${proxy.url}/api/1/PDVc?compcode=1`, {
+        method: 'POST',
+        headers: { ...json, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'set_field.Code=ECSEQ1',
+      });
+      expect(write.headers.get('sequence')).toBe(before.headers.get('sequence'));
+      expect(JSON.parse(await write.text()).data['@sequence']).toBe(before.headers.get('sequence'));
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('url-key-not-encoded: @url carries the raw key', async () => {
+    await fetch(`${server.url}/api/1/PDVc?compcode=1`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `set_field.Code=${encodeURIComponent('EC 1%')}`,
+    });
+    const q = `/api/1/PDVc?compcode=1&filter.Code=${encodeURIComponent('EC 1%')}`;
+    expect(JSON.parse((await via(undefined, q, { headers: json })).body).data.PDVc[0]['@url']).toBe(
+      '/api/1/PDVc/EC%201%25',
+    );
+    expect(JSON.parse((await via('url-key-not-encoded', q, { headers: json })).body).data.PDVc[0]['@url']).toBe(
+      '/api/1/PDVc/EC 1%',
+    );
+  });
+});
+
+describe('mutants that rewrite one request or response (checked on the exchange itself)', () => {
+  const req = (url: string, extra: Partial<ProxyRequest> = {}): ProxyRequest => ({
+    method: 'GET',
+    url,
+    headers: {},
+    body: Buffer.alloc(0),
+    ...extra,
+  });
+  const res = (body: string, type = 'application/xml'): ProxyResponse => ({
+    status: 200,
+    headers: { 'content-type': type },
+    body: Buffer.from(body),
+  });
+  const urlOf = (x: ProxyRequest | ProxyResponse) => ('url' in x ? x.url : '');
+
+  it.each([
+    [
+      'deleterow-0-based',
+      '/WebErpAPI.hal?action=deleterow&register=IVVc&id=10000001%3A1%2C3',
+      '/WebErpAPI.hal?action=deleterow&register=IVVc&id=10000001%3A2%2C4',
+    ],
+    [
+      'insertrow-one-row-late',
+      '/WebErpAPI.hal?action=insertrow&register=IVVc&id=10000001%3A0%3A1',
+      '/WebErpAPI.hal?action=insertrow&register=IVVc&id=10000001%3A1%3A1',
+    ],
+    ['perpage-ignored', '/WebErpAPI.hal?register=IVVc&page=1&perpage=5', '/WebErpAPI.hal?register=IVVc&page=1'],
+    [
+      'page-zero-accepted',
+      '/WebErpAPI.hal?register=IVVc&page=0&perpage=5',
+      '/WebErpAPI.hal?register=IVVc&page=1&perpage=5',
+    ],
+    ['report-without-usercode', '/WebErpAPI.hal?action=report', '/WebErpAPI.hal?action=report&usercode=ADMIN'],
+  ])('%s rewrites %s', (id, from, to) => {
+    expect(urlOf(mutant(id).request!(req(from)))).toBe(to);
+  });
+
+  it('okflag-ignored drops set_field.OKFlag=1 from a form POST', () => {
+    const out = mutant('okflag-ignored').request!(
+      req('/api/1/IVVc?compcode=1', { method: 'POST', body: Buffer.from('set_field.CustCode=C1&set_field.OKFlag=1') }),
+    ) as ProxyRequest;
+    expect(out.body.toString()).toBe('set_field.CustCode=C1');
+  });
+
+  it('lookup-returns-51 adds a 51st result when 50 came back, and leaves fewer alone', () => {
+    const items = (n: number) =>
+      `<data>${Array.from({ length: n }, (_, i) => `<INVc><Code>A${i}</Code></INVc>`).join('')}</data>`;
+    const r = req('/WebErpAPI.hal?action=pastespecial&register=INVc&id=a');
+    const out = mutant('lookup-returns-51').response!(r, res(items(50)));
+    expect(out.body.toString().match(/<INVc>/g)).toHaveLength(51);
+    const few = res(items(3));
+    expect(mutant('lookup-returns-51').response!(r, few)).toBe(few);
+  });
+
+  it.each([
+    [
+      'approvalstatus-6',
+      '/WebErpAPI.hal?action=action&register=checkapprovalstatus&regname=IVVc&id=1',
+      '<data><res errstr="" regname="IVVc"/><DummyVc><approvalstatus>2</approvalstatus></DummyVc></data>',
+      '<approvalstatus>6</approvalstatus>',
+    ],
+    [
+      'attachment-date-dmy',
+      '/WebErpAPI.hal?action=action&register=getattachlist&regname=IVVc&id=1',
+      '<data><attachment uuid="u" filename="a.txt" size="3" date="2025-03-01"/></data>',
+      'date="01.03.2025"',
+    ],
+  ])('%s', (id, url, body, want) => {
+    expect(mutant(id).response!(req(url), res(body)).body.toString()).toContain(want);
+  });
+});

@@ -1,0 +1,338 @@
+/**
+ * The deliberately broken targets of the self-test: each mutant breaks ONE documented behaviour of the
+ * reference server and names the rule ids that break. `erpcert conform --only <those rules>` against the
+ * mutant must FAIL exactly those rules (selftest.test.ts).
+ */
+import type { Mutant, ProxyRequest, ProxyResponse } from './proxy.js';
+import {
+  editRecords,
+  formOf,
+  isJson,
+  isPortal,
+  pathOf,
+  portalAction,
+  queryOf,
+  restRegister,
+  text,
+  withForm,
+  withQuery,
+  withText,
+} from './wire.js';
+
+/** What some mutants need to know about the target behind the proxy. */
+export interface MutantContext {
+  readonly user: string;
+  readonly password: string;
+  /** A user code that may run reports (portal-action-api.md §4 operation rule 3). */
+  readonly usercode: string;
+}
+
+const isGet = (req: ProxyRequest) => req.method === 'GET';
+const isWrite = (req: ProxyRequest) => req.method === 'POST' || req.method === 'PATCH';
+const header = (req: ProxyRequest, name: string) => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+};
+
+/** Drops a query parameter from REST list reads that carry it. */
+function dropListParam(name: string, register = true): Mutant['request'] {
+  return (req) =>
+    isGet(req) && (!register || restRegister(req)) && queryOf(req).has(name)
+      ? withQuery(req, (q) => q.delete(name))
+      : req;
+}
+
+/** Adds `delta` to every number of a `<register>:` id part (deleterow rows, insertrow afterRow). */
+function shiftIdParts(req: ProxyRequest, action: string, part: 1, delta: number): ProxyRequest {
+  if (portalAction(req) !== action) return req;
+  const id = queryOf(req).get('id');
+  if (id === null) return req;
+  const parts = id.split(':');
+  if (parts.length < 2) return req;
+  parts[part] = parts[part]!.split(',')
+    .map((n) => (/^\d+$/.test(n) ? String(Number(n) + delta) : n))
+    .join(',');
+  return withQuery(req, (q) => q.set('id', parts.join(':')));
+}
+
+/** The mutants, given what they need to know about the target. */
+export function mutants(ctx: MutantContext): Mutant[] {
+  let frozenSequence: string | undefined;
+  return [
+    {
+      id: 'lookup-returns-51',
+      description: 'pastespecial answers 51 results when 50 or more match',
+      breaks: ['PORTAL.LOOKUP.CAP50'],
+      response: (req, res) => {
+        if (portalAction(req) !== 'pastespecial') return res;
+        const register = queryOf(req).get('register') ?? '';
+        let added = false;
+        const out = editRecords(res, register, (rs) => {
+          if (rs.length < 50) return rs;
+          added = true;
+          return [...rs, rs.at(-1)!];
+        });
+        return added ? out : res;
+      },
+    },
+    {
+      id: 'perpage-ignored',
+      description: 'list queries ignore perpage and answer pages of the server default size',
+      breaks: ['PORTAL.LIST.PERPAGE_1_100'],
+      request: (req) =>
+        portalAction(req) === 'list' && queryOf(req).has('perpage') ? withQuery(req, (q) => q.delete('perpage')) : req,
+    },
+    {
+      id: 'page-zero-accepted',
+      description: 'a list query with page 0 (or below) is answered silently as page 1',
+      breaks: ['PORTAL.LIST.PAGE_MIN_1'],
+      request: (req) => {
+        const page = queryOf(req).get('page');
+        return portalAction(req) === 'list' && page !== null && /^-?\d+$/.test(page) && Number(page) < 1
+          ? withQuery(req, (q) => q.set('page', '1'))
+          : req;
+      },
+    },
+    {
+      id: 'sort-descending',
+      description: 'sort=<field> orders descending',
+      breaks: ['REST.QUERY.SORT_ASCENDING'],
+      response: (req, res) => {
+        const register = restRegister(req);
+        return isGet(req) && register && queryOf(req).has('sort')
+          ? editRecords(res, register, (rs) => [...rs].reverse())
+          : res;
+      },
+    },
+    {
+      id: 'range-exclusive',
+      description: 'range=from:to leaves out the records equal to from or to',
+      breaks: ['REST.QUERY.RANGE_FROM_TO'],
+      response: (req, res) => {
+        const register = restRegister(req);
+        const q = queryOf(req);
+        const range = q.get('range');
+        const sort = q.get('sort');
+        if (!isGet(req) || !register || !range || !sort || !/^[^:]*:[^:]+$/.test(range)) return res;
+        const [from, to] = range.split(':') as [string, string];
+        return editRecords(res, register, (rs) => rs.filter((r) => r.fields(sort) !== from && r.fields(sort) !== to));
+      },
+    },
+    {
+      id: 'filters-or',
+      description: 'of several filter.<Field> parameters only the first applies (filters not ANDed)',
+      breaks: ['REST.QUERY.FILTER_AND'],
+      request: (req) => {
+        if (!isGet(req) || !restRegister(req)) return req;
+        const filters = [...queryOf(req).keys()].filter((k) => k.startsWith('filter.'));
+        return filters.length < 2
+          ? req
+          : withQuery(req, (q) => {
+              for (const f of filters.slice(1)) q.delete(f);
+            });
+      },
+    },
+    {
+      id: 'fields-ignored',
+      description: 'fields=A,B is ignored: every field comes back',
+      breaks: ['REST.QUERY.FIELDS'],
+      request: dropListParam('fields'),
+    },
+    {
+      id: 'limit-ignored',
+      description: 'limit=N is ignored',
+      breaks: ['REST.QUERY.LIMIT'],
+      request: dropListParam('limit'),
+    },
+    {
+      id: 'offset-ignored',
+      description: 'offset=N is ignored',
+      breaks: ['REST.QUERY.OFFSET'],
+      request: dropListParam('offset'),
+    },
+    {
+      id: 'rownumber-1-based',
+      description: '@rownumber counts from 1',
+      breaks: ['REST.RECORD.ROWNUMBER'],
+      response: (req, res) => {
+        if (isPortal(req)) return res;
+        const body = text(res);
+        const out = body
+          .replace(/"@rownumber":"(\d+)"/g, (_m, n: string) => `"@rownumber":"${Number(n) + 1}"`)
+          .replace(/<row rownumber="(\d+)"/g, (_m, n: string) => `<row rownumber="${Number(n) + 1}"`);
+        return out === body ? res : withText(res, out);
+      },
+    },
+    {
+      id: 'json-numbers',
+      description: 'JSON field values that look like numbers are sent as numbers',
+      breaks: ['REST.RECORD.STRING_VALUES'],
+      response: (req, res) => {
+        if (isPortal(req) || !isJson(res)) return res;
+        const body = text(res);
+        const out = body.replace(/("[A-Za-z][A-Za-z0-9_]*":)"(-?\d+(?:\.\d+)?)"/g, '$1$2');
+        return out === body ? res : withText(res, out);
+      },
+    },
+    {
+      id: 'url-key-not-encoded',
+      description: 'the key in @url is not URL-encoded',
+      breaks: ['REST.RECORD.URL_FORMAT'],
+      response: (req, res) => {
+        if (isPortal(req)) return res;
+        const body = text(res);
+        const decode = (u: string) =>
+          u.replace(/%[0-9A-Fa-f]{2}/g, (h) => String.fromCharCode(Number.parseInt(h.slice(1), 16)));
+        const out = body
+          .replace(/"@url":"([^"]*)"/g, (_m, u: string) => `"@url":"${decode(u).replace(/["\\]/g, '\\$&')}"`)
+          .replace(
+            / url="([^"]*)"/g,
+            (_m, u: string) =>
+              ` url="${decode(u).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}"`,
+          );
+        return out === body ? res : withText(res, out);
+      },
+    },
+    {
+      id: 'sequence-frozen',
+      description: 'the current sequence number never moves: writes do not raise it',
+      breaks: ['REST.SEQ.MONOTONIC'],
+      response: (req, res) => {
+        if (isPortal(req)) return res;
+        const seq = res.headers.sequence;
+        if (typeof seq !== 'string') return res;
+        frozenSequence ??= seq;
+        const body = text(res)
+          .replace(/("data":\{[^{]*?"@sequence":")\d+"/, `$1${frozenSequence}"`)
+          .replace(/(<data\b[^>]*\bsequence=")\d+"/, `$1${frozenSequence}"`);
+        return { ...withText(res, body), headers: { ...res.headers, sequence: frozenSequence } };
+      },
+    },
+    {
+      id: 'sequence-header-disagrees',
+      description: 'the Sequence header is one above the envelope @sequence',
+      breaks: ['REST.SEQ.HEADER'],
+      response: (req, res) => {
+        const seq = res.headers.sequence;
+        return isPortal(req) || typeof seq !== 'string' || !/^\d+$/.test(seq)
+          ? res
+          : { ...res, headers: { ...res.headers, sequence: String(Number(seq) + 1) } };
+      },
+    },
+    {
+      id: 'deletes-after-empty',
+      description: 'deletes_after never reports a deletion (always 204, empty)',
+      breaks: ['REST.SEQ.DELETES_AFTER'],
+      request: (req) =>
+        isGet(req) && restRegister(req) && queryOf(req).has('deletes_after')
+          ? { status: 204, headers: {}, body: Buffer.alloc(0) }
+          : req,
+    },
+    {
+      id: 'deleterow-0-based',
+      description: 'deleterow reads the row numbers as 0-based',
+      breaks: ['PORTAL.ROWS.DELETEROW_ROWS_1_BASED'],
+      request: (req) => shiftIdParts(req, 'deleterow', 1, 1),
+    },
+    {
+      id: 'insertrow-one-row-late',
+      description: 'insertrow puts the new row one row further down than afterRow',
+      breaks: ['PORTAL.ROWS.INSERTROW_POSITION'],
+      request: (req) => shiftIdParts(req, 'insertrow', 1, 1),
+    },
+    {
+      id: 'approvalstatus-6',
+      description: 'checkapprovalstatus answers approvalstatus 6',
+      breaks: ['PORTAL.APPROVAL.STATUS_CODES'],
+      response: (req, res) => {
+        if (portalAction(req) !== 'checkapprovalstatus') return res;
+        const body = text(res);
+        const out = body.replace(/<approvalstatus>\d+<\/approvalstatus>/g, '<approvalstatus>6</approvalstatus>');
+        return out === body ? res : withText(res, out);
+      },
+    },
+    {
+      id: 'attachment-date-dmy',
+      description: 'getattachlist dates are DD.MM.YYYY',
+      breaks: ['PORTAL.ATTACH.LIST_SHAPE'],
+      response: (req, res) => {
+        if (portalAction(req) !== 'getattachlist') return res;
+        const body = text(res);
+        const out = body.replace(/ date="(\d{4})-(\d{2})-(\d{2})"/g, ' date="$3.$2.$1"');
+        return out === body ? res : withText(res, out);
+      },
+    },
+    {
+      id: 'report-without-usercode',
+      description: 'action=report runs without usercode (as the configured user)',
+      breaks: ['PORTAL.REPORT.USERCODE_REQUIRED'],
+      request: (req) =>
+        portalAction(req) === 'report' && !queryOf(req).get('usercode')
+          ? withQuery(req, (q) => q.set('usercode', ctx.usercode))
+          : req,
+    },
+    {
+      id: 'no-credentials-accepted',
+      description: 'a request without credentials is served as the configured user',
+      breaks: ['REST.AUTH.BASIC', 'PORTAL.AUTH.REQUIRED_ON_EACH'],
+      request: (req) =>
+        header(req, 'authorization') === undefined && !/HSESSION=/.test(header(req, 'cookie') ?? '')
+          ? {
+              ...req,
+              headers: {
+                ...req.headers,
+                authorization: `Basic ${Buffer.from(`${ctx.user}:${ctx.password}`).toString('base64')}`,
+              },
+            }
+          : req,
+    },
+    {
+      id: 'hsession-ignored',
+      description: 'a request with only the HSESSION cookie is refused',
+      breaks: ['REST.AUTH.HSESSION_ACCEPTED', 'PORTAL.AUTH.HSESSION_ONLY'],
+      request: (req) =>
+        header(req, 'authorization') === undefined && /HSESSION=/.test(header(req, 'cookie') ?? '')
+          ? {
+              status: 401,
+              headers: { 'www-authenticate': 'Basic realm="erp"', 'content-type': 'text/plain' },
+              body: Buffer.from('unauthorized'),
+            }
+          : req,
+    },
+    {
+      id: 'read-only-accepts-write',
+      description: 'a POST to ItemStatusVc is answered as created',
+      breaks: ['REST.REGISTER.ITEMSTATUSVC_READ_ONLY'],
+      request: (req): ProxyRequest | ProxyResponse => {
+        if (!isWrite(req) || !/\/ItemStatusVc(\/|$)/.test(pathOf(req))) return req;
+        const fields = Object.fromEntries(
+          [...formOf(req)].filter(([k]) => k.startsWith('set_field.')).map(([k, v]) => [k.slice(10), v]),
+        );
+        const record = {
+          '@register': 'ItemStatusVc',
+          '@sequence': '1',
+          '@url': '/api/1/ItemStatusVc/X/Y',
+          ...fields,
+          rows: [],
+        };
+        const body = JSON.stringify({
+          data: { '@register': 'ItemStatusVc', '@sequence': '1', '@systemversion': '1.0', ItemStatusVc: [record] },
+        });
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8', sequence: '1' },
+          body: Buffer.from(body),
+        };
+      },
+    },
+    {
+      id: 'okflag-ignored',
+      description: 'a POST with set_field.OKFlag=1 creates a draft',
+      breaks: ['REST.STATE.OKFLAG_CONFIRM_ON_POST'],
+      request: (req) =>
+        req.method === 'POST' && restRegister(req) && formOf(req).get('set_field.OKFlag') === '1'
+          ? withForm(req, (f) => f.delete('set_field.OKFlag'))
+          : req,
+    },
+  ];
+}

@@ -1,0 +1,122 @@
+/**
+ * A mutating proxy for the suite's self-test (issue 5 "The suite is tested too"): it stands in front of the
+ * reference server and breaks one documented behaviour, by rewriting the request on its way in or the
+ * response on its way out. Listens on 127.0.0.1, port 0.
+ */
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request as the proxy holds it. `url` is the path and query. */
+export interface ProxyRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** A response as the proxy holds it (the body whole; Content-Length is recomputed on the way out). */
+export interface ProxyResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Buffer;
+}
+
+/** One deliberately broken behaviour. */
+export interface Mutant {
+  /** Short kebab-case name. */
+  readonly id: string;
+  /** What the broken server does, in one line. */
+  readonly description: string;
+  /** The rule ids (specs/rules.yaml) that break: the self-test expects FAIL on exactly these. */
+  readonly breaks: readonly string[];
+  /** The `--only` glob of the self-test run; defaults to the broken rules. */
+  readonly select?: string;
+  /** Rewrites a request, or answers it without the server. */
+  request?(req: ProxyRequest): ProxyRequest | ProxyResponse;
+  /** Rewrites a response. */
+  response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse;
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  readonly url: string;
+  /** How many requests each hook changed (a mutant that never fires cannot be caught). */
+  readonly hits: { requests: number; responses: number };
+  close(): Promise<void>;
+}
+
+const isResponse = (x: ProxyRequest | ProxyResponse): x is ProxyResponse => 'status' in x;
+
+function forward(upstream: URL, req: ProxyRequest): Promise<ProxyResponse> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...req.headers, host: upstream.host, 'content-length': String(req.body.length) };
+    delete headers['transfer-encoding'];
+    const out = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 502, headers: { ...res.headers }, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    out.setTimeout(60_000, () => out.destroy(new Error('upstream timeout')));
+    out.on('error', reject);
+    out.end(req.body);
+  });
+}
+
+/** Starts a proxy to `upstream` (the reference server's base URL) that applies `mutant`. */
+export async function startProxy(upstream: string, mutant: Mutant | undefined): Promise<RunningProxy> {
+  const base = new URL(upstream);
+  const hits = { requests: 0, responses: 0 };
+  const server: Server = createServer((incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (c: Buffer) => chunks.push(c));
+    incoming.on('end', async () => {
+      try {
+        const req: ProxyRequest = {
+          method: incoming.method ?? 'GET',
+          url: incoming.url ?? '/',
+          headers: { ...incoming.headers },
+          body: Buffer.concat(chunks),
+        };
+        const changed = mutant?.request?.(req) ?? req;
+        if (changed !== req) hits.requests++;
+        let res = isResponse(changed) ? changed : await forward(base, changed);
+        const sent = isResponse(changed) ? req : changed;
+        const mutated = isResponse(changed) ? res : (mutant?.response?.(sent, res) ?? res);
+        if (mutated !== res) hits.responses++;
+        res = mutated;
+        const headers: Record<string, string | string[]> = {};
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (
+            v === undefined ||
+            ['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k.toLowerCase())
+          )
+            continue;
+          headers[k] = v;
+        }
+        headers['content-length'] = String(res.body.length);
+        outgoing.writeHead(res.status, headers);
+        outgoing.end(res.body);
+      } catch (err) {
+        outgoing.writeHead(502, { 'content-type': 'text/plain' });
+        outgoing.end(`erpcert self-test proxy: ${(err as Error).message}`);
+      }
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
