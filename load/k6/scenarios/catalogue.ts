@@ -97,12 +97,9 @@ export interface LoadScenarioResult {
   /** Achieved rate of successful, checked operations per second. */
   readonly achievedRate?: number;
   /** For reads: seconds to read `records` records, and the bytes received. */
-  readonly read?: {
-    readonly records: number;
-    readonly seconds: number;
-    readonly bytes: number;
-    readonly batch: number;
-  };
+  readonly read?: ReadFigure;
+  /** For reads at several batch sizes: one entry per size (`read` is then the slowest or first failed one). */
+  readonly reads?: readonly ReadFigure[];
   readonly bytesPerRecord?: number;
   readonly latencyMs: Latency;
   readonly requests: number;
@@ -119,5 +116,27 @@ export interface LoadScenarioResult {
     readonly achieved: number;
     readonly p99: number;
     readonly errors: number;
+    /** Iterations the generator could not start at this step. */
+    readonly dropped?: number;
   }[];
+  /** Response checks that held and that failed. */
+  readonly checks?: { readonly passes: number; readonly fails: number };
+  /** The gating thresholds of the run and whether each held (k6 writes one JUnit testcase per entry). */
+  readonly thresholds?: readonly {
+    readonly metric: string;
+    readonly expression: string;
+    readonly title: string;
+    readonly ok: boolean;
+  }[];
+}
+
+/** One paced read of `records` records in offset/limit batches of `batch`. */
+export interface ReadFigure {
+  readonly records: number;
+  /** Sum of the request times (the measured read time; the documented pauses are not in it). */
+  readonly seconds: number;
+  readonly bytes: number;
+  readonly batch: number;
+  /** Wall time of the whole read with the pauses between requests (record-rest-api.md §4 rule 12). */
+  readonly pacedSeconds?: number;
 }

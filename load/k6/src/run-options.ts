@@ -1,0 +1,161 @@
+/**
+ * The options of a k6 scenario run and how they reach the script: as `ERPCERT_*` variables in the child's
+ * environment (lib/env.ts reads them from `__ENV`), never on the command line where `ps` would show them.
+ */
+import { join } from 'node:path';
+import type { LoadScenarioResult, ScenarioName } from '../scenarios/catalogue.js';
+import { K6Error } from './errors.js';
+
+/** Options of `runK6Scenario`. Only `scenario`, `target` and `outDir` are required. */
+export interface K6ScenarioOptions {
+  readonly scenario: ScenarioName;
+  /** Base URL of the ERP (scheme, host, port, optional path prefix). */
+  readonly target: string;
+  /** @defaultValue 'erpcert' */
+  readonly user?: string;
+  /** @defaultValue 'erpcert' (the reference server's) */
+  readonly password?: string;
+  /** Folder for `<scenario>.k6.json`, `.junit.xml` and `.md`; created when missing. */
+  readonly outDir: string;
+  /** Rate scenarios: the measured window. @defaultValue 10 */
+  readonly durationSeconds?: number;
+  /** Rate scenarios: offered arrivals per second. @defaultValue the documented maximum (invoices 4, transactions 10); sync 2; portal-mix 5 */
+  readonly rate?: number;
+  /** @defaultValue 'query' */
+  readonly companyIn?: 'query' | 'path';
+  /** @defaultValue 1 */
+  readonly compcode?: number;
+  /** @defaultValue '/WebErpAPI.hal' */
+  readonly portalPath?: string;
+  readonly compno?: string;
+  readonly usercode?: string;
+  /** Timeout of one request. @defaultValue 10000 */
+  readonly timeoutMs?: number;
+  /** Cap on VUs of the arrival-rate executors. @defaultValue rate x timeout x requests per iteration, at most 100 */
+  readonly maxVUs?: number;
+  /** Reads: batch sizes, each a full read of `records`. @defaultValue [1000, 5000] (record-rest-api.md §8) */
+  readonly batchSizes?: readonly number[];
+  /** Reads: pause between batch requests. @defaultValue 1000 (§4 rule 12: "about one second") */
+  readonly pauseMs?: number;
+  /** Reads: records to read. @defaultValue 10000 */
+  readonly records?: number;
+  /** The stepped variant of a rate scenario: constant-rate steps until errors or p99 break. */
+  readonly saturation?: {
+    readonly start: number;
+    readonly step: number;
+    readonly stages: number;
+    readonly stageSeconds: number;
+    /** @defaultValue 2000 */
+    readonly p99LimitMs?: number;
+  };
+  /** k6 `--execution-segment` (for example `0:1/2`). */
+  readonly executionSegment?: string;
+  /** k6 `--execution-segment-sequence` (for example `0,1/2,1`). */
+  readonly executionSegmentSequence?: string;
+  /** Writes k6's web dashboard report (self-contained HTML) to this file; the dashboard port stays closed. */
+  readonly webDashboardExport?: string;
+  /** Tag written into the records the run creates. @defaultValue k6-<time> */
+  readonly runId?: string;
+  /** Further `ERPCERT_*` settings of the scripts (ERPCERT_CUSTCODE, ERPCERT_ARTCODE, ...; see README). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** @defaultValue k6Path() */
+  readonly k6Path?: string;
+  /** Stop k6 after this long. @defaultValue the scenario's bound plus 60 s (see hardTimeoutMs) */
+  readonly hardTimeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** Receives k6's output as it comes (password masked). */
+  readonly onOutput?: (text: string) => void;
+}
+
+/** Paths of a run's three output files. */
+export function k6OutputFiles(
+  outDir: string,
+  scenario: ScenarioName,
+): { json: string; junit: string; markdown: string } {
+  return {
+    json: join(outDir, `${scenario}.k6.json`),
+    junit: join(outDir, `${scenario}.k6.junit.xml`),
+    markdown: join(outDir, `${scenario}.k6.md`),
+  };
+}
+
+function positive(name: string, value: number | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value <= 0) throw new K6Error('config', `${name} must be a number > 0, got ${value}`);
+  return String(value);
+}
+
+/**
+ * The child environment: the parent's, without its `ERPCERT_*` (so that nothing set for the CLI leaks into the
+ * script unasked), plus the run's settings and the k6 switches that keep it offline and on loopback.
+ */
+export function k6Env(options: K6ScenarioOptions): NodeJS.ProcessEnv {
+  let target: URL;
+  try {
+    target = new URL(options.target);
+  } catch {
+    throw new K6Error('config', `target "${options.target}" is not a URL`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    throw new K6Error('config', `target "${options.target}" must be http or https`);
+  }
+  for (const size of options.batchSizes ?? []) {
+    if (!Number.isInteger(size) || size <= 0)
+      throw new K6Error('config', `batch size ${size} is not a positive integer`);
+  }
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('ERPCERT_')) env[key] = value;
+  }
+  const sat = options.saturation;
+  const settings: Record<string, string | undefined> = {
+    ERPCERT_TARGET: options.target,
+    ERPCERT_USER: options.user,
+    ERPCERT_PASSWORD: options.password,
+    ERPCERT_OUT: options.outDir,
+    ERPCERT_DURATION: positive('durationSeconds', options.durationSeconds),
+    ERPCERT_RATE: positive('rate', options.rate),
+    ERPCERT_COMPANY_IN: options.companyIn,
+    ERPCERT_COMPCODE: options.compcode === undefined ? undefined : String(options.compcode),
+    ERPCERT_PORTAL_PATH: options.portalPath,
+    ERPCERT_COMPNO: options.compno,
+    ERPCERT_USERCODE: options.usercode,
+    ERPCERT_TIMEOUT_MS: positive('timeoutMs', options.timeoutMs),
+    ERPCERT_MAX_VUS: positive('maxVUs', options.maxVUs),
+    ERPCERT_BATCH: options.batchSizes?.join(','),
+    ERPCERT_PAUSE_MS: options.pauseMs === undefined ? undefined : String(Math.max(0, options.pauseMs)),
+    ERPCERT_RECORDS: positive('records', options.records),
+    ERPCERT_RUN_ID: options.runId,
+    ERPCERT_SATURATION: sat === undefined ? undefined : '1',
+    ERPCERT_SAT_START: positive('saturation.start', sat?.start),
+    ERPCERT_SAT_STEP: positive('saturation.step', sat?.step),
+    ERPCERT_SAT_STAGES: positive('saturation.stages', sat?.stages),
+    ERPCERT_SAT_STAGE_SECONDS: positive('saturation.stageSeconds', sat?.stageSeconds),
+    ERPCERT_SAT_P99_MS: positive('saturation.p99LimitMs', sat?.p99LimitMs),
+    ...options.env,
+  };
+  for (const [key, value] of Object.entries(settings)) if (value !== undefined) env[key] = value;
+  env.K6_AUTO_EXTENSION_RESOLUTION = 'false';
+  env.K6_NO_USAGE_REPORT = 'true';
+  if (options.webDashboardExport !== undefined) {
+    env.K6_WEB_DASHBOARD = 'true';
+    env.K6_WEB_DASHBOARD_EXPORT = options.webDashboardExport;
+    env.K6_WEB_DASHBOARD_PORT = '-1'; // no listening port: export only (k6 docs "Web dashboard")
+  }
+  return env;
+}
+
+/** The result of a run that produced no summary (k6 crashed, was stopped, or the script failed to load). */
+export function failedResult(scenario: ScenarioName, reason: string, durationSeconds: number): LoadScenarioResult {
+  return {
+    scenario,
+    engine: 'k6',
+    latencyMs: { p50: 0, p90: 0, p99: 0, max: 0 },
+    requests: 0,
+    errors: 0,
+    droppedIterations: 0,
+    durationSeconds,
+    verdict: 'fail',
+    reason,
+  };
+}
