@@ -1,0 +1,210 @@
+// Query semantics (issue 5 "REST query semantics"; record-rest-api.md §4 "Query parameters"): each answer
+// is checked against a model computed from unfiltered reads of the same register (src/harness/query-model.ts).
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import {
+  compareWithModel,
+  describeQuery,
+  fieldSubset,
+  fieldValue,
+  filterChoice,
+  identityOf,
+  isAscending,
+  judgeStable,
+  offsetLimit,
+  probe,
+  type QuerySpec,
+  queryRegisters,
+  type RangeSpec,
+  type RuleContext,
+  rangeableValues,
+  rangeChoice,
+  resolveFilters,
+  resolveRange,
+  ruleProperty,
+  show,
+  toListQuery,
+  violated,
+} from '../../src/harness/index.js';
+
+const registers = queryRegisters();
+const { baselines } = registers;
+
+const registerArb = async (ctx: RuleContext) => {
+  const list = await registers.get(ctx);
+  return fc.constantFrom(...list.map((d) => ({ register: d.register, fields: d.fields })));
+};
+
+/** Reads `spec` and compares it with the model; reports a difference as a violation of `rule`. */
+async function checkQuery(
+  ctx: RuleContext,
+  register: string,
+  rule: string,
+  build: () => Promise<QuerySpec | undefined>,
+) {
+  await judgeStable(ctx, baselines, register, rule, async () => {
+    const all = (await baselines.all(ctx, register)) ?? [];
+    const spec = await build();
+    if (!spec) return undefined;
+    const sorted = spec.sort !== undefined ? await baselines.sorted(ctx, register, spec.sort) : undefined;
+    const p = await probe(ctx, register, toListQuery(spec));
+    if (!p.ok) violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
+    return compareWithModel(register, spec, p.records, all, sorted);
+  });
+}
+
+/** A range over the server's own order of `sort`; undefined when the field has no value to bound it. */
+async function rangeFor(ctx: RuleContext, register: string, sort: string, choice: Parameters<typeof resolveRange>[0]) {
+  const sorted = await baselines.sorted(ctx, register, sort);
+  return resolveRange(choice, rangeableValues(sorted, sort));
+}
+
+describe('REST query semantics against a model of the unfiltered read', () => {
+  ruleProperty(
+    ['REST.QUERY.FILTER_EXACT', 'REST.QUERY.FILTER_AND'],
+    'filter.<Field> parameters return exactly the records matching every one of them',
+    async (ctx) => [await registerArb(ctx), filterChoice(3)],
+    async (ctx, { register, fields }, choice) => {
+      await checkQuery(ctx, register, 'REST.QUERY.FILTER_AND', async () => {
+        const all = (await baselines.all(ctx, register)) ?? [];
+        const filters = resolveFilters(choice, all, fields);
+        return filters.length > 0 ? { filters } : undefined;
+      });
+    },
+    { numRuns: 30 },
+  );
+
+  ruleProperty(
+    'REST.QUERY.SORT_ASCENDING',
+    'sort=<field> returns every record, in ascending order of the field',
+    async (ctx) => [
+      await registerArb(ctx).then((a) =>
+        a.chain((r) => fc.record({ register: fc.constant(r.register), sort: fc.constantFrom(...r.fields) })),
+      ),
+    ],
+    async (ctx, { register, sort }) => {
+      await judgeStable(ctx, baselines, register, 'REST.QUERY.SORT_ASCENDING', async () => {
+        const all = (await baselines.all(ctx, register)) ?? [];
+        const p = await probe(ctx, register, { sort });
+        if (!p.ok) violated('REST.QUERY.SORT_ASCENDING', `${register}?sort=${sort} was refused: ${p.why}`);
+        const values = p.records.map((r) => fieldValue(r, sort));
+        if (!isAscending(values))
+          return `${register}?sort=${sort} is not ascending: ${show(values.slice(0, 12))}${values.length > 12 ? '...' : ''}`;
+        const got = new Set(p.records.map((r) => identityOf(register, r)));
+        const missing = all.find((r) => !got.has(identityOf(register, r)));
+        if (missing || got.size !== all.length || p.records.length !== all.length)
+          return `${register}?sort=${sort} returned ${p.records.length} records, the unfiltered read ${all.length}${missing ? `; ${identityOf(register, missing)} is missing` : ''}`;
+        return undefined;
+      });
+    },
+  );
+
+  for (const [rule, form, title] of [
+    [
+      'REST.QUERY.RANGE_FROM_TO',
+      'from:to',
+      'range=from:to returns the records from "from" through "to", both inclusive',
+    ],
+    ['REST.QUERY.RANGE_FROM_OPEN', 'from:', 'range=from: returns the records from "from" onwards'],
+    ['REST.QUERY.RANGE_EXACT', 'exact', 'range=value returns the records equal to value'],
+  ] as const) {
+    ruleProperty(
+      [rule, 'REST.QUERY.SORT_ASCENDING'],
+      title,
+      async (ctx) => [
+        (await registerArb(ctx)).chain((r) =>
+          fc.record({ register: fc.constant(r.register), sort: fc.constantFrom(...r.fields) }),
+        ),
+        rangeChoice().map((c) => ({ ...c, form })),
+      ],
+      async (ctx, { register, sort }, choice) => {
+        await checkQuery(ctx, register, rule, async () => {
+          const range = await rangeFor(ctx, register, sort, choice);
+          return range ? { sort, range } : undefined;
+        });
+      },
+    );
+  }
+
+  ruleProperty(
+    'REST.QUERY.RANGE_REQUIRES_SORT',
+    'range without sort does not take effect as a range',
+    async (ctx) => [
+      (await registerArb(ctx)).chain((r) =>
+        fc.record({ register: fc.constant(r.register), field: fc.constantFrom(...r.fields) }),
+      ),
+      rangeChoice(),
+    ],
+    async (ctx, { register, field }, choice) => {
+      await judgeStable(ctx, baselines, register, 'REST.QUERY.RANGE_REQUIRES_SORT', async () => {
+        const all = (await baselines.all(ctx, register)) ?? [];
+        const range: RangeSpec | undefined = await rangeFor(ctx, register, field, choice);
+        if (!range) return undefined;
+        const spec: QuerySpec = { range };
+        const p = await probe(ctx, register, toListQuery(spec));
+        // §4: "Required when range is used". Refusing the request is the reading the docs give; an answer
+        // that ignores the range is tolerated (advisory); a range applied without sort breaks the rule.
+        if (!p.ok) return undefined;
+        const got = new Set(p.records.map((r) => identityOf(register, r)));
+        if (got.size === all.length && all.every((r) => got.has(identityOf(register, r)))) {
+          ctx.advise(
+            `${register}?${describeQuery(spec)} without sort was answered with every record instead of being refused`,
+          );
+          return undefined;
+        }
+        return `${register}?${describeQuery(spec)} without sort returned ${p.records.length} of ${all.length} records: the range took effect without sort`;
+      });
+    },
+    { numRuns: 10 },
+  );
+
+  ruleProperty(
+    'REST.QUERY.FIELDS',
+    'fields=A,B returns those fields only, with the values of the full record',
+    async (ctx) => [
+      (await registerArb(ctx)).chain((r) =>
+        fc.record({ register: fc.constant(r.register), fields: fieldSubset(r.fields, 4) }),
+      ),
+    ],
+    async (ctx, { register, fields }) => {
+      await checkQuery(ctx, register, 'REST.QUERY.FIELDS', async () => ({ fields }));
+    },
+  );
+
+  ruleProperty(
+    ['REST.QUERY.COMBINABLE', 'REST.QUERY.FILTER_AND', 'REST.QUERY.SORT_ASCENDING', 'REST.QUERY.FIELDS'],
+    'filter, sort, range, fields, offset and limit combined keep each their meaning',
+    async (ctx) => {
+      const list = await registers.get(ctx);
+      const max = Math.max(...list.map((d) => d.records.length));
+      return [
+        fc.constantFrom(...list).chain((d) =>
+          fc.record({
+            register: fc.constant(d.register),
+            all: fc.constant(d.fields),
+            sort: fc.constantFrom(...d.fields),
+            fields: fc.option(fieldSubset(d.fields, 3), { nil: undefined }),
+          }),
+        ),
+        fc.option(filterChoice(2), { nil: undefined }),
+        fc.option(rangeChoice(), { nil: undefined }),
+        fc.option(offsetLimit(max), { nil: undefined }),
+      ];
+    },
+    async (ctx, { register, all: fields, sort, fields: projection }, filterPick, rangePick, paging) => {
+      await checkQuery(ctx, register, 'REST.QUERY.COMBINABLE', async () => {
+        const all = (await baselines.all(ctx, register)) ?? [];
+        const filters = filterPick ? resolveFilters(filterPick, all, fields) : [];
+        const range = rangePick ? await rangeFor(ctx, register, sort, rangePick) : undefined;
+        return {
+          ...(filters.length > 0 ? { filters } : {}),
+          sort,
+          ...(range ? { range } : {}),
+          ...(projection ? { fields: projection } : {}),
+          ...(paging ?? {}),
+        };
+      });
+    },
+    { numRuns: 30 },
+  );
+});

@@ -1,0 +1,171 @@
+/**
+ * Data helpers (DESIGN.md "Running against somebody's staging ERP"): discover what the target holds,
+ * create tagged records and put each into the run's ledger before the test goes on, delete through the
+ * portal, and make codes unique to the run.
+ */
+import { randomInt } from 'node:crypto';
+import {
+  isErpClientError,
+  type RestCallOptions,
+  type RestEnvelope,
+  type RestFields,
+  type RestRecord,
+  type RestRowFields,
+} from '@erpcert/client';
+import { getRegister } from '@erpcert/contract';
+import { appendLedger } from '../runner/ledger.js';
+import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
+import type { RuleContext } from './rule-test.js';
+
+let counter = 0;
+/** Three base-36 characters chosen once per worker, so that parallel workers never make the same code. */
+const workerPart = randomInt(36 ** 3)
+  .toString(36)
+  .toUpperCase()
+  .padStart(3, '0');
+
+/**
+ * A code unique to this run and worker, starting with the run tag: `<tag><worker><n>` (`EC4K2Q7ZA3`), at
+ * most 14 characters for a 6-character tag. `extra` (upper-cased letters and digits) is appended.
+ */
+export function uniqueCode(ctx: Pick<RuleContext, 'target'>, extra = ''): string {
+  counter += 1;
+  return `${ctx.target.runTag}${workerPart}${counter.toString(36).toUpperCase()}${extra}`;
+}
+
+/** Appends a created record to the run's ledger (runner/ledger.ts), so that the runner cleans it up. */
+export function ledgerCreated(ctx: Pick<RuleContext, 'target' | 'name'>, register: string, key: string): void {
+  appendLedger(ctx.target.ledger, {
+    register,
+    key,
+    ...(ctx.target.compcode !== undefined ? { company: ctx.target.compcode } : {}),
+    test: ctx.name,
+    at: new Date().toISOString(),
+  });
+}
+
+/** Marks a ledger entry gone: the test deleted the record itself. */
+export function ledgerGone(ctx: Pick<RuleContext, 'target' | 'name'>, register: string, key: string): void {
+  appendLedger(ctx.target.ledger, {
+    register,
+    key,
+    ...(ctx.target.compcode !== undefined ? { company: ctx.target.compcode } : {}),
+    test: ctx.name,
+    gone: true,
+  });
+}
+
+/** A write created records whose keys cannot be told: they could not be put into the ledger. */
+export class UnledgeredRecordError extends Error {
+  override readonly name = 'UnledgeredRecordError';
+}
+
+/** The key of a record a write created, from its `@url`/key fields, else from the key fields the write set. */
+function createdKey(register: string, record: RestRecord | undefined, sent: Readonly<Record<string, unknown>>) {
+  const fromRecord = record ? ledgerKey(register, record) : undefined;
+  if (fromRecord !== undefined) return fromRecord;
+  const def = getRegister(register);
+  const parts = def?.key.map((k) => sent[k]);
+  return parts?.every((p) => typeof p === 'string' && p !== '') ? parts.join('/') : undefined;
+}
+
+function ledgerAll(
+  ctx: RuleContext,
+  register: string,
+  env: RestEnvelope<string>,
+  sent: readonly Readonly<Record<string, unknown>>[],
+): string[] {
+  const keys: string[] = [];
+  const n = Math.max(env.records.length, sent.length);
+  for (let i = 0; i < n; i++) {
+    const key = createdKey(register, env.records[i], sent[i] ?? {});
+    if (key === undefined)
+      throw new UnledgeredRecordError(
+        `${register}: the create answer names no key for record ${i} (no @url, no key fields), so it cannot be cleaned up`,
+      );
+    ledgerCreated(ctx, register, key);
+    keys.push(key);
+  }
+  return keys;
+}
+
+/** A record a helper created: the answer and the ledgered key. */
+export interface Created {
+  readonly key: string;
+  /** The record as the create answered it (its non-blank fields, on real servers), if it did. */
+  readonly record: RestRecord | undefined;
+  readonly envelope: RestEnvelope<string>;
+}
+
+/** Creates a record with a form POST (auto-fill runs, record-rest-api.md §4 rule 1) and ledgers it. */
+export async function createForm(
+  ctx: RuleContext,
+  register: string,
+  header: RestFields<string>,
+  rows: readonly RestRowFields[] = [],
+  options?: RestCallOptions,
+): Promise<Created> {
+  const env = await ctx.client.rest.createForm(register, header, rows, options);
+  const [key] = ledgerAll(ctx, register, env, [header]);
+  return { key: key!, record: env.records[0], envelope: env };
+}
+
+/** Creates records with one JSON POST (no auto-fill, §4 rules 2-3) and ledgers every one. */
+export async function createJson(
+  ctx: RuleContext,
+  register: string,
+  records: readonly Record<string, unknown>[],
+  options?: RestCallOptions,
+): Promise<Created[]> {
+  const env = await ctx.client.rest.createJson(register, records, options);
+  const keys = ledgerAll(ctx, register, env, records);
+  return keys.map((key, i) => ({ key, record: env.records[i], envelope: env }));
+}
+
+/** Deletes a record with the portal `delete` action (portal-action-api.md §4) and marks it gone in the ledger. */
+export async function deleteRecord(ctx: RuleContext, register: string, key: string): Promise<void> {
+  await ctx.client.portal.delete({ register, id: key } as Parameters<typeof ctx.client.portal.delete>[0]);
+  ledgerGone(ctx, register, key);
+}
+
+/** The records of one read, or why the target could not serve it. */
+export type Probe = { ok: true; records: RestRecord[]; envelope: RestEnvelope<string> } | { ok: false; why: string };
+
+/** Reads a register; an error of the target (unknown register, no permission) becomes `{ ok: false, why }`. */
+export async function probe(ctx: RuleContext, register: string, query: ListQuery = {}): Promise<Probe> {
+  try {
+    const envelope = await ctx.client.rest.list(register, asRestQuery(query), { format: 'json' });
+    return { ok: true, records: envelope.records, envelope };
+  } catch (err) {
+    if (!isErpClientError(err) || err.kind === 'transport' || err.kind === 'config') throw err;
+    return { ok: false, why: `${register}: ${err.message.split('\n')[0]}` };
+  }
+}
+
+/**
+ * The registers of `candidates` that hold at least `min` records (one read each with `limit=min`), in the
+ * order given. Registers the target refuses are left out.
+ */
+export async function registersWithData(ctx: RuleContext, candidates: readonly string[], min = 1): Promise<string[]> {
+  const found: string[] = [];
+  for (const register of candidates) {
+    const p = await probe(ctx, register, { limit: min });
+    if (p.ok && p.records.length >= min) found.push(register);
+  }
+  return found;
+}
+
+/**
+ * Every record of a register in one read (JSON), when it has at most `max` records; undefined when it has
+ * more (a staging ERP's big register is read only in pages) or the target refuses it.
+ */
+export async function readAll(
+  ctx: RuleContext,
+  register: string,
+  max: number,
+  query: ListQuery = {},
+): Promise<RestRecord[] | undefined> {
+  const p = await probe(ctx, register, { ...query, limit: max + 1 });
+  if (!p.ok || p.records.length > max) return undefined;
+  return p.records;
+}

@@ -1,0 +1,109 @@
+/**
+ * The conformance harness: rule-tagged tests and properties (`ruleTest`, `ruleProperty`), the worker's
+ * client, reusable contract assertions, data helpers, arbitraries and the query model. Property files
+ * under `properties/` import from here.
+ */
+
+export {
+  type FilterChoice,
+  fieldSubset,
+  filterChoice,
+  type MalformedParameter,
+  type Mutation,
+  malformedListParameter,
+  offsetLimit,
+  pageSize,
+  type RangeChoice,
+  rangeableValues,
+  rangeChoice,
+  registerName,
+  resolveFilters,
+  resolveRange,
+  sortField,
+} from './arbitraries.js';
+export {
+  assertEnvelope,
+  assertFormat,
+  assertSequenceAdvanced,
+  assertSequenceHeader,
+  rawJson,
+  sequenceOf,
+} from './assert/envelope.js';
+export {
+  assertRecordShape,
+  assertRows,
+  assertStringValues,
+  assertUrl,
+  fieldNames,
+  type RecordShapeOptions,
+} from './assert/record-shape.js';
+export { assertSameRecords, recordDifference } from './assert/same-records.js';
+export { assertJsonValid, assertXmlValid, type JsonSchemaRef, restEnvelopeSchema } from './assert/schemas.js';
+export { Baselines, judgeStable, MAX_BASELINE_RECORDS, type RegisterData } from './baseline.js';
+export {
+  type Created,
+  createForm,
+  createJson,
+  deleteRecord,
+  ledgerCreated,
+  ledgerGone,
+  type Probe,
+  probe,
+  readAll,
+  registersWithData,
+  UnledgeredRecordError,
+  uniqueCode,
+} from './data.js';
+export type { ConformanceMeta, FailureDetail, RecordedExchange } from './meta.js';
+export { TARGET_ENV } from './meta.js';
+export {
+  compareWithModel,
+  describeQuery,
+  isAscending,
+  matchesFilters,
+  modelRecords,
+  type QuerySpec,
+  type RangeSpec,
+  rangeMembers,
+  rangeParameter,
+  toListQuery,
+} from './query-model.js';
+export { QUERY_CANDIDATES, QUERY_REGISTER_COUNT, queryRegisters } from './query-registers.js';
+export { ExchangeRecorder, RECORDED_BODY_CHARS, toRecordedExchange } from './recorder.js';
+export {
+  type AnyRecord,
+  asRestQuery,
+  fieldValue,
+  identityOf,
+  isMetaMember,
+  keyFromUrl,
+  keyValues,
+  type ListQuery,
+  ledgerKey,
+  rowsOf,
+  urlOf,
+} from './records.js';
+export {
+  type Arbitraries,
+  checkParameters,
+  DEFAULT_NUM_RUNS,
+  propertyFailure,
+  propertyFailureText,
+  type RuleContext,
+  type RuleIds,
+  type RulePropertyOptions,
+  type RuleTestOptions,
+  ruleProperty,
+  ruleTest,
+  ruleTestName,
+} from './rule-test.js';
+export { type TargetConfig, TargetConfigError, targetFromEnv } from './target.js';
+export {
+  ContractViolation,
+  expectRule,
+  requireRule,
+  show,
+  UnknownRuleError,
+  violated,
+} from './violation.js';
+export { clientConfigFor, type WorkerSession, workerSession } from './worker-client.js';

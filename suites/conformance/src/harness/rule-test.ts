@@ -1,0 +1,253 @@
+/**
+ * `ruleTest` and `ruleProperty`: vitest tests tagged with rule ids that record what the runner needs in
+ * `task.meta.erpcert` (meta.ts): the rules, a skip reason, a strict-profile advisory, and on failure the
+ * message, the shrunk counterexample, seed, path, shrinks and the exchanges of the failing run.
+ *
+ * Properties run with `fc.check` inside vitest's own `test` rather than `@fast-check/vitest`'s `test.prop`:
+ * `fc.check` hands back the run details (seed, counterexample path, shrinks, the counterexample) as values,
+ * where `test.prop` only throws a formatted text, and the harness needs the test context (skip, meta) and
+ * a hook into every run to keep its exchanges.
+ */
+import { randomInt } from 'node:crypto';
+import type { ErpClient } from '@erpcert/client';
+import fc from 'fast-check';
+import { type TestContext, test } from 'vitest';
+import type { Profile } from '../runner/verdict.js';
+import type { ConformanceMeta, FailureDetail, RecordedExchange } from './meta.js';
+import type { TargetConfig } from './target.js';
+import { requireRule } from './violation.js';
+import { type WorkerSession, workerSession } from './worker-client.js';
+
+/** What a test body and a property predicate get. */
+export interface RuleContext {
+  /** The rule ids the test checks. */
+  readonly rules: readonly string[];
+  /** The test's name, `[ids] name`. */
+  readonly name: string;
+  readonly target: TargetConfig;
+  /** The worker's client for both APIs (session reuse, pacing, recording). */
+  readonly client: ErpClient;
+  readonly profile: Profile;
+  /** True in the strict profile, where advisories count. */
+  readonly strict: boolean;
+  /** Aborted when the test times out or the run is cancelled. */
+  readonly signal: AbortSignal;
+  /** Skips the test (SKIP verdict) with the reason: the target lacks data, permission or a module. */
+  skip(reason: string): never;
+  /** Records an advisory (strict profile only; ignored in the others): an unspecified behaviour that differs. */
+  advise(text: string): void;
+}
+
+/** Options of {@link ruleTest}. */
+export interface RuleTestOptions {
+  /** The test writes to the target: it skips in the readonly profile. @defaultValue false */
+  readonly writes?: boolean;
+  /** vitest timeout of the test in ms. @defaultValue the config's testTimeout */
+  readonly timeout?: number;
+}
+
+/** Options of {@link ruleProperty}. */
+export interface RulePropertyOptions extends RuleTestOptions {
+  /** Runs of the property unless `ERPCERT_RUNS` says otherwise. @defaultValue 20 */
+  readonly numRuns?: number;
+}
+
+/** One rule id or several. */
+export type RuleIds = string | readonly string[];
+
+/** The arbitraries of a property, one per predicate argument. */
+export type Arbitraries<Ts extends unknown[]> = { [K in keyof Ts]: fc.Arbitrary<Ts[K]> };
+
+/** Default runs per property: a full run of both APIs must stay under 60 s on two cores. */
+export const DEFAULT_NUM_RUNS = 20;
+
+/** Thrown by `ctx.skip`; turned into vitest's skip by the harness (never a property failure). */
+class SkipSignal extends Error {
+  override readonly name = 'SkipSignal';
+}
+
+function ruleList(rules: RuleIds): readonly string[] {
+  const list = typeof rules === 'string' ? [rules] : [...rules];
+  if (list.length === 0) throw new TypeError('a conformance test needs at least one rule id');
+  for (const r of list) requireRule(r);
+  return Object.freeze([...new Set(list)]);
+}
+
+/** The test name the runner filters on: `[RULE.A, RULE.B] what it checks`. */
+export function ruleTestName(rules: readonly string[], name: string): string {
+  return `[${rules.join(', ')}] ${name}`;
+}
+
+function metaOf(t: TestContext): ConformanceMeta {
+  return (t.task.meta as { erpcert?: ConformanceMeta }).erpcert as ConformanceMeta;
+}
+
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n')[0] ?? text;
+}
+
+/** Sets up the meta record and the context of one test. */
+function begin(t: TestContext, rules: readonly string[], name: string): { ctx: RuleContext; session: WorkerSession } {
+  const meta: ConformanceMeta = { rules };
+  (t.task.meta as { erpcert?: ConformanceMeta }).erpcert = meta;
+  const session = workerSession();
+  session.recorder.beginTest();
+  const strict = session.target.profile === 'strict';
+  const ctx: RuleContext = {
+    rules,
+    name,
+    target: session.target,
+    client: session.client,
+    profile: session.target.profile,
+    strict,
+    signal: t.signal,
+    skip(reason: string): never {
+      throw new SkipSignal(reason);
+    },
+    advise(text: string): void {
+      if (!strict) return;
+      meta.advisory = meta.advisory === undefined ? text : `${meta.advisory}; ${text}`;
+    },
+  };
+  return { ctx, session };
+}
+
+function skipNow(t: TestContext, reason: string): never {
+  metaOf(t).skipReason = reason;
+  return t.skip(reason);
+}
+
+/** Records a failure of a test body (not of a property run) and rethrows it. */
+function fail(t: TestContext, err: unknown, exchanges: RecordedExchange[]): never {
+  const failure: FailureDetail = { message: firstLine(err), exchanges };
+  metaOf(t).failure = failure;
+  throw err;
+}
+
+const READONLY_SKIP = 'readonly profile: this test writes';
+
+/**
+ * A conformance test of `rules` (checked against the catalogue now, at collection): named `[ids] name`,
+ * recording `task.meta.erpcert`. `fn` may call `ctx.skip(reason)` and `ctx.advise(text)`; what it throws is
+ * the failure, with the test's exchanges.
+ */
+export function ruleTest(
+  rules: RuleIds,
+  name: string,
+  fn: (ctx: RuleContext) => Promise<void> | void,
+  opts: RuleTestOptions = {},
+): void {
+  const ids = ruleList(rules);
+  const full = ruleTestName(ids, name);
+  test(
+    full,
+    async (t) => {
+      const { ctx, session } = begin(t, ids, full);
+      if (opts.writes && ctx.profile === 'readonly') skipNow(t, READONLY_SKIP);
+      try {
+        await fn(ctx);
+      } catch (err) {
+        if (err instanceof SkipSignal) skipNow(t, err.message);
+        fail(t, err, session.recorder.test());
+      }
+    },
+    opts.timeout,
+  );
+}
+
+/** fast-check parameters from the run's settings: replay with seed and path, or a fresh non-negative seed. */
+export function checkParameters(
+  target: Pick<TargetConfig, 'runs' | 'seed' | 'path'>,
+  numRuns: number,
+): { numRuns: number; seed: number; path?: string; endOnFailure?: boolean } {
+  const seed = target.seed ?? randomInt(0, 2 ** 31 - 1);
+  if (target.path !== undefined)
+    return { numRuns: target.runs ?? numRuns, seed, path: target.path, endOnFailure: true };
+  return { numRuns: target.runs ?? numRuns, seed };
+}
+
+/** The failure record of a failed fast-check run. */
+export function propertyFailure(details: fc.RunDetails<unknown>, exchanges: RecordedExchange[]): FailureDetail {
+  const err = details.errorInstance;
+  const message = err !== null && err !== undefined ? firstLine(err) : 'the property returned false';
+  return {
+    message,
+    counterexample: fc.stringify(details.counterexample),
+    seed: details.seed,
+    ...(details.counterexamplePath !== null ? { path: details.counterexamplePath } : {}),
+    shrinks: details.numShrinks,
+    exchanges,
+  };
+}
+
+/** The text vitest shows for a failed property: the rule's message, then what replays it. */
+export function propertyFailureText(f: FailureDetail, details: fc.RunDetails<unknown>): string {
+  const cause = details.errorInstance instanceof Error ? details.errorInstance.message : f.message;
+  return [
+    cause,
+    `Counterexample: ${f.counterexample}`,
+    `Shrunk ${f.shrinks ?? 0} time(s); replay with --seed ${f.seed}${f.path !== undefined ? ` --path ${f.path}` : ''}`,
+  ].join('\n');
+}
+
+/**
+ * A property over generated inputs, tagged with `rules`. `arbitraries` is the list of arbitraries, or a
+ * function of the context that builds them once per test (to discover the target's data first; it may
+ * skip). `predicate(ctx, ...values)` runs once per generated input and fails by throwing (a
+ * ContractViolation) or returning false. Each run's exchanges are kept; a failure records the shrunk
+ * counterexample, seed, path, shrinks and the exchanges of the run that produced it.
+ */
+export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
+  rules: RuleIds,
+  name: string,
+  arbitraries: Arbitraries<Ts> | ((ctx: RuleContext) => Arbitraries<Ts> | Promise<Arbitraries<Ts>>),
+  /** Fails by throwing or by returning (or resolving to) `false`; any other result passes. */
+  predicate: (ctx: RuleContext, ...values: Ts) => unknown,
+  opts: RulePropertyOptions = {},
+): void {
+  const ids = ruleList(rules);
+  const full = ruleTestName(ids, name);
+  test(
+    full,
+    async (t) => {
+      const { ctx, session } = begin(t, ids, full);
+      if (opts.writes && ctx.profile === 'readonly') skipNow(t, READONLY_SKIP);
+      let arbs: Arbitraries<Ts>;
+      try {
+        arbs = typeof arbitraries === 'function' ? await arbitraries(ctx) : arbitraries;
+      } catch (err) {
+        if (err instanceof SkipSignal) skipNow(t, err.message);
+        fail(t, err, session.recorder.test());
+      }
+      let skipReason: string | undefined;
+      let failing: RecordedExchange[] = [];
+      const property = fc.asyncProperty(...([...arbs] as unknown as Arbitraries<Ts>), async (...values: Ts) => {
+        if (skipReason !== undefined) return true;
+        session.recorder.beginRun();
+        try {
+          const ok = await predicate(ctx, ...values);
+          if (ok === false) failing = session.recorder.run();
+          return ok !== false;
+        } catch (err) {
+          if (err instanceof SkipSignal) {
+            skipReason = err.message;
+            return true;
+          }
+          failing = session.recorder.run();
+          throw err;
+        }
+      });
+      const details = await fc.check(property, checkParameters(ctx.target, opts.numRuns ?? DEFAULT_NUM_RUNS));
+      if (skipReason !== undefined) skipNow(t, skipReason);
+      if (details.failed) {
+        const failure = propertyFailure(details as fc.RunDetails<unknown>, failing);
+        metaOf(t).failure = failure;
+        throw new Error(propertyFailureText(failure, details as fc.RunDetails<unknown>), {
+          cause: details.errorInstance,
+        });
+      }
+    },
+    opts.timeout,
+  );
+}
