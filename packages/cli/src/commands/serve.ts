@@ -98,6 +98,19 @@ export const serve: Command = {
     }
     const port = int('port', 0);
     if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+    // listen for SIGTERM/SIGINT from the start: a stop during start-up still closes cleanly
+    let stopSignal: NodeJS.Signals | undefined;
+    let wake: (() => void) | undefined;
+    const stop = (signal: NodeJS.Signals) => {
+      stopSignal = signal;
+      wake?.();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    const detach = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    };
     let server: RunningServer;
     try {
       server = await startServer({
@@ -119,6 +132,7 @@ export const serve: Command = {
         log: (line) => io.err.write(`${line}\n`),
       });
     } catch (err) {
+      detach();
       io.err.write(`erpcert serve: cannot start: ${(err as Error).message}\n`);
       return 2;
     }
@@ -127,16 +141,9 @@ export const serve: Command = {
       `erpcert serve: listening on ${server.url} (${values.db ? `database ${values.db}` : 'in memory'}; ` +
         `user ${values.user as string}; Ctrl-C stops)\n`,
     );
-    await new Promise<void>((resolve) => {
-      const stop = (signal: NodeJS.Signals) => {
-        process.off('SIGTERM', stop);
-        process.off('SIGINT', stop);
-        io.err.write(`erpcert serve: ${signal}, stopping\n`);
-        resolve();
-      };
-      process.on('SIGTERM', stop);
-      process.on('SIGINT', stop);
-    });
+    if (stopSignal === undefined) await new Promise<void>((resolve) => (wake = resolve));
+    detach();
+    io.err.write(`erpcert serve: ${stopSignal}, stopping\n`);
     await server.close();
     return 0;
   },
