@@ -15,7 +15,6 @@ import {
   type Profile,
   RunEvents,
   readLedger,
-  runSuite,
   type SuiteRunResult,
   TARGET_ENV,
   type TargetConnection,
@@ -270,6 +269,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
       `profile ${s.profile}, run tag ${runTag}${s.only ? `, rules ${s.only} (${s.scope.length})` : ''}${s.shard ? `, shard ${s.shard}` : ''}`,
     );
     try {
+      // loaded here: vitest's Node API takes seconds to import, and only this command needs it
+      const { runSuite } = await import('../reports/run-suite.js');
       result = await runSuite({
         env: workerEnv(s, conn, runTag, ledger),
         profile: s.profile,

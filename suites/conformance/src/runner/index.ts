@@ -1,6 +1,9 @@
 /**
  * The conformance runner: runs the properties with vitest, turns outcomes into verdicts and events, and
  * cleans up what the run created. `erpcert conform` (packages/cli) drives it and writes the reports.
+ *
+ * `runSuite` lives in './run-suite.js' and is not re-exported here: it loads vitest's Node API (seconds of
+ * start-up), which only the run itself needs; import it from there, lazily.
  */
 
 export type { ConformanceMeta, FailureDetail, RecordedExchange } from '../harness/meta.js';
@@ -19,7 +22,7 @@ export { RunEvents } from './events.js';
 export { appendLedger, type LedgerContents, type LedgerEntry, readLedger } from './ledger.js';
 export { ConformanceReporter, type ConformanceReporterOptions } from './reporter.js';
 export { namePatternFor, rulesInName } from './rule-tags.js';
-export { conformConfigFile, runSuite, type SuiteRunOptions, type SuiteRunResult, suiteRoot } from './run-suite.js';
+export type { SuiteRunOptions, SuiteRunResult } from './run-suite.js';
 export { newRunTag, RUN_TAG_PATTERN } from './run-tag.js';
 export {
   basicAuth,
