@@ -2,6 +2,8 @@ import type { App } from '../app.js';
 import type { RegisterInput } from '../schema/register-schema.js';
 import { employeeRegisters } from './employee/employee-registers.js';
 import type { PortalHandler, PortalState } from './handler.js';
+import { activeeditfields } from './triggers/active-edit-fields.js';
+import { windowactions } from './triggers/windowactions.js';
 import { activityHandlers } from './workflow/activity-handlers.js';
 import { approvalHandlers } from './workflow/approval-handlers.js';
 import { overviewHandlers } from './workflow/overview-handlers.js';
@@ -36,6 +38,8 @@ export const workflowHandlers: readonly PortalHandler[] = [
   ...signingHandlers,
   ...activityHandlers,
   ...overviewHandlers,
+  windowactions,
+  activeeditfields,
 ];
 
 /** Registers part B needs beyond those of registers.ts (EPContractVc, EPTS2Vc, EPEmpVc, ...). */

@@ -6,6 +6,7 @@ import { loadPortalFixture } from '../../testing/portal-fixture.js';
 import { addApprovalRule } from '../approval-rules.js';
 import { configureWorkflow } from '../workflow-config.js';
 import { ensureWorkflowTables } from '../workflow-tables.js';
+import { loadFixtureExtras } from './fixture-extras.js';
 
 /**
  * Part B's hand-written test data on top of `loadPortalFixture` (users ADMIN (group ADMIN), JD (SALES), REP
@@ -19,7 +20,8 @@ import { ensureWorkflowTables } from '../workflow-tables.js';
  * - `WF.bigInvoice` 10000103, a draft invoice of C1 with Sum4 500.00 (needs both IVVc steps);
  * - a task activity `WF.task` 10000701 for JD; the workflow configuration of workflow-config.ts;
  * - `WF.latContract` 10000801, an EPContractVc (no approval rule: signing needs no approval);
- * - report-level access: group ADMIN to every report of the catalogue, group REPORTS to SalesJournalRn only.
+ * - report-level access: group ADMIN to every report of the catalogue, group REPORTS to SalesJournalRn only;
+ * - the trigger and employee data of fixture-extras.ts.
  */
 export const WF = {
   bigInvoice: '10000103',
@@ -78,6 +80,7 @@ export function loadWorkflowFixture(store: RecordStore, company = 1): void {
     for (const rep of ['SalesJournalRn', 'OpenReceivablesRn', 'StockLevelsRn'])
       grantRight(store, company, 'ADMIN', reportRight(rep));
     grantRight(store, company, 'REPORTS', reportRight('SalesJournalRn'));
+    loadFixtureExtras(store, company);
   });
 }
 
