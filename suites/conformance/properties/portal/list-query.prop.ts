@@ -1,0 +1,172 @@
+// Portal list query parameters: order, sd/ed, the ARVc/APVc search, Kanban (portal-action-api.md §4
+// "List query", operation rule 8; §8 "Kanban column size").
+import type { PortalRecord } from '@erpcert/client';
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { expectRule, type RuleContext, ruleProperty, ruleTest, show } from '../../src/harness/index.js';
+import {
+  attempt,
+  describeOutcome,
+  judgeQuiet,
+  LIST_KEY,
+  LIST_REGISTERS,
+  type ListRegister,
+  listIdentity,
+  SEARCH_FIELDS,
+  statedCount,
+  textOf,
+} from '../../src/harness/portal.js';
+
+/** Records of one list query, every page (perpage 100), at most `maxPages` pages; undefined when refused. */
+async function readList(
+  ctx: RuleContext,
+  register: ListRegister,
+  query: Record<string, string | number>,
+  maxPages = 5,
+  perpage = 100,
+): Promise<{ records: PortalRecord[]; count: number | undefined } | string> {
+  const records: PortalRecord[] = [];
+  let count: number | undefined;
+  for (let page = 1; page <= maxPages; page++) {
+    const o = await attempt(ctx.client.portal.list(register, { ...query, page, perpage }));
+    if (!o.ok) return `${register} ${show(query)} page ${page} was refused: ${describeOutcome(o)}`;
+    count ??= statedCount(register, o.value);
+    records.push(...o.value.records);
+    if (o.value.records.length < perpage) break;
+  }
+  return { records, count };
+}
+
+/** Registers with documented list fields that can sort by their key: IVVc, ARVc, APVc (§2; rule 14). */
+const SORTABLE: readonly ListRegister[] = ['IVVc', 'ARVc', 'APVc'];
+
+let arap: Promise<{ register: 'ARVc' | 'APVc'; records: PortalRecord[] }[]> | undefined;
+
+/** ARVc/APVc records of the target (up to 200 each). */
+async function arapRecords(ctx: RuleContext) {
+  arap ??= (async () => {
+    const out: { register: 'ARVc' | 'APVc'; records: PortalRecord[] }[] = [];
+    for (const register of ['ARVc', 'APVc'] as const) {
+      const r = await readList(ctx, register, {}, 2);
+      if (typeof r !== 'string' && r.records.length > 0) out.push({ register, records: r.records });
+    }
+    return out;
+  })();
+  const found = await arap;
+  if (found.length === 0) ctx.skip('the target has no open item in ARVc or APVc to search for');
+  return found;
+}
+
+describe('portal list query parameters', () => {
+  ruleProperty(
+    ['PORTAL.LIST.ORDER', 'PORTAL.LIST.QUERY'],
+    'order=descending returns the records of order=ascending in reverse (sortkey = the key field)',
+    [fc.constantFrom(...SORTABLE), fc.integer({ min: 1, max: 100 })],
+    async (ctx, register, perpage) => {
+      const sortkey = LIST_KEY[register];
+      await judgeQuiet(ctx, 'PORTAL.LIST.ORDER', async () => {
+        const pages = Math.max(3, Math.ceil(300 / perpage));
+        const a = await readList(ctx, register, { sortkey, order: 'ascending' }, pages, perpage);
+        const d = await readList(ctx, register, { sortkey, order: 'descending' }, pages, perpage);
+        expectRule(typeof a !== 'string', 'PORTAL.LIST.ORDER', () => `order=ascending: ${a}`);
+        expectRule(typeof d !== 'string', 'PORTAL.LIST.ORDER', () => `order=descending: ${d}`);
+        // comparable when the walks read the whole list
+        if (a.count === undefined || a.count !== a.records.length || d.records.length !== a.count) return undefined;
+        const up = a.records.map((r) => listIdentity(register, r) ?? show(r));
+        const down = d.records.map((r) => listIdentity(register, r) ?? show(r));
+        if (up.join('\u0000') !== [...down].reverse().join('\u0000'))
+          return `${register} sortkey=${sortkey} perpage=${perpage}: ascending ${show(up.slice(0, 8))}, descending ${show(down.slice(0, 8))} is not its reverse`;
+        return undefined;
+      });
+    },
+    { numRuns: 6 },
+  );
+
+  ruleProperty(
+    ['PORTAL.LIST.SD_ED_DATES', 'PORTAL.LIST.QUERY'],
+    'sd and ed as YYYY-MM-DD dates are taken, and select a subset of the unbounded list',
+    [
+      fc.constantFrom(...LIST_REGISTERS.filter((r) => r !== 'INVc')),
+      fc.date({ min: new Date('2015-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true }),
+      fc.integer({ min: 0, max: 900 }),
+    ],
+    async (ctx, register, from, days) => {
+      const sd = from.toISOString().slice(0, 10);
+      const ed = new Date(from.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+      await judgeQuiet(ctx, 'PORTAL.LIST.SD_ED_DATES', async () => {
+        const all = await readList(ctx, register, {}, 3);
+        const bounded = await readList(ctx, register, { sd, ed }, 3);
+        expectRule(typeof bounded !== 'string', 'PORTAL.LIST.SD_ED_DATES', () => `sd=${sd}&ed=${ed}: ${bounded}`);
+        if (typeof all === 'string') return all;
+        if (all.count === undefined || all.count > all.records.length) return undefined; // too big to compare
+        const ids = new Set(all.records.map((r) => listIdentity(register, r) ?? show(r)));
+        const stray = bounded.records.find((r) => !ids.has(listIdentity(register, r) ?? show(r)));
+        if (stray) return `${register} sd=${sd}&ed=${ed} returned ${show(stray)}, which the list without dates lacks`;
+        if ((bounded.count ?? 0) > all.count)
+          return `${register} sd=${sd}&ed=${ed}: count ${bounded.count} > ${all.count}`;
+        return undefined;
+      });
+    },
+    { numRuns: 10 },
+  );
+
+  ruleProperty(
+    ['PORTAL.LIST.SEARCH_ARVC', 'PORTAL.LIST.SEARCH_APVC'],
+    'an ARVc/APVc search for a field value finds that record, and every result holds the text in a searched field or the amount',
+    async (ctx) => {
+      const found = await arapRecords(ctx);
+      return [
+        fc.constantFrom(...found).chain(({ register, records }) =>
+          fc.record({
+            register: fc.constant(register),
+            record: fc.constantFrom(...records),
+            field: fc.constantFrom(...SEARCH_FIELDS[register]),
+            upper: fc.boolean(),
+          }),
+        ),
+      ];
+    },
+    async (ctx, { register, record, field, upper }) => {
+      const rule = register === 'ARVc' ? 'PORTAL.LIST.SEARCH_ARVC' : 'PORTAL.LIST.SEARCH_APVC';
+      const value = textOf(record, field).trim();
+      // a value with spaces would be several terms, whose combination the docs do not state
+      if (value === '' || /\s/.test(value)) return;
+      const search = upper ? value.toUpperCase() : value;
+      const id = listIdentity(register, record);
+      await judgeQuiet(ctx, rule, async () => {
+        const got = await readList(ctx, register, { search }, 3);
+        expectRule(typeof got !== 'string', rule, () => `search=${search}: ${got}`);
+        const needle = search.toLowerCase();
+        const searched = [...SEARCH_FIELDS[register], 'RVal'];
+        const stray = got.records.find((r) => !searched.some((f) => textOf(r, f).toLowerCase().includes(needle)));
+        if (stray)
+          return `${register} search=${show(search)} returned ${show(stray)}, which holds it in none of ${searched.join(', ')}`;
+        // the exact value of a searched field finds its record whatever the reading (whole, prefix, substring);
+        // letter case is not stated for list search, so only the value as it is must find it
+        if (!upper && id !== undefined && (got.count ?? 0) <= got.records.length) {
+          const hit = got.records.some((r) => listIdentity(register, r) === id);
+          if (!hit) return `${register} search=${show(search)} (the ${field} of ${id}) did not return ${id}`;
+        }
+        return undefined;
+      });
+    },
+    { numRuns: 15 },
+  );
+
+  ruleTest(
+    ['PORTAL.LIST.KANBAN_PARAMS', 'PORTAL.LIST.REGISTERS'],
+    'the Kanban list takes usercode and maxsize',
+    async (ctx) => {
+      const usercode = ctx.target.usercode;
+      if (usercode === undefined) ctx.skip('no --usercode configured: the Kanban list is asked with a usercode');
+      for (const maxsize of [1, 5, 20]) {
+        const o = await attempt(ctx.client.portal.list('Kanban', { usercode, maxsize }));
+        expectRule(
+          o.ok,
+          'PORTAL.LIST.KANBAN_PARAMS',
+          () => `Kanban usercode=${usercode}&maxsize=${maxsize}: ${describeOutcome(o)}`,
+        );
+      }
+    },
+  );
+});

@@ -1,0 +1,101 @@
+/**
+ * Data for the portal properties: what the target holds (a customer and items to build documents from, a
+ * record read back through `/api/1/`), and tagged documents created with a form POST (record-rest-api.md
+ * §4 rule 1) and put into the ledger before the test goes on (DESIGN.md "Running against somebody's
+ * staging ERP"). The run tag goes into the row text `Spec` of every row created (IVVc/ORVc rows,
+ * record-rest-api.md §2), the one free-text field the documented row fields offer.
+ */
+import type { RestRecord } from '@erpcert/client';
+import { createForm, probe } from './data.js';
+import { fieldValue, rowsOf } from './records.js';
+import type { RuleContext } from './rule-test.js';
+
+/** A row to create: an item row (stp 1, the default) or a text row (stp 2). */
+export interface RowSpec {
+  readonly stp: '1' | '2' | '3';
+  readonly quant?: string;
+  readonly price?: string;
+}
+
+/** The master data documents are made from. */
+export interface DocumentBasis {
+  readonly customer: string;
+  readonly items: readonly string[];
+}
+
+const basisKey = Symbol.for('erpcert.conformance.portalBasis');
+type Holder = { [basisKey]?: Promise<DocumentBasis | string> };
+
+async function findBasis(ctx: RuleContext): Promise<DocumentBasis | string> {
+  // a customer (CUType 1 where the target says so) and a few items that are not terminated
+  let customers = await probe(ctx, 'CUVc', { fields: 'Code,CUType', 'filter.CUType': '1', limit: 5 });
+  if (!customers.ok || customers.records.length === 0)
+    customers = await probe(ctx, 'CUVc', { fields: 'Code', limit: 5 });
+  if (!customers.ok) return `the target refuses CUVc: ${customers.why}`;
+  const customer = customers.records.map((r) => fieldValue(r, 'Code')).find((c) => c !== '');
+  if (customer === undefined) return 'the target has no contact (CUVc) to make a document for';
+  const items = await probe(ctx, 'INVc', { fields: 'Code,Terminated', limit: 30 });
+  if (!items.ok) return `the target refuses INVc: ${items.why}`;
+  const codes = items.records
+    .filter((r) => fieldValue(r, 'Terminated') !== '1')
+    .map((r) => fieldValue(r, 'Code'))
+    .filter((c) => c !== '' && !c.includes(':'));
+  if (codes.length === 0) return 'the target has no item (INVc) to put on a document row';
+  return { customer, items: codes.slice(0, 10) };
+}
+
+/** A customer and items of the target (read once per worker); skips the test when it has none. */
+export async function documentBasis(ctx: RuleContext): Promise<DocumentBasis> {
+  const holder = globalThis as Holder;
+  holder[basisKey] ??= findBasis(ctx);
+  const basis = await holder[basisKey];
+  if (typeof basis === 'string') ctx.skip(basis);
+  return basis;
+}
+
+/** The row text that carries the run tag: `<tag> <what> <n>`. */
+export function taggedSpec(ctx: Pick<RuleContext, 'target'>, what: string, n: number): string {
+  return `${ctx.target.runTag} ${what} ${n}`;
+}
+
+/**
+ * Creates a draft document (`IVVc`, `ORVc`, `QTVc`) for the basis customer with the given rows (form POST,
+ * so auto-fill prices them), ledgered; returns its SerNr. Item rows take the basis items in turn.
+ */
+export async function createDocument(
+  ctx: RuleContext,
+  register: 'IVVc' | 'ORVc' | 'QTVc',
+  rows: readonly RowSpec[],
+  what = 'row',
+): Promise<string> {
+  const basis = await documentBasis(ctx);
+  const rowFields = rows.map((r, i) => {
+    const spec = taggedSpec(ctx, what, i + 1);
+    if (r.stp === '2') return { stp: '2', Spec: spec };
+    return {
+      ...(r.stp === '3' ? { stp: '3' } : {}),
+      ArtCode: basis.items[i % basis.items.length]!,
+      Quant: r.quant ?? String(1 + (i % 4)),
+      ...(r.price !== undefined ? { Price: r.price } : {}),
+      Spec: spec,
+    };
+  });
+  const created = await createForm(ctx, register, { CustCode: basis.customer }, rowFields, { format: 'json' });
+  return created.key;
+}
+
+/** The record with this SerNr, read through `/api/1/` (`filter.SerNr`, JSON); undefined when there is none. */
+export async function readBySerNr(ctx: RuleContext, register: string, serNr: string): Promise<RestRecord | undefined> {
+  const env = await ctx.client.rest.list(register, { 'filter.SerNr': serNr } as never, { format: 'json' });
+  return env.records.find((r) => fieldValue(r, 'SerNr') === serNr);
+}
+
+/** The rows of a record without `@rownumber`, for comparing row contents before and after a row operation. */
+export function rowContents(record: RestRecord | undefined): Record<string, string>[] {
+  if (!record) return [];
+  return rowsOf(record).map((row) => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(row)) if (k !== '@rownumber') out[k] = String(v);
+    return out;
+  });
+}

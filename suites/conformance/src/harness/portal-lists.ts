@@ -1,0 +1,118 @@
+/**
+ * Portal list queries for the properties (portal-action-api.md §1 "A list query has no action", §2 "Paged
+ * list", §4 rule 8): the list registers, how a record of each is told apart, field text, and the judgement
+ * of answers that other tests may change while a property reads them.
+ */
+import type { PortalList, PortalRecord } from '@erpcert/client';
+import type { RuleContext } from './rule-test.js';
+import { violated } from './violation.js';
+
+/** "Registers per operation", list queries (§2); Kanban's response is not shown (rule 14). */
+export const LIST_REGISTERS = [
+  'INVc',
+  'CUVc',
+  'ActVc',
+  'IVVc',
+  'VIVc',
+  'StockTakeVc',
+  'ORVc',
+  'QTVc',
+  'EPOrderDocVc',
+  'ARVc',
+  'APVc',
+] as const;
+
+/** A list register with a paged shape (Kanban left out). */
+export type ListRegister = (typeof LIST_REGISTERS)[number];
+
+/** ARVc and APVc answer `<data page total>` (§2 "Paged list (ARVc, APVc)"). */
+export function isArAp(register: string): boolean {
+  return register === 'ARVc' || register === 'APVc';
+}
+
+/**
+ * The field that names a record of a list: the REST key of the register (record-rest-api.md §2), InvoiceNr
+ * for ARVc and SerNr for APVc (portal §2 record fields). Rows of other lists may not carry it (rule 14): then
+ * records cannot be told apart and the properties say so.
+ */
+export const LIST_KEY: Readonly<Record<ListRegister, string>> = {
+  INVc: 'Code',
+  CUVc: 'Code',
+  ActVc: 'SerNr',
+  IVVc: 'SerNr',
+  VIVc: 'SerNr',
+  StockTakeVc: 'SerNr',
+  ORVc: 'SerNr',
+  QTVc: 'SerNr',
+  EPOrderDocVc: 'SerNr',
+  ARVc: 'InvoiceNr',
+  APVc: 'SerNr',
+};
+
+/** Fields the docs name for list records (§2 "Paged list", "ARVc/APVc record fields"). */
+export const LIST_FIELDS: Readonly<Partial<Record<ListRegister, readonly string[]>>> = {
+  IVVc: ['SerNr', 'InvDate', 'CustCode', 'Sum4'],
+  ARVc: ['InvoiceNr', 'OfficialSerNr', 'RefStr', 'RVal', 'ARCurncyCode', 'CustCode', 'CustName', 'DueDate'],
+  APVc: ['SerNr', 'InvoiceNr', 'RefStr', 'RVal', 'CurncyCode', 'VECode', 'VEName', 'DueDate'],
+};
+
+/** Search fields of ARVc / APVc list queries (§4 rule 8), besides the amount (RVal). */
+export const SEARCH_FIELDS: Readonly<Record<'ARVc' | 'APVc', readonly string[]>> = {
+  ARVc: ['InvoiceNr', 'CustCode', 'CustName', 'RefStr', 'OfficialSerNr'],
+  APVc: ['SerNr', 'VECode', 'VEName', 'RefStr', 'InvoiceNr'],
+};
+
+/** The text of a field of a list or lookup record ('' when absent or not text). */
+export function textOf(record: PortalRecord, field: string): string {
+  const v = record[field];
+  return typeof v === 'string' ? v : '';
+}
+
+/** True when the record carries the field as an element (an empty element counts). */
+export function hasField(record: PortalRecord, field: string): boolean {
+  return record[field] !== undefined;
+}
+
+/** The identity of a list record: its key field ({@link LIST_KEY}), or undefined when it does not carry one. */
+export function listIdentity(register: ListRegister, record: PortalRecord): string | undefined {
+  const key = textOf(record, LIST_KEY[register]);
+  return key !== '' ? key : undefined;
+}
+
+/** The record count a list answer states: `count`, or `total` for ARVc/APVc. */
+export function statedCount(register: string, list: PortalList): number | undefined {
+  return isArAp(register) ? list.total : list.count;
+}
+
+/** The current REST sequence number of the company (record-rest-api.md §4 rule 6), or undefined. */
+export async function currentSequence(ctx: RuleContext): Promise<bigint | undefined> {
+  try {
+    const env = await ctx.client.rest.list('PDVc', { limit: 1 } as never, { format: 'json' });
+    const text = env.sequenceHeader?.trim() ?? env.sequence;
+    return text !== undefined && /^\d+$/.test(text) ? BigInt(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `attempt` (the difference from what the rule demands, or undefined) and reports a difference as a
+ * violation of `rule` only when no write happened on the target while it ran (the REST sequence did not
+ * move; other tests write at the same time). A difference seen while the data moved is tried again, at most
+ * `tries` times; returns false when the target never held still (nothing could be judged).
+ */
+export async function judgeQuiet(
+  ctx: RuleContext,
+  rule: string,
+  attempt: () => Promise<string | undefined>,
+  tries = 4,
+): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    const before = await currentSequence(ctx);
+    const problem = await attempt();
+    if (problem === undefined) return true;
+    const after = await currentSequence(ctx);
+    if (before === undefined || after === undefined || before === after) violated(rule, problem);
+  }
+  return false;
+}

@@ -1,0 +1,88 @@
+/**
+ * Outcomes of portal calls for the portal properties (portal-action-api.md §1, §7): a call either succeeded
+ * or the target answered a failure, and a property decides what that means. Transport and configuration
+ * errors are never outcomes: they end the test (the target is gone, or the suite is wrong).
+ */
+import {
+  type ErpClientError,
+  ErpError,
+  isErpClientError,
+  parseXmlBody,
+  type RawResponse,
+  type XmlElement,
+} from '@erpcert/client';
+import { expectRule, show } from './violation.js';
+
+/** What one call came to: its value, or the error the client decoded from the target's answer. */
+export type Outcome<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: ErpClientError };
+
+/** Runs a call and keeps a target-side failure (ErpError, HttpStatusError, DecodeError) as a value. */
+export async function attempt<T>(call: Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { ok: true, value: await call };
+  } catch (err) {
+    if (!isErpClientError(err) || err.kind === 'transport' || err.kind === 'config') throw err;
+    return { ok: false, error: err };
+  }
+}
+
+/** The failure text of an outcome: the errstr / `<error description>`, else the client's message. */
+export function failureText(outcome: Outcome<unknown>): string {
+  if (outcome.ok) return '';
+  return outcome.error instanceof ErpError ? outcome.error.description : outcome.error.message.split('\n')[0]!;
+}
+
+/** One line saying what came back, for violation messages. */
+export function describeOutcome(outcome: Outcome<unknown>): string {
+  if (outcome.ok) return 'a success';
+  const e = outcome.error;
+  if (e instanceof ErpError) return `an error (${e.source}): ${show(e.description, 160)}`;
+  return `${e.kind}${e.status !== undefined ? ` HTTP ${e.status}` : ''}: ${show(e.message.split('\n')[0], 160)}`;
+}
+
+/**
+ * The call failed with the documented error shape (§7 "Errors appear as an `<error>` element or as a
+ * non-empty errstr attribute of `<res>`"), naming `rule` on anything else: a success, or a failure told only
+ * by an HTTP status (status codes are not shown, so a status alone is not the documented shape).
+ */
+export function expectErrorShape(outcome: Outcome<unknown>, rule: string, what: string): ErpError {
+  expectRule(
+    !outcome.ok && outcome.error instanceof ErpError,
+    rule,
+    () => `${what}: expected an <error> element or a non-empty errstr, got ${describeOutcome(outcome)}`,
+  );
+  return (outcome as { error: unknown }).error as ErpError;
+}
+
+/** The call succeeded; otherwise a violation of `rule` quoting what came back. */
+export function expectSuccess<T>(outcome: Outcome<T>, rule: string, what: string): T {
+  expectRule(outcome.ok, rule, () => `${what}: expected a success, got ${describeOutcome(outcome)}`);
+  return (outcome as { value: T }).value;
+}
+
+/** The top-level elements of an XML body (`data`, `error`, ...), or undefined when it is not XML. */
+export function xmlTop(raw: RawResponse): XmlElement | undefined {
+  try {
+    return parseXmlBody(raw.text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The names of the child elements of `<data>` (attributes and text left out), in document order. */
+export function dataChildNames(raw: RawResponse): string[] {
+  const data = xmlTop(raw)?.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return [];
+  return Object.keys(data).filter((k) => !k.startsWith('@') && k !== '#text');
+}
+
+/** The JSON body of an answer, or undefined when it is not JSON. */
+export function jsonBody(raw: RawResponse): unknown {
+  try {
+    return JSON.parse(raw.text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The portal side of the harness: outcomes of portal calls, list-query helpers and tagged documents.
+ * Portal property files import from here and from `./index.js`.
+ */
+
+export {
+  createDocument,
+  type DocumentBasis,
+  documentBasis,
+  type RowSpec,
+  readBySerNr,
+  rowContents,
+  taggedSpec,
+} from './portal-data.js';
+export {
+  currentSequence,
+  hasField,
+  isArAp,
+  judgeQuiet,
+  LIST_FIELDS,
+  LIST_KEY,
+  LIST_REGISTERS,
+  type ListRegister,
+  listIdentity,
+  SEARCH_FIELDS,
+  statedCount,
+  textOf,
+} from './portal-lists.js';
+export {
+  attempt,
+  dataChildNames,
+  describeOutcome,
+  expectErrorShape,
+  expectSuccess,
+  failureText,
+  jsonBody,
+  type Outcome,
+  xmlTop,
+} from './portal-outcome.js';
