@@ -2,6 +2,7 @@ import type { App } from '../app.js';
 import type { RegisterInput } from '../schema/register-schema.js';
 import { employeeRegisters } from './employee/employee-registers.js';
 import type { PortalHandler, PortalState } from './handler.js';
+import { reportHandlers } from './reports/report-handlers.js';
 import { activeeditfields } from './triggers/active-edit-fields.js';
 import { windowactions } from './triggers/windowactions.js';
 import { activityHandlers } from './workflow/activity-handlers.js';
@@ -40,6 +41,7 @@ export const workflowHandlers: readonly PortalHandler[] = [
   ...overviewHandlers,
   windowactions,
   activeeditfields,
+  ...reportHandlers,
 ];
 
 /** Registers part B needs beyond those of registers.ts (EPContractVc, EPTS2Vc, EPEmpVc, ...). */
