@@ -1,3 +1,4 @@
+/// <reference path="./autocannon.d.ts" />
 import autocannon from 'autocannon';
 import type { Latency } from '../../k6/scenarios/catalogue.js';
 import type { CheckFailure } from './checks.js';
