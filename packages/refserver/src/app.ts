@@ -178,7 +178,8 @@ export function createApp(options: AppOptions = {}): App {
       const headers = normalizeHeaders(input.headers);
       const format = /application\/json/i.test(headers.accept ?? '') ? 'json' : 'xml';
       const charset = charsetOf(headers, app.quirks);
-      const body = input.body === undefined ? Buffer.alloc(0) : Buffer.from(input.body);
+      const body =
+        input.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(input.body) ? input.body : Buffer.from(input.body);
       const method = input.method.toUpperCase();
       let res: AppResponse;
       const bare = { format, charset } as const;
@@ -218,7 +219,8 @@ export function createApp(options: AppOptions = {}): App {
         }
       }
       if (res.headers.Sequence === undefined) res.headers.Sequence = String(store.sequence);
-      res.headers['Content-Length'] = String(res.body.length);
+      // RFC 9110 §8.6: no Content-Length on 204 and 304
+      if (res.status !== 204 && res.status !== 304) res.headers['Content-Length'] = String(res.body.length);
       if (method === 'HEAD') res.body = Buffer.alloc(0);
       return res;
     },
