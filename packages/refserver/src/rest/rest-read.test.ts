@@ -248,6 +248,21 @@ describe('routing', () => {
     expect(res.headers.Allow).toBe(allow);
   });
 
+  it('answers an unexpected failure with a 500 error shape, the stack only in the log', async () => {
+    const logged = (app as App & { logs: string[] }).logs;
+    app.mount('/boom', () => {
+      throw new Error('kaboom-detail');
+    });
+    for (const headers of [{}, JSON_ACCEPT]) {
+      const res = await call(app, 'GET', '/boom', { headers });
+      expect(res.status).toBe(500);
+      expect(res.text).toMatch(/"@code":"1099"|code="1099"/);
+      expect(res.text).not.toContain('kaboom-detail');
+      expect(res.text).not.toContain('.ts:');
+    }
+    expect(logged.some((l) => l.includes('kaboom-detail') && l.includes('at '))).toBe(true);
+  });
+
   it('answers 404 outside the API', async () => {
     expect((await call(app, 'GET', '/nothing')).status).toBe(404);
     expect((await call(app, 'GET', '/api/v1/CUVc')).status).toBe(404);
