@@ -1,5 +1,6 @@
 import type { App } from '../app.js';
 import type { RegisterInput } from '../schema/register-schema.js';
+import { employeeHandlers } from './employee/employee-handlers.js';
 import { employeeRegisters } from './employee/employee-registers.js';
 import type { PortalHandler, PortalState } from './handler.js';
 import { reportHandlers } from './reports/report-handlers.js';
@@ -42,6 +43,7 @@ export const workflowHandlers: readonly PortalHandler[] = [
   windowactions,
   activeeditfields,
   ...reportHandlers,
+  ...employeeHandlers,
 ];
 
 /** Registers part B needs beyond those of registers.ts (EPContractVc, EPTS2Vc, EPEmpVc, ...). */
