@@ -169,3 +169,11 @@ export async function readAll(
   if (!p.ok || p.records.length > max) return undefined;
   return p.records;
 }
+
+/**
+ * The target refused the request with an answer (an ERP error document or a non-2xx status), as opposed
+ * to a transport failure or a defect of the suite.
+ */
+export function isRefusal(err: unknown): boolean {
+  return isErpClientError(err) && (err.kind === 'erp' || err.kind === 'http-status');
+}

@@ -45,6 +45,7 @@ export {
   createForm,
   createJson,
   deleteRecord,
+  isRefusal,
   ledgerCreated,
   ledgerGone,
   type Probe,
@@ -107,3 +108,13 @@ export {
   violated,
 } from './violation.js';
 export { clientConfigFor, type WorkerSession, workerSession } from './worker-client.js';
+export {
+  type AccountVat,
+  accountVatPairs,
+  type Contact,
+  cents,
+  contactsWithTerms,
+  itemCodes,
+  readBack,
+  suppliers,
+} from './write-data.js';

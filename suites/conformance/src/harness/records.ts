@@ -36,7 +36,7 @@ export function rowsOf(record: AnyRecord | RestRecord): readonly AnyRecord[] {
  * url does not have that shape (record-rest-api.md §2 "Record", §4 rule 11).
  */
 export function keyFromUrl(url: string, register: string): string[] | undefined {
-  const m = /^\/api\/[^/]+\/([^/]+)\/(.+)$/.exec(url);
+  const m = /^\/api\/[^/]+\/([^/]+)\/(.*)$/.exec(url);
   if (!m || m[1] !== register) return undefined;
   try {
     return m[2]!.split('/').map((p) => decodeURIComponent(p));

@@ -28,16 +28,17 @@ const RAW_FORBIDDEN = /[\s/?#[\]"<>\\^`{|}]|%(?![0-9A-Fa-f]{2})/;
 export function assertUrl(register: string, record: AnyRecord): void {
   const url = record['@url'];
   expectRule(typeof url === 'string', 'REST.RECORD.META_FIELDS', () => `@url is ${show(url)}`);
-  const m = /^\/api\/([^/]+)\/([^/]+)\/(.+)$/.exec(url);
+  const m = /^\/api\/([^/]+)\/([^/]+)\/(.*)$/.exec(url);
   expectRule(
     m !== null && m[2] === register,
     'REST.RECORD.URL_FORMAT',
     () => `@url ${show(url)} is not /api/<version>/${register}/<key>`,
   );
+  // an empty part is an empty key field (ItemStatusVc without a Location): `/api/1/ItemStatusVc/A1/`
   const rawParts = m[3]!.split('/');
   for (const part of rawParts)
     expectRule(
-      part !== '' && !RAW_FORBIDDEN.test(part),
+      !RAW_FORBIDDEN.test(part),
       'REST.RECORD.URL_FORMAT',
       () => `key part ${show(part)} of @url ${show(url)} is not URL-encoded`,
     );

@@ -1,0 +1,247 @@
+// Sequence feeds (issue 5 "Sequence feeds"; record-rest-api.md §4 "Query parameters" updates_after /
+// deletes_after, rule 6, §6 "Sequence numbers serve as change feed"). Each run creates, updates and deletes
+// its own tagged CUVc records (deletion through the portal `delete`, portal-action-api.md §4), so that
+// shrinking re-runs on fresh state; records other tests write at the same time are only held to the bounds.
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import {
+  type AnyRecord,
+  assertSequenceAdvanced,
+  assertSequenceHeader,
+  Baselines,
+  createJson,
+  deleteRecord,
+  expectRule,
+  fieldValue,
+  isRefusal,
+  judgeStable,
+  keyFromUrl,
+  probe,
+  type RuleContext,
+  ruleProperty,
+  sequenceOf,
+  show,
+  uniqueCode,
+  violated,
+} from '../../src/harness/index.js';
+
+const REGISTER = 'CUVc';
+
+type Op = { kind: 'create' } | { kind: 'update'; target: number } | { kind: 'delete'; target: number };
+
+const opsArb = fc.array(
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant<Op>({ kind: 'create' }) },
+    { weight: 2, arbitrary: fc.nat().map<Op>((target) => ({ kind: 'update', target })) },
+    { weight: 1, arbitrary: fc.nat().map<Op>((target) => ({ kind: 'delete', target })) },
+  ),
+  { minLength: 1, maxLength: 5 },
+);
+
+/** What a run did to its own records. */
+interface Effects {
+  readonly since: bigint;
+  /** Live records: code -> the Name last written. */
+  readonly live: Map<string, string>;
+  readonly deleted: Set<string>;
+}
+
+/** The current sequence number of the target: the Sequence header (else envelope) of a small read. */
+async function currentSequence(ctx: RuleContext, rule: string): Promise<bigint> {
+  const env = await ctx.client.rest.list(REGISTER, { limit: 1 } as never, { format: 'json' });
+  const seq = sequenceOf(env);
+  if (seq === undefined) violated(rule, 'a list answer carries neither a Sequence header nor data@sequence');
+  return seq;
+}
+
+/**
+ * Runs the operations on the run's own records, checking after each write that the sequence moved
+ * forward (REST.SEQ.MONOTONIC). Deletes without a live record, or when the portal refuses to delete,
+ * are left out (`deletes: false` leaves every delete out).
+ */
+async function apply(ctx: RuleContext, ops: readonly Op[], deletes: boolean): Promise<Effects> {
+  const since = await currentSequence(ctx, 'REST.SEQ.MONOTONIC');
+  const live = new Map<string, string>();
+  const deleted = new Set<string>();
+  let prev = since;
+  let n = 0;
+  for (const op of ops) {
+    const codes = [...live.keys()];
+    let after: bigint | undefined;
+    let what: string;
+    if (op.kind === 'create' || codes.length === 0) {
+      const code = uniqueCode(ctx);
+      const name = `${ctx.target.runTag} seq ${n++}`;
+      const [created] = await createJson(ctx, REGISTER, [{ Code: code, Name: name }], { format: 'json' });
+      live.set(code, name);
+      after = sequenceOf(created!.envelope);
+      what = `creating ${REGISTER} ${code}`;
+    } else if (op.kind === 'update') {
+      const code = codes[op.target % codes.length]!;
+      const name = `${ctx.target.runTag} seq ${n++}`;
+      const env = await ctx.client.rest.update(REGISTER, code, { Name: name }, [], { format: 'json' });
+      live.set(code, name);
+      // the body of PATCH is not shown (§4 rule 9); the Sequence header is on every response (rule 6)
+      after = sequenceOf(env) ?? (await currentSequence(ctx, 'REST.SEQ.MONOTONIC'));
+      what = `updating ${REGISTER} ${code}`;
+    } else {
+      if (!deletes) continue;
+      const code = codes[op.target % codes.length]!;
+      try {
+        await deleteRecord(ctx, REGISTER, code);
+      } catch (err) {
+        if (isRefusal(err)) ctx.skip(`the portal delete of ${REGISTER} is refused: ${(err as Error).message}`);
+        throw err;
+      }
+      live.delete(code);
+      deleted.add(code);
+      after = await currentSequence(ctx, 'REST.SEQ.MONOTONIC');
+      what = `deleting ${REGISTER} ${code}`;
+    }
+    assertSequenceAdvanced(prev, after, 'REST.SEQ.MONOTONIC', what);
+    prev = after!;
+  }
+  return { since, live, deleted };
+}
+
+function codeOf(record: AnyRecord): string {
+  return fieldValue(record, 'Code') || (keyFromUrl(String(record['@url'] ?? ''), REGISTER)?.[0] ?? '');
+}
+
+async function feed(ctx: RuleContext, query: 'updates_after' | 'deletes_after', since: bigint, rule: string) {
+  const p = await probe(ctx, REGISTER, { [query]: since.toString() });
+  if (!p.ok) violated(rule, `${REGISTER}?${query}=${since} was refused: ${p.why}`);
+  return p;
+}
+
+describe('REST sequence feeds', () => {
+  ruleProperty(
+    ['REST.SEQ.MONOTONIC', 'REST.SEQ.HEADER'],
+    'every write (create, update, portal delete) moves the current sequence number forward',
+    [opsArb],
+    async (ctx, ops) => {
+      await apply(ctx, ops, true);
+    },
+    { numRuns: 10, writes: true },
+  );
+
+  ruleProperty(
+    ['REST.SEQ.UPDATES_AFTER', 'REST.SEQ.CHANGE_FEED'],
+    'updates_after=N returns the records changed after N, each with @sequence above N, with their latest values',
+    [opsArb],
+    async (ctx, ops) => {
+      const { since, live, deleted } = await apply(ctx, ops, true);
+      const p = await feed(ctx, 'updates_after', since, 'REST.SEQ.UPDATES_AFTER');
+      for (const r of p.records) {
+        const seq = fieldValue(r, '@sequence');
+        expectRule(
+          /^\d+$/.test(seq) && BigInt(seq) > since,
+          'REST.SEQ.UPDATES_AFTER',
+          () => `updates_after=${since} returned ${show(r['@url'])} with @sequence ${show(seq)}`,
+        );
+      }
+      const got = new Map(p.records.map((r) => [codeOf(r), r]));
+      for (const [code, name] of live) {
+        const r = got.get(code);
+        expectRule(
+          r !== undefined,
+          'REST.SEQ.UPDATES_AFTER',
+          () => `updates_after=${since} misses ${REGISTER} ${code}, written after ${since}`,
+        );
+        expectRule(
+          fieldValue(r, 'Name') === name,
+          'REST.SEQ.UPDATES_AFTER',
+          () =>
+            `updates_after=${since} returns ${code} with Name ${show(fieldValue(r, 'Name'))}, last written ${show(name)}`,
+        );
+      }
+      for (const code of deleted)
+        expectRule(
+          !got.has(code),
+          'REST.SEQ.UPDATES_AFTER',
+          () => `updates_after=${since} returns ${code}, which was deleted`,
+        );
+    },
+    { numRuns: 10, writes: true },
+  );
+
+  ruleProperty(
+    ['REST.SEQ.DELETES_AFTER', 'REST.SEQ.CHANGE_FEED'],
+    'deletes_after=N lists the records deleted after N and none that still exist',
+    [opsArb.map((ops) => [...ops, { kind: 'delete', target: 0 } as Op])],
+    async (ctx, ops) => {
+      const { since, live, deleted } = await apply(ctx, ops, true);
+      const p = await feed(ctx, 'deletes_after', since, 'REST.SEQ.DELETES_AFTER');
+      const got = new Set(p.records.map(codeOf));
+      for (const code of deleted)
+        expectRule(
+          got.has(code),
+          'REST.SEQ.DELETES_AFTER',
+          () => `deletes_after=${since} does not list ${REGISTER} ${code}, deleted after ${since}`,
+        );
+      for (const code of live.keys())
+        expectRule(
+          !got.has(code),
+          'REST.SEQ.DELETES_AFTER',
+          () => `deletes_after=${since} lists ${REGISTER} ${code}, which exists`,
+        );
+    },
+    { numRuns: 10, writes: true },
+  );
+
+  ruleProperty(
+    ['REST.SEQ.HEADER_FEEDS_UPDATES_AFTER', 'REST.SEQ.HEADER'],
+    'the Sequence header of an answer, passed as updates_after, returns only records changed after that answer',
+    [opsArb, opsArb],
+    async (ctx, before, later) => {
+      await apply(ctx, before, false);
+      const env = await ctx.client.rest.list(REGISTER, { limit: 1 } as never, { format: 'json' });
+      assertSequenceHeader(env);
+      const header = BigInt(env.sequenceHeader!.trim());
+      const { live } = await apply(ctx, later, false);
+      const p = await feed(ctx, 'updates_after', header, 'REST.SEQ.HEADER_FEEDS_UPDATES_AFTER');
+      const got = new Set(p.records.map(codeOf));
+      for (const r of p.records) {
+        const seq = fieldValue(r, '@sequence');
+        expectRule(
+          /^\d+$/.test(seq) && BigInt(seq) > header,
+          'REST.SEQ.HEADER_FEEDS_UPDATES_AFTER',
+          () => `updates_after=${header} (a Sequence header) returned ${show(r['@url'])} with @sequence ${show(seq)}`,
+        );
+      }
+      for (const code of live.keys())
+        expectRule(
+          got.has(code),
+          'REST.SEQ.HEADER_FEEDS_UPDATES_AFTER',
+          () => `updates_after=${header} misses ${code}, written after that answer`,
+        );
+    },
+    { numRuns: 10, writes: true },
+  );
+
+  const baselines = new Baselines();
+  ruleProperty(
+    'REST.SEQ.UPDATES_AFTER',
+    'on existing data, updates_after=N returns exactly the records whose @sequence is above N',
+    async (ctx) => {
+      const records = (await baselines.all(ctx, REGISTER)) ?? [];
+      const seqs = records.map((r) => fieldValue(r, '@sequence')).filter((s) => /^\d+$/.test(s));
+      if (seqs.length === 0) ctx.skip(`the target has no ${REGISTER} records with a @sequence to read a feed from`);
+      return [fc.constantFrom(...seqs)];
+    },
+    async (ctx, n) => {
+      await judgeStable(ctx, baselines, REGISTER, 'REST.SEQ.UPDATES_AFTER', async () => {
+        const all = (await baselines.all(ctx, REGISTER)) ?? [];
+        const want = new Set(all.filter((r) => BigInt(fieldValue(r, '@sequence') || '0') > BigInt(n)).map(codeOf));
+        const p = await feed(ctx, 'updates_after', BigInt(n), 'REST.SEQ.UPDATES_AFTER');
+        const got = new Set(p.records.map(codeOf));
+        const extra = [...got].find((c) => !want.has(c));
+        if (extra) return `updates_after=${n} returns ${extra}, whose @sequence is not above ${n}`;
+        const missing = [...want].find((c) => !got.has(c));
+        if (missing) return `updates_after=${n} misses ${missing}, whose @sequence is above ${n}`;
+        return undefined;
+      });
+    },
+    { numRuns: 10 },
+  );
+});

@@ -1,0 +1,214 @@
+// Writes (issue 5 "Writes"; record-rest-api.md §3, §4 "Endpoints" and rules 1-3): form POST auto-fills and
+// JSON POST does not, set_field.OKFlag=1 confirms, several records in one JSON POST, 0-based row indexes,
+// PATCH by code or sernr. Every record is tagged (code prefix, or a text row / comment holding the run
+// tag) and ledgered before the test goes on; the runner deletes them after the run.
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import {
+  type AnyRecord,
+  type Contact,
+  contactsWithTerms,
+  createForm,
+  createJson,
+  deleteRecord,
+  expectRule,
+  fieldValue,
+  isRefusal,
+  type RuleContext,
+  readBack,
+  rowsOf,
+  ruleProperty,
+  show,
+  uniqueCode,
+} from '../../src/harness/index.js';
+
+/** A text row (stp 2, record-rest-api.md §2 "Row types") holding the run tag: the invoice's tag. */
+const tagRow = (ctx: RuleContext, text = '') => ({ stp: '2', Spec: `${ctx.target.runTag} ${text}`.trim() });
+
+let contacts: Promise<Contact[]> | undefined;
+async function contactArb(ctx: RuleContext) {
+  contacts ??= contactsWithTerms(ctx);
+  const list = await contacts;
+  if (list.length === 0) ctx.skip('the target has no contact (CUVc) with a Name and a PayDeal to invoice');
+  return fc.constantFrom(...list);
+}
+
+async function invoice(ctx: RuleContext, serNr: string, rule: string): Promise<AnyRecord> {
+  const record = await readBack(ctx, 'IVVc', 'SerNr', serNr);
+  expectRule(record !== undefined, rule, () => `the created invoice ${serNr} is not found by filter.SerNr`);
+  return record;
+}
+
+describe('REST writes', () => {
+  ruleProperty(
+    ['REST.WRITE.FORM_AUTOFILL_CUSTCODE', 'REST.WRITE.FORM_AUTOFILL', 'REST.WRITE.CREATE_FORM'],
+    'a form POST of an invoice with set_field.CustCode fills the customer name (Addr0) and payment terms (PayDeal)',
+    async (ctx) => [await contactArb(ctx)],
+    async (ctx, contact) => {
+      const { key } = await createForm(ctx, 'IVVc', { CustCode: contact.code }, [tagRow(ctx, 'autofill')], {
+        format: 'json',
+      });
+      const record = await invoice(ctx, key, 'REST.WRITE.CREATE_FORM');
+      for (const [field, want] of [
+        ['Addr0', contact.name],
+        ['PayDeal', contact.payDeal],
+      ] as const)
+        expectRule(
+          fieldValue(record, field) === want,
+          'REST.WRITE.FORM_AUTOFILL_CUSTCODE',
+          () =>
+            `invoice ${key} for ${contact.code}: ${field} is ${show(fieldValue(record, field))}, the customer has ${show(want)}`,
+        );
+    },
+    { numRuns: 8, writes: true },
+  );
+
+  ruleProperty(
+    ['REST.WRITE.JSON_NO_AUTOFILL', 'REST.WRITE.CREATE_JSON'],
+    'a JSON POST of an invoice with CustCode fills neither the customer name nor the payment terms',
+    async (ctx) => [await contactArb(ctx)],
+    async (ctx, contact) => {
+      let key: string;
+      try {
+        [{ key }] = (await createJson(ctx, 'IVVc', [{ CustCode: contact.code, rows: [tagRow(ctx, 'json')] }], {
+          format: 'json',
+        })) as [{ key: string }];
+      } catch (err) {
+        // §4 rule 2: "All required values must be supplied"; which ones are required is not shown
+        if (isRefusal(err))
+          ctx.skip(`the target needs more than CustCode in a JSON invoice: ${(err as Error).message}`);
+        throw err;
+      }
+      const record = await invoice(ctx, key, 'REST.WRITE.CREATE_JSON');
+      for (const field of ['Addr0', 'PayDeal'])
+        expectRule(
+          fieldValue(record, field) === '',
+          'REST.WRITE.JSON_NO_AUTOFILL',
+          () =>
+            `JSON invoice ${key} for ${contact.code} came back with ${field} ${show(fieldValue(record, field))} filled`,
+        );
+    },
+    { numRuns: 8, writes: true },
+  );
+
+  ruleProperty(
+    ['REST.STATE.OKFLAG_CONFIRM_ON_POST', 'REST.WRITE.CREATE_FORM'],
+    'a form POST with set_field.OKFlag=1 creates the record confirmed (OKFlag 1)',
+    async (ctx) => [await contactArb(ctx)],
+    async (ctx, contact) => {
+      const { key } = await createForm(ctx, 'IVVc', { CustCode: contact.code, OKFlag: '1' }, [tagRow(ctx, 'confirm')], {
+        format: 'json',
+      });
+      const record = await invoice(ctx, key, 'REST.STATE.OKFLAG_CONFIRM_ON_POST');
+      expectRule(
+        fieldValue(record, 'OKFlag') === '1',
+        'REST.STATE.OKFLAG_CONFIRM_ON_POST',
+        () =>
+          `invoice ${key} posted with set_field.OKFlag=1 reads back with OKFlag ${show(fieldValue(record, 'OKFlag'))}`,
+      );
+      // a confirmed record may refuse deletion: un-confirm it first when the run has a usercode (best effort)
+      if (ctx.target.usercode !== undefined) {
+        try {
+          await ctx.client.portal.unokrecord({ regname: 'IVVc', id: key, usercode: ctx.target.usercode });
+          await deleteRecord(ctx, 'IVVc', key);
+        } catch (err) {
+          if (!isRefusal(err)) throw err; // left for the runner's cleanup, which lists it as residue
+        }
+      }
+    },
+    // each run may leave a confirmed invoice behind on a target that refuses to delete it
+    { numRuns: 3, writes: true },
+  );
+
+  ruleProperty(
+    [
+      'REST.WRITE.JSON_MANY_RECORDS',
+      'REST.WRITE.JSON_AT_REGISTER_OPTIONAL',
+      'REST.WRITE.JSON_REGISTER_FROM_URL',
+      'REST.WRITE.CREATE_JSON',
+    ],
+    'one JSON POST with several records, with or without @register, creates every one of them in the URL register',
+    [fc.array(fc.boolean(), { minLength: 1, maxLength: 4 })],
+    async (ctx, withRegister) => {
+      const records = withRegister.map((flag, i) => ({
+        ...(flag ? { '@register': 'CUVc' } : {}),
+        Code: uniqueCode(ctx),
+        Name: `${ctx.target.runTag} many ${i}`,
+      }));
+      await createJson(ctx, 'CUVc', records, { format: 'json' });
+      for (const sent of records) {
+        const got = await readBack(ctx, 'CUVc', 'Code', sent.Code);
+        expectRule(
+          got !== undefined,
+          sent['@register'] ? 'REST.WRITE.JSON_MANY_RECORDS' : 'REST.WRITE.JSON_AT_REGISTER_OPTIONAL',
+          () =>
+            `CUVc ${sent.Code} (${records.length} in one POST, ${sent['@register'] ? 'with' : 'without'} @register) was not created`,
+        );
+        expectRule(
+          fieldValue(got, 'Name') === sent.Name,
+          'REST.WRITE.JSON_MANY_RECORDS',
+          () => `CUVc ${sent.Code} has Name ${show(fieldValue(got, 'Name'))}, sent ${show(sent.Name)}`,
+        );
+      }
+    },
+    { numRuns: 8, writes: true },
+  );
+
+  ruleProperty(
+    ['REST.WRITE.FORM_ROW_INDEX', 'REST.WRITE.CREATE_FORM'],
+    'set_row_field.<N> fills row N (0-based): rows read back in the order of N',
+    async (ctx) => [await contactArb(ctx), fc.integer({ min: 1, max: 5 })],
+    async (ctx, contact, n) => {
+      const rows = Array.from({ length: n }, (_, i) => tagRow(ctx, `row ${i}`));
+      const { key } = await createForm(ctx, 'IVVc', { CustCode: contact.code }, rows, { format: 'json' });
+      const got = rowsOf(await invoice(ctx, key, 'REST.WRITE.FORM_ROW_INDEX'));
+      expectRule(got.length === n, 'REST.WRITE.FORM_ROW_INDEX', () => `invoice ${key}: ${got.length} rows, sent ${n}`);
+      got.forEach((row, i) => {
+        expectRule(
+          fieldValue(row, 'Spec') === rows[i]!.Spec,
+          'REST.WRITE.FORM_ROW_INDEX',
+          () =>
+            `invoice ${key}: row ${i} holds ${show(fieldValue(row, 'Spec'))}, set_row_field.${i} sent ${show(rows[i]!.Spec)}`,
+        );
+      });
+    },
+    { numRuns: 8, writes: true },
+  );
+
+  ruleProperty(
+    ['REST.WRITE.UPDATE_PATCH', 'REST.WRITE.FORM_ROW_INDEX'],
+    'PATCH /api/1/<register>/<key> (code or sernr) with set_field and set_row_field changes the record',
+    async (ctx) => [await contactArb(ctx), fc.constantFrom<'CUVc' | 'IVVc'>('CUVc', 'IVVc'), fc.nat({ max: 2 })],
+    async (ctx, contact, register, rowIndex) => {
+      if (register === 'CUVc') {
+        const code = uniqueCode(ctx);
+        await createJson(ctx, 'CUVc', [{ Code: code, Name: `${ctx.target.runTag} before` }], { format: 'json' });
+        const name = `${ctx.target.runTag} after`;
+        await ctx.client.rest.update('CUVc', code, { Name: name });
+        const got = await readBack(ctx, 'CUVc', 'Code', code);
+        expectRule(
+          fieldValue(got ?? {}, 'Name') === name,
+          'REST.WRITE.UPDATE_PATCH',
+          () => `PATCH CUVc/${code} set_field.Name=${name}; it reads back ${show(got?.Name)}`,
+        );
+        return;
+      }
+      const rows = [0, 1, 2].map((i) => tagRow(ctx, `patch ${i}`));
+      const { key } = await createForm(ctx, 'IVVc', { CustCode: contact.code }, rows, { format: 'json' });
+      const changed = `${ctx.target.runTag} patched ${rowIndex}`;
+      const patchRows = rows.map((_, i) => (i === rowIndex ? { Spec: changed } : {}));
+      await ctx.client.rest.update('IVVc', key, {}, patchRows);
+      const got = rowsOf(await invoice(ctx, key, 'REST.WRITE.UPDATE_PATCH'));
+      got.forEach((row, i) => {
+        const want = i === rowIndex ? changed : rows[i]!.Spec;
+        expectRule(
+          fieldValue(row, 'Spec') === want,
+          i === rowIndex ? 'REST.WRITE.UPDATE_PATCH' : 'REST.WRITE.FORM_ROW_INDEX',
+          () =>
+            `PATCH IVVc/${key} set_row_field.${rowIndex}.Spec: row ${i} holds ${show(fieldValue(row, 'Spec'))}, expected ${show(want)}`,
+        );
+      });
+    },
+    { numRuns: 8, writes: true },
+  );
+});
