@@ -63,7 +63,7 @@ const getvacationbalance: PortalHandler = {
     );
     const vac = (list: ReturnType<typeof absencesOf>) => list.filter((x) => x.type === VACATION);
     const usedList = vac(absencesOf(ctx, emp)).map((a) => ({ a, days: a.daysIn(year), planned: 0 }));
-    const planFrom = ctx.today > from ? ctx.today : from;
+    const planFrom = [ctx.today, from].sort()[1]!; // the later of two dates (strings: not Math.max)
     const planList = vac(plansOf(ctx, emp)).map((a) => ({ a, days: a.daysIn(year, planFrom), planned: 1 }));
     const used = usedList.reduce((s, x) => s + x.days, 0);
     const planned = planList.reduce((s, x) => s + x.days, 0);
