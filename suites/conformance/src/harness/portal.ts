@@ -27,6 +27,22 @@ export {
   textOf,
 } from './portal-lists.js';
 export {
+  LOOKUP_FIELDS,
+  LOOKUP_REGISTERS,
+  type LookupRegister,
+  loosePrefix,
+  matchesAll,
+  mayCover,
+  mustCover,
+  readLookupSource,
+  type SourceRecord,
+  searchedValues,
+  searchFieldsRule,
+  searchTerms,
+  sourceRegister,
+  strictPrefix,
+} from './portal-lookup.js';
+export {
   attempt,
   dataChildNames,
   describeOutcome,

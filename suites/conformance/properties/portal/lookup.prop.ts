@@ -1,0 +1,324 @@
+// pastespecial: the 50 cap, matching and completeness (issue 5 "The pastespecial cap and matching";
+// portal-action-api.md §2 "Lookup result", §4 "Lookup", operation rules 1 and 2, §8 "Lookup results").
+import type { PortalLookup } from '@erpcert/client';
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import {
+  assertXmlValid,
+  createJson,
+  expectRule,
+  fieldValue,
+  type RuleContext,
+  ruleProperty,
+  show,
+  uniqueCode,
+} from '../../src/harness/index.js';
+import {
+  attempt,
+  currentSequence,
+  dataChildNames,
+  expectSuccess,
+  judgeQuiet,
+  LOOKUP_REGISTERS,
+  type LookupRegister,
+  loosePrefix,
+  matchesAll,
+  mayCover,
+  mustCover,
+  readLookupSource,
+  type SourceRecord,
+  searchedValues,
+  searchFieldsRule,
+  searchTerms,
+  strictPrefix,
+  textOf,
+} from '../../src/harness/portal.js';
+
+const CAP = 50;
+
+/** How a term is cut from a record: which field, which word, how long, in which letter case. */
+interface TermPick {
+  readonly field: number;
+  readonly word: number;
+  readonly len: number;
+  readonly fromStart: boolean;
+  readonly kase: 'asis' | 'lower' | 'upper';
+}
+
+/** A search: terms cut from one record, maybe a term that matches nothing, maybe a decoy `search` parameter. */
+interface SearchPick {
+  readonly register: LookupRegister;
+  readonly record: number;
+  readonly terms: readonly TermPick[];
+  readonly junk: string | undefined;
+  readonly decoy: boolean;
+}
+
+const searchPick: fc.Arbitrary<SearchPick> = fc.record({
+  register: fc.constantFrom(...LOOKUP_REGISTERS),
+  record: fc.nat(),
+  terms: fc.array(
+    fc.record({
+      field: fc.nat(),
+      word: fc.nat(),
+      len: fc.integer({ min: 1, max: 8 }),
+      fromStart: fc.boolean(),
+      kase: fc.constantFrom('asis' as const, 'lower' as const, 'upper' as const),
+    }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  junk: fc.option(fc.stringMatching(/^[A-Za-z0-9]{1,3}$/), { nil: undefined, freq: 4 }),
+  decoy: fc.boolean(),
+});
+
+/** Source records per lookup register, re-read when the target's sequence moved. */
+const sources = new Map<LookupRegister, { seq: bigint | undefined; records: SourceRecord[] | string }>();
+
+async function source(ctx: RuleContext, register: LookupRegister): Promise<SourceRecord[] | string> {
+  const seq = await currentSequence(ctx);
+  const hit = sources.get(register);
+  if (hit && seq !== undefined && hit.seq === seq) return hit.records;
+  const records = await readLookupSource(ctx, register);
+  sources.set(register, { seq, records });
+  return records;
+}
+
+function cutTerm(values: readonly string[], pick: TermPick): string | undefined {
+  const filled = values.filter((v) => v.trim() !== '');
+  if (filled.length === 0) return undefined;
+  const value = filled[pick.field % filled.length]!;
+  const words = value.split(/\s+/).filter((w) => w !== '');
+  const word = pick.fromStart ? words[0]! : words[pick.word % words.length]!;
+  const term = word.slice(0, pick.len);
+  return pick.kase === 'lower' ? term.toLowerCase() : pick.kase === 'upper' ? term.toUpperCase() : term;
+}
+
+/** The search text of a pick over the records the lookup may cover. */
+function searchText(pick: SearchPick, records: readonly SourceRecord[]): string | undefined {
+  const covered = records.filter((r) => mayCover(pick.register, r));
+  if (covered.length === 0) return undefined;
+  const record = covered[pick.record % covered.length]!;
+  const values = searchedValues(pick.register, record);
+  const terms = pick.terms.map((t) => cutTerm(values, t)).filter((t): t is string => t !== undefined);
+  if (pick.junk !== undefined) terms.push(pick.junk);
+  return terms.length > 0 ? terms.join(' ') : undefined;
+}
+
+async function lookup(ctx: RuleContext, register: LookupRegister, id: string, decoy: boolean) {
+  const params = { register, id, ...(decoy ? { search: 'zq9x' } : {}) };
+  return attempt(ctx.client.portal.pastespecial(params as Parameters<typeof ctx.client.portal.pastespecial>[0]));
+}
+
+/** The shape and the cap of a lookup answer (§2 "Lookup result", §8). */
+async function checkShape(register: LookupRegister, id: string, result: PortalLookup): Promise<void> {
+  await assertXmlValid(result.raw.text, 'portal-lookup', 'PORTAL.LOOKUP.RESULT_SHAPE');
+  const strangers = dataChildNames(result.raw).filter((n) => n !== register && n !== 'res' && n !== 'message');
+  expectRule(
+    strangers.length === 0,
+    'PORTAL.LOOKUP.RESULT_SHAPE',
+    () => `lookup ${register} id=${show(id)} holds elements ${strangers.join(', ')}, not elements named ${register}`,
+  );
+  expectRule(
+    result.records.length <= CAP,
+    'PORTAL.LOOKUP.CAP50',
+    () => `lookup ${register} id=${show(id)} returned ${result.records.length} results`,
+  );
+  if (register === 'INVc')
+    for (const r of result.records) {
+      const missing = ['Code', 'Name', 'UPrice1'].filter((f) => r[f] === undefined);
+      expectRule(missing.length === 0, 'PORTAL.LOOKUP.INVC_FIELDS', () => `INVc result lacks ${missing}: ${show(r)}`);
+    }
+}
+
+/** Every result matches every term (loosely), and VEVc results are vendors (§4 rules 1, 2). */
+function checkResultsMatch(
+  register: LookupRegister,
+  id: string,
+  result: PortalLookup,
+  records: readonly SourceRecord[],
+) {
+  const terms = searchTerms(id);
+  const byCode = new Map(records.map((r) => [fieldValue(r, 'Code'), r]));
+  for (const r of result.records) {
+    const known = byCode.get(textOf(r, 'Code'));
+    const values = known ? searchedValues(register, known) : searchedValues(register, r as SourceRecord);
+    const unmatched = terms.filter((t) => !values.some((v) => loosePrefix(v, t)));
+    if (unmatched.length > 0) {
+      const rule =
+        unmatched.length < terms.length ? 'PORTAL.LOOKUP.TERMS_AND' : 'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE';
+      expectRule(
+        false,
+        rule,
+        () =>
+          `lookup ${register} id=${show(id)} returned ${show(textOf(r, 'Code') || r)}, whose ${searchFieldsRule(register).endsWith('INVC') ? 'Code, Name' : 'searched fields'} ${show(values)} no term ${show(unmatched)} starts (case-insensitively)`,
+      );
+    }
+    if (register === 'VEVc' && known)
+      expectRule(
+        fieldValue(known, 'VEType') === '1',
+        'PORTAL.LOOKUP.VEVC_VENDORS_ONLY',
+        () =>
+          `lookup VEVc id=${show(id)} returned ${textOf(r, 'Code')}, whose VEType is ${show(fieldValue(known, 'VEType'))}`,
+      );
+  }
+}
+
+/**
+ * When at most 50 records could match (loosely), each record that matches under every reading (strictly)
+ * and that the lookup must cover is in the answer (§4 rule 1: "at most 50 results", rule 2 searched fields).
+ */
+function missingMatch(
+  register: LookupRegister,
+  id: string,
+  result: PortalLookup,
+  records: readonly SourceRecord[],
+): string | undefined {
+  const terms = searchTerms(id);
+  const loose = records.filter(
+    (r) => mayCover(register, r) && matchesAll(searchedValues(register, r), terms, loosePrefix),
+  );
+  if (loose.length > CAP) return undefined;
+  const got = new Set(result.records.map((r) => textOf(r, 'Code')));
+  const missing = records.find(
+    (r) =>
+      mustCover(register, r) &&
+      matchesAll(searchedValues(register, r), terms, strictPrefix) &&
+      !got.has(fieldValue(r, 'Code')),
+  );
+  if (!missing) return undefined;
+  return `lookup ${register} id=${show(id)} (${loose.length} possible matches, ${result.records.length} returned) lacks ${fieldValue(missing, 'Code')}, whose ${show(searchedValues(register, missing))} start with every term`;
+}
+
+describe('pastespecial', () => {
+  ruleProperty(
+    [
+      'PORTAL.LOOKUP.REGISTERS',
+      'PORTAL.LOOKUP.PASTESPECIAL',
+      'PORTAL.LOOKUP.RESULT_SHAPE',
+      'PORTAL.LOOKUP.INVC_FIELDS',
+      'PORTAL.LOOKUP.CAP50',
+      'PORTAL.LOOKUP.TERMS_AND',
+      'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE',
+      'PORTAL.LOOKUP.VEVC_VENDORS_ONLY',
+      'PORTAL.LOOKUP.ID_IS_SEARCH',
+    ],
+    'every lookup result is named after the register and matches every term as a case-insensitive prefix; at most 50',
+    [searchPick],
+    async (ctx, pick) => {
+      const records = await source(ctx, pick.register);
+      if (typeof records === 'string') ctx.skip(records);
+      const id = searchText(pick, records);
+      if (id === undefined) return;
+      const o = await lookup(ctx, pick.register, id, pick.decoy);
+      const result = expectSuccess(
+        o,
+        'PORTAL.LOOKUP.REGISTERS',
+        `pastespecial register=${pick.register} id=${show(id)}`,
+      );
+      await checkShape(pick.register, id, result);
+      checkResultsMatch(pick.register, id, result, records);
+    },
+    { numRuns: 30 },
+  );
+
+  ruleProperty(
+    [
+      'PORTAL.LOOKUP.SEARCH_FIELDS_INVC',
+      'PORTAL.LOOKUP.SEARCH_FIELDS_CONTACTS',
+      'PORTAL.LOOKUP.SEARCH_FIELDS_USERVC',
+      'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE',
+      'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS',
+      'PORTAL.LOOKUP.ID_IS_SEARCH',
+    ],
+    'a record whose searched fields start with every term is returned when at most 50 records can match',
+    [searchPick],
+    async (ctx, pick) => {
+      const rule = pick.register === 'AllCUVc' ? 'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS' : searchFieldsRule(pick.register);
+      await judgeQuiet(ctx, rule, async () => {
+        const records = await source(ctx, pick.register);
+        if (typeof records === 'string') ctx.skip(records);
+        const id = searchText(pick, records);
+        if (id === undefined) return undefined;
+        const o = await lookup(ctx, pick.register, id, pick.decoy);
+        const result = expectSuccess(
+          o,
+          'PORTAL.LOOKUP.REGISTERS',
+          `pastespecial register=${pick.register} id=${show(id)}`,
+        );
+        return missingMatch(pick.register, id, result, records);
+      });
+    },
+    { numRuns: 30 },
+  );
+
+  ruleProperty(
+    [
+      'PORTAL.LOOKUP.CAP50',
+      'PORTAL.LIMITS.LOOKUP_NO_PAGINATION',
+      'PORTAL.LOOKUP.TERMS_AND',
+      'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE',
+    ],
+    'with more than 50 matching records (created, tagged) a lookup returns at most 50, and paging parameters change nothing',
+    async (ctx) => {
+      const made = await manyMatches(ctx);
+      return [fc.constantFrom(...made), fc.integer({ min: 2, max: 5 }), fc.integer({ min: 1, max: 20 })];
+    },
+    async (ctx, { register, term }, page, perpage) => {
+      const plain = await lookup(ctx, register, term, false);
+      const result = expectSuccess(plain, 'PORTAL.LOOKUP.CAP50', `pastespecial register=${register} id=${term}`);
+      await checkShape(register, term, result);
+      const records = await source(ctx, register);
+      if (typeof records !== 'string') checkResultsMatch(register, term, result, records);
+      const paged = await attempt(
+        ctx.client.portal.pastespecial({ register, id: term, page, perpage } as Parameters<
+          typeof ctx.client.portal.pastespecial
+        >[0]),
+      );
+      if (!paged.ok) return; // refusing unknown parameters is not paging
+      expectRule(
+        paged.value.records.length <= CAP,
+        'PORTAL.LOOKUP.CAP50',
+        () => `lookup ${register} id=${term}&page=${page}&perpage=${perpage} returned ${paged.value.records.length}`,
+      );
+      const a = result.records.map((r) => textOf(r, 'Code')).join(',');
+      const b = paged.value.records.map((r) => textOf(r, 'Code')).join(',');
+      expectRule(
+        a === b,
+        'PORTAL.LIMITS.LOOKUP_NO_PAGINATION',
+        () =>
+          `lookup ${register} id=${term} with page=${page}&perpage=${perpage} answered other records: ${show(b, 160)} instead of ${show(a, 160)}`,
+      );
+    },
+    { numRuns: 6, writes: true },
+  );
+});
+
+let created: Promise<{ register: LookupRegister; term: string }[]> | undefined;
+
+/** 55 items and 51 contacts (vendor and customer) whose Code and Name start with the run tag, ledgered. */
+async function manyMatches(ctx: RuleContext): Promise<{ register: LookupRegister; term: string }[]> {
+  created ??= (async () => {
+    const tag = ctx.target.runTag;
+    const out: { register: LookupRegister; term: string }[] = [];
+    const items = Array.from({ length: 55 }, (_, i) => ({
+      Code: uniqueCode(ctx, 'L'),
+      Name: `${tag} lookup item ${i}`,
+    }));
+    const madeItems = await attempt(createJson(ctx, 'INVc', items, { format: 'json' }));
+    if (madeItems.ok) out.push({ register: 'INVc', term: tag });
+    const contacts = Array.from({ length: 51 }, (_, i) => ({
+      Code: uniqueCode(ctx, 'L'),
+      Name: `${tag} lookup contact ${i}`,
+      CUType: '1',
+      VEType: '1',
+    }));
+    const madeContacts = await attempt(createJson(ctx, 'CUVc', contacts, { format: 'json' }));
+    if (madeContacts.ok)
+      for (const register of ['CUVc', 'VEVc', 'AllCUVc'] as const)
+        out.push({ register, term: `${tag.toLowerCase()} ${tag}` });
+    return out;
+  })();
+  const made = await created;
+  if (made.length === 0) ctx.skip('the target refused the JSON creation of 55 items and 51 contacts to look up');
+  return made;
+}

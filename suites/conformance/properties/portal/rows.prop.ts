@@ -1,0 +1,207 @@
+// Row ids of deleterow and insertrow, verified by reading the record through /api/1/ (issue 5 "Id formats";
+// portal-action-api.md §2 "Identifier formats", §4 "Delete rows", "Insert row"; record-rest-api.md §2
+// "Record": rows with @rownumber).
+import type { RestRecord } from '@erpcert/client';
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import {
+  assertXmlValid,
+  deleteRecord,
+  expectRule,
+  fieldValue,
+  type RuleContext,
+  rowsOf,
+  ruleProperty,
+  show,
+} from '../../src/harness/index.js';
+import {
+  attempt,
+  createDocument,
+  describeOutcome,
+  expectErrorShape,
+  expectSuccess,
+  type RowSpec,
+  readBySerNr,
+} from '../../src/harness/portal.js';
+
+/** A row as the property follows it: its type and the fields the test set (the run-tagged Spec is unique). */
+function rowKey(row: Readonly<Record<string, unknown>>): string {
+  return ['stp', 'ArtCode', 'Quant', 'Spec'].map((f) => fieldValue(row, f)).join('|');
+}
+
+function rowKeys(record: RestRecord | undefined): string[] {
+  return record ? rowsOf(record).map(rowKey) : [];
+}
+
+const rowSpecs = (min: number, max: number): fc.Arbitrary<RowSpec[]> =>
+  fc.array(fc.constantFrom<RowSpec>({ stp: '1' }, { stp: '1' }, { stp: '2' }), { minLength: min, maxLength: max });
+
+/** A fresh tagged draft with `rows`, read back; the test deletes it at the end (the ledger has it anyway). */
+async function freshDocument(ctx: RuleContext, register: 'IVVc' | 'ORVc', rows: readonly RowSpec[], what: string) {
+  const serNr = await createDocument(ctx, register, rows, what);
+  const before = await readBySerNr(ctx, register, serNr);
+  if (before === undefined || rowsOf(before).length !== rows.length)
+    ctx.skip(
+      `${register} ${serNr}, created with ${rows.length} rows, reads back with ${before ? rowsOf(before).length : 'no'} rows`,
+    );
+  return { serNr, before: rowKeys(before) };
+}
+
+/** Deletes the record now; a refused delete leaves it to the run's cleanup (it is in the ledger). */
+async function cleanUp(ctx: RuleContext, register: string, serNr: string) {
+  await attempt(deleteRecord(ctx, register, serNr));
+}
+
+describe('deleterow and insertrow ids', () => {
+  ruleProperty(
+    [
+      'PORTAL.ROWS.DELETEROW',
+      'PORTAL.ROWS.DELETEROW_ID',
+      'PORTAL.ROWS.DELETEROW_ROWS_1_BASED',
+      'PORTAL.ROWS.DELETEROW_REMOVES',
+      'PORTAL.ROWS.DELETEROW_REGISTERS',
+      'PORTAL.DISPATCH.OPERATION_RESULT',
+      'PORTAL.ERRORS.SUCCESS_EMPTY_ERRSTR',
+    ],
+    'deleterow id {SerNr}:{rows} (1-based, comma-separated, any order) removes exactly those rows',
+    [
+      fc.constantFrom('IVVc' as const, 'ORVc' as const),
+      rowSpecs(2, 6).chain((rows) =>
+        fc.record({
+          rows: fc.constant(rows),
+          remove: fc.shuffledSubarray(
+            rows.map((_, i) => i + 1),
+            { minLength: 1, maxLength: rows.length - 1 },
+          ),
+        }),
+      ),
+    ],
+    async (ctx, register, { rows, remove }) => {
+      const { serNr, before } = await freshDocument(ctx, register, rows, 'deleterow');
+      const id = `${serNr}:${remove.join(',')}`;
+      const o = await attempt(ctx.client.portal.deleterow({ register, id }));
+      const res = expectSuccess(o, 'PORTAL.ROWS.DELETEROW', `deleterow register=${register}&id=${id}`);
+      await assertXmlValid(res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
+      const after = rowKeys(await readBySerNr(ctx, register, serNr));
+      const want = before.filter((_, i) => !remove.includes(i + 1));
+      expectRule(
+        JSON.stringify(after) === JSON.stringify(want),
+        'PORTAL.ROWS.DELETEROW_ROWS_1_BASED',
+        () =>
+          `deleterow id=${id} on ${before.length} rows ${show(before)} left ${show(after)}; removing rows ${remove.join(',')} (1-based) leaves ${show(want)}`,
+      );
+      await cleanUp(ctx, register, serNr);
+    },
+    { numRuns: 10, writes: true },
+  );
+
+  ruleProperty(
+    [
+      'PORTAL.ROWS.INSERTROW',
+      'PORTAL.ROWS.INSERTROW_ID',
+      'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+      'PORTAL.ROWS.INSERTROW_POSITION',
+      'PORTAL.ROWS.INSERTROW_ROWTYPE',
+      'PORTAL.ROWS.INSERTROW_REGISTERS',
+      'PORTAL.DISPATCH.OPERATION_RESULT',
+    ],
+    'insertrow id {SerNr}:{afterRow}:{rowType} puts a row of stp rowType directly after row afterRow (0: first)',
+    [
+      rowSpecs(1, 5).chain((rows) =>
+        fc.record({
+          rows: fc.constant(rows),
+          after: fc.integer({ min: 0, max: rows.length }),
+          type: fc.constantFrom(1, 2, 3),
+        }),
+      ),
+    ],
+    async (ctx, { rows, after, type }) => {
+      const { serNr, before } = await freshDocument(ctx, 'IVVc', rows, 'insertrow');
+      const id = `${serNr}:${after}:${type}`;
+      const o = await attempt(ctx.client.portal.insertrow({ register: 'IVVc', id }));
+      const res = expectSuccess(o, 'PORTAL.ROWS.INSERTROW', `insertrow register=IVVc&id=${id}`);
+      await assertXmlValid(res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
+      const record = await readBySerNr(ctx, 'IVVc', serNr);
+      const afterRows = record ? rowsOf(record) : [];
+      const keys = afterRows.map(rowKey);
+      const rule = after === 0 ? 'PORTAL.ROWS.INSERTROW_AT_BEGINNING' : 'PORTAL.ROWS.INSERTROW_POSITION';
+      expectRule(
+        keys.length === before.length + 1,
+        rule,
+        () => `insertrow id=${id} on ${before.length} rows left ${keys.length} rows: ${show(keys)}`,
+      );
+      const others = keys.filter((_, i) => i !== after);
+      expectRule(
+        JSON.stringify(others) === JSON.stringify(before),
+        rule,
+        () =>
+          `insertrow id=${id}: rows ${show(before)} became ${show(keys)}; the new row belongs at position ${after + 1}`,
+      );
+      const stp = fieldValue(afterRows[after] ?? {}, 'stp');
+      expectRule(
+        stp === String(type),
+        'PORTAL.ROWS.INSERTROW_ROWTYPE',
+        () => `insertrow id=${id}: the new row (position ${after + 1}) has stp ${show(stp)}, not ${type}`,
+      );
+      await cleanUp(ctx, 'IVVc', serNr);
+    },
+    { numRuns: 10, writes: true },
+  );
+
+  ruleProperty(
+    [
+      'PORTAL.ROWS.DELETEROW_ID',
+      'PORTAL.ROWS.DELETEROW_ROWS_1_BASED',
+      'PORTAL.ROWS.INSERTROW_ID',
+      'PORTAL.ROWS.INSERTROW_ROWTYPE',
+      'PORTAL.ERRORS.SHAPE',
+    ],
+    'a malformed deleterow or insertrow id changes nothing and is refused with an error',
+    [
+      rowSpecs(1, 4),
+      fc.oneof(
+        fc.record({
+          action: fc.constant('deleterow' as const),
+          form: fc.constantFrom('bare', 'empty', 'zero', 'beyond', 'letter', 'negative', 'no-sernr'),
+        }),
+        fc.record({
+          action: fc.constant('insertrow' as const),
+          form: fc.constantFrom('bare', 'two-parts', 'type-0', 'type-9', 'letter', 'beyond', 'negative'),
+        }),
+      ),
+    ],
+    async (ctx, rows, { action, form }) => {
+      const { serNr, before } = await freshDocument(ctx, 'IVVc', rows, 'malformed');
+      const n = rows.length;
+      const ids: Record<string, string> = {
+        bare: serNr,
+        empty: `${serNr}:`,
+        zero: `${serNr}:0`,
+        beyond: action === 'deleterow' ? `${serNr}:${n + 1}` : `${serNr}:${n + 1}:1`,
+        letter: action === 'deleterow' ? `${serNr}:a` : `${serNr}:a:1`,
+        negative: action === 'deleterow' ? `${serNr}:-1` : `${serNr}:-1:1`,
+        'no-sernr': ':1',
+        'two-parts': `${serNr}:0`,
+        'type-0': `${serNr}:0:0`,
+        'type-9': `${serNr}:0:9`,
+      };
+      const id = ids[form]!;
+      const o = await attempt(ctx.client.portal[action]({ register: 'IVVc', id }));
+      const after = rowKeys(await readBySerNr(ctx, 'IVVc', serNr));
+      const rule = action === 'deleterow' ? 'PORTAL.ROWS.DELETEROW_ID' : 'PORTAL.ROWS.INSERTROW_ID';
+      expectRule(
+        JSON.stringify(after) === JSON.stringify(before),
+        form === 'zero' || form === 'beyond'
+          ? action === 'deleterow'
+            ? 'PORTAL.ROWS.DELETEROW_ROWS_1_BASED'
+            : rule
+          : rule,
+        () =>
+          `${action} id=${id} (${form}) on ${n} rows changed them: ${show(before)} -> ${show(after)} (${describeOutcome(o)})`,
+      );
+      expectErrorShape(o, 'PORTAL.ERRORS.SHAPE', `${action} id=${id} (${form}) on a record of ${n} rows`);
+      await cleanUp(ctx, 'IVVc', serNr);
+    },
+    { numRuns: 12, writes: true },
+  );
+});
