@@ -107,3 +107,10 @@ export function bodyBytes(response: TextResponse): number {
   }
   return bytes;
 }
+
+/** `HTTP 401`, or `no answer (<k6 error>)` when the request got no response (timeout, refused, reset). */
+export function answerOf(response: TextResponse): string {
+  return response.status === 0
+    ? `no answer (${response.error || `k6 error ${response.error_code}`})`
+    : `HTTP ${response.status}`;
+}

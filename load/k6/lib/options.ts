@@ -17,10 +17,11 @@ export function arrivals(ratePerSecond: number): { rate: number; timeUnit: strin
 /**
  * The window of `seconds` at `rate` arrivals per second as a k6 duration. k6 starts arrivals at 0, 1/R, 2/R, ...
  * while the duration runs, and one due at exactly the end races with the end of the scenario. Ending half a
- * period early gives exactly R x seconds arrivals, each owning one 1/R slot of the window.
+ * period early gives exactly R x seconds arrivals, each owning one 1/R slot of the window. k6 refuses arrival-rate
+ * durations under 1 s, so a window of 1 s or less stays 1 s (and may start one extra arrival at its end).
  */
 export function arrivalWindow(seconds: number, rate: number): string {
-  return `${Math.max(1, Math.round(seconds * 1000 - 500 / rate))}ms`;
+  return `${Math.max(1000, Math.round(seconds * 1000 - 500 / rate))}ms`;
 }
 
 /** Options of a rate plan; `requestsPerIteration` bounds how long a started iteration may take to finish. */

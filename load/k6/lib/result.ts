@@ -122,8 +122,14 @@ function saturationResult(
   base: Omit<LoadScenarioResult, 'verdict' | 'reason'>,
 ): LoadScenarioResult {
   const limit = plan.p99LimitMs ?? Number.POSITIVE_INFINITY;
-  const steps = (plan.stages ?? []).map((stage) => stepOf(data, stage)).filter((s) => s.ran);
-  const saturation = steps.map(({ ran: _ran, ...step }) => step);
+  const all = (plan.stages ?? []).map((stage) => ({ index: stage.index, ...stepOf(data, stage) }));
+  const ran = new Set(all.filter((s) => s.ran).map((s) => s.index));
+  const saturation = all.filter((s) => s.ran).map(({ ran: _ran, index: _index, ...step }) => step);
+  // gates of steps the run never reached (it stops at the first broken step) are left out, not counted as held
+  const thresholds = base.thresholds?.filter((_, i) => {
+    const stage = plan.gates[i]?.stage;
+    return stage === undefined || ran.has(stage);
+  });
   const broken = saturation.find((s) => s.errors > 0 || (s.dropped ?? 0) > 0 || s.p99 >= limit);
   const clean = saturation.filter((s) => s !== broken && (broken === undefined || s.offered < broken.offered));
   const best = clean.reduce((max, s) => Math.max(max, s.achieved), 0);
@@ -138,7 +144,7 @@ function saturationResult(
         ]
           .filter((x) => x !== '')
           .join(', ')})`;
-  const common = { ...base, offeredRate: top, achievedRate: best, saturation };
+  const common = { ...base, thresholds, offeredRate: top, achievedRate: best, saturation };
   const min = plan.documented.ratePerSecond?.min;
   const measured = `saturates at ${best}/s checked operations: ${why}`;
   if (min === undefined) return { ...common, verdict: 'info', reason: `no documented figure; ${measured}` };

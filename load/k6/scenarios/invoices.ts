@@ -5,7 +5,7 @@
  */
 import exec from 'k6/execution';
 import { envString, readSettings } from '../lib/env.ts';
-import { bodyText, getBasic, postForm, restUrl } from '../lib/erp.ts';
+import { answerOf, bodyText, getBasic, postForm, restUrl } from '../lib/erp.ts';
 import { checkAll, finishOperation, measure } from '../lib/metrics.ts';
 import { rateOptions } from '../lib/options.ts';
 import { ratePlan } from '../lib/plan.ts';
@@ -37,7 +37,7 @@ export function setup(): void {
     const doc = parseXml(bodyText(res));
     if (res.status !== 200 || dataRecords(doc, register).length !== 1) {
       exec.test.abort(
-        `setup: ${register} ${code} not found on the target (HTTP ${res.status}); set ERPCERT_CUSTCODE/ERPCERT_ARTCODE`,
+        `setup: ${register} ${code} not found on the target (${answerOf(res)}); set ERPCERT_CUSTCODE/ERPCERT_ARTCODE`,
       );
     }
   }

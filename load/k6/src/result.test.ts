@@ -119,6 +119,9 @@ describe('computeResult, saturation steps', () => {
       { offered: 30, achieved: 22, p99: 300, errors: 0, dropped: 16 },
     ]);
     expect(result.achievedRate).toBe(20);
+    // the run stopped at the broken step: the gates of the step never reached are left out
+    const stages = new Set(result.thresholds?.map((t) => /\{(?:stage:|scenario:stage_)(\d)\}/.exec(t.metric)?.[1]));
+    expect([...stages].sort()).toEqual(['0', '1', '2']);
     expect(result.verdict).toBe('pass');
     expect(result.reason).toMatch(/the 30\/s step broke \(16 dropped iterations, p99 300 ms >= 100 ms\)/);
   });

@@ -1,19 +1,21 @@
 /**
  * Runs one scenario script under k6 as a child process and returns its `LoadScenarioResult`. Every run is
- * bounded: the scenario's own duration and request timeouts, then a hard kill of k6; a run that produced no
+ * bounded: the scenario's own duration and request timeouts, then a hard stop of k6; a run that produced no
  * summary is a failed verdict with the reason, never a hang. The password travels in the child's environment
  * only (not on the command line) and is masked in the captured output.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ScenarioPlan } from '../lib/plan.js';
+import { junitXml } from '../lib/junit.js';
+import { markdownReport } from '../lib/markdown.js';
+import { documentedFigure, type ScenarioPlan } from '../lib/plan.js';
 import { isK6SummaryData, type K6SummaryData } from '../lib/summary-data.js';
-import type { LoadScenarioResult, ScenarioName } from '../scenarios/catalogue.js';
+import type { LoadScenarioResult } from '../scenarios/catalogue.js';
 import { scenarios } from '../scenarios/catalogue.js';
 import { K6Error } from './errors.js';
 import { k6Path, packageDir } from './k6-binary.js';
+import { lastK6Error, runK6Process } from './k6-process.js';
 import { failedResult, type K6ScenarioOptions, k6Env, k6OutputFiles } from './run-options.js';
 import { ensureVendorBundle } from './vendor.js';
 
@@ -25,11 +27,9 @@ export interface K6ScenarioRun {
   readonly exitCode: number | null;
   readonly summary?: K6SummaryData;
   readonly plan?: ScenarioPlan;
-  /** Last lines k6 wrote to stderr, password masked. */
+  /** The last lines of k6's output, password masked. */
   readonly log: string;
 }
-
-const TAIL_BYTES = 16_384;
 
 /** Milliseconds after which k6 is stopped: the scenario's own bound plus a margin for setup and summary. */
 export function hardTimeoutMs(options: K6ScenarioOptions): number {
@@ -45,17 +45,33 @@ export function hardTimeoutMs(options: K6ScenarioOptions): number {
   return seconds * 1000 + 4 * timeout + 60_000;
 }
 
-function mask(text: string, secret: string | undefined): string {
-  return secret === undefined || secret === '' ? text : text.split(secret).join('***');
+/** k6's command line (settings go by environment, see k6Env). */
+function k6Args(options: K6ScenarioOptions): string[] {
+  const args = ['run', '--quiet', '--no-usage-report'];
+  if (options.executionSegment !== undefined) args.push('--execution-segment', options.executionSegment);
+  if (options.executionSegmentSequence !== undefined) {
+    args.push('--execution-segment-sequence', options.executionSegmentSequence);
+  }
+  args.push(join(packageDir, 'scenarios', `${options.scenario}.ts`));
+  return args;
+}
+
+async function writeOutputs(
+  files: K6ScenarioRun['files'],
+  result: LoadScenarioResult,
+  plan: ScenarioPlan | null,
+  summary: unknown,
+): Promise<void> {
+  await writeFile(files.json, `${JSON.stringify({ result, plan, summary }, null, 2)}\n`);
+  await writeFile(files.junit, junitXml(result));
+  await writeFile(files.markdown, markdownReport(result, documentedFigure(result.scenario)));
 }
 
 /** Runs `options.scenario` under k6 and returns the result with the files and the raw summary. */
 export async function runK6ScenarioDetailed(options: K6ScenarioOptions): Promise<K6ScenarioRun> {
   if (!scenarios.some((s) => s.name === options.scenario)) {
-    throw new K6Error(
-      'config',
-      `unknown scenario "${options.scenario}"; known: ${scenarios.map((s) => s.name).join(', ')}`,
-    );
+    const known = scenarios.map((s) => s.name).join(', ');
+    throw new K6Error('config', `unknown scenario "${options.scenario}"; known: ${known}`);
   }
   const k6 = options.k6Path ?? k6Path();
   if (k6 === undefined) {
@@ -72,87 +88,51 @@ export async function runK6ScenarioDetailed(options: K6ScenarioOptions): Promise
   const files = k6OutputFiles(outDir, options.scenario);
   await Promise.all(Object.values(files).map((f) => rm(f, { force: true })));
 
-  const script = join(packageDir, 'scenarios', `${options.scenario}.ts`);
-  const args = ['run', '--quiet', '--no-usage-report'];
-  if (options.executionSegment !== undefined) args.push('--execution-segment', options.executionSegment);
-  if (options.executionSegmentSequence !== undefined) {
-    args.push('--execution-segment-sequence', options.executionSegmentSequence);
-  }
-  args.push(script);
-
   const limitMs = hardTimeoutMs(options);
   const started = Date.now();
-  const { exitCode, log, killed } = await new Promise<{ exitCode: number | null; log: string; killed: boolean }>(
-    (done, fail) => {
-      const child = spawn(k6, args, { cwd: packageDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let tail = '';
-      let killedByUs = false;
-      const keep = (chunk: Buffer): void => {
-        const text = mask(chunk.toString('utf8'), options.password);
-        options.onOutput?.(text);
-        tail = (tail + text).slice(-TAIL_BYTES);
-      };
-      child.stdout.on('data', keep);
-      child.stderr.on('data', keep);
-      const stop = (): void => {
-        killedByUs = true;
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-      };
-      const timer = setTimeout(stop, limitMs);
-      options.signal?.addEventListener('abort', stop, { once: true });
-      child.on('error', (error) => {
-        clearTimeout(timer);
-        fail(new K6Error('not-found', `k6 could not be started (${k6}): ${error.message}`, { cause: error }));
-      });
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', stop);
-        done({ exitCode: code, log: tail, killed: killedByUs });
-      });
-    },
-  );
+  const exit = await runK6Process(k6, k6Args(options), {
+    cwd: packageDir,
+    env,
+    limitMs,
+    secret: options.password,
+    signal: options.signal,
+    onOutput: options.onOutput,
+  });
+  const { exitCode, log } = exit;
+  const error = lastK6Error(log);
+  const limit = `${Math.round(limitMs / 1000)} s`;
 
-  const seconds = Math.round((Date.now() - started) / 100) / 10;
-  const lastError = log
-    .split('\n')
-    .filter((line) => /level=(error|fatal)|^\s*ERRO|test aborted/i.test(line))
-    .pop()
-    ?.trim();
   if (!existsSync(files.json)) {
-    const why = killed
-      ? `k6 did not finish within ${Math.round(limitMs / 1000)} s and was stopped`
-      : `k6 exited with ${exitCode} without a summary${lastError === undefined ? '' : `: ${lastError}`}`;
-    return { result: failedResult(options.scenario, why, seconds), files, exitCode, log };
+    const why = exit.stopped
+      ? `k6 did not finish within ${limit} and was stopped`
+      : `k6 exited with ${exitCode} without a summary${error === undefined ? '' : `: ${error}`}`;
+    const result = failedResult(options.scenario, why, Math.round((Date.now() - started) / 100) / 10);
+    await writeOutputs(files, result, null, null);
+    return { result, files, exitCode, log };
   }
-  const parsed = JSON.parse(await readFile(files.json, 'utf8')) as {
+  const written = JSON.parse(await readFile(files.json, 'utf8')) as {
     result: LoadScenarioResult;
     plan: ScenarioPlan;
     summary: unknown;
   };
-  let result = parsed.result;
-  const abnormal = killed || (exitCode !== 0 && exitCode !== 99);
-  if (abnormal) {
-    const why = killed ? `k6 was stopped after ${Math.round(limitMs / 1000)} s` : `k6 exited with ${exitCode}`;
+  let result = written.result;
+  if (exit.stopped || (exitCode !== 0 && exitCode !== 99)) {
+    const why = exit.stopped ? `k6 was stopped after ${limit}` : `k6 exited with ${exitCode}`;
     result = {
       ...result,
       verdict: 'fail',
-      reason: `${why}${lastError === undefined ? '' : ` (${lastError})`}; ${result.reason}`,
+      reason: `${why}${error === undefined ? '' : ` (${error})`}; ${result.reason}`,
     };
+  } else if (options.executionSegment !== undefined) {
+    const part = `execution segment ${options.executionSegment} only: merge the segments (resultOfSegments) for the verdict`;
+    result = { ...result, verdict: 'info', reason: `${part}; this part: ${result.reason}` };
   }
-  return {
-    result,
-    files,
-    exitCode,
-    summary: isK6SummaryData(parsed.summary) ? parsed.summary : undefined,
-    plan: parsed.plan,
-    log,
-  };
+  if (result !== written.result) await writeOutputs(files, result, written.plan, written.summary);
+  const summary = isK6SummaryData(written.summary) ? written.summary : undefined;
+  return { result, files, exitCode, summary, plan: written.plan, log };
 }
 
 /** Runs one scenario under k6 and returns its result (files in `options.outDir`, see `k6OutputFiles`). */
 export async function runK6Scenario(options: K6ScenarioOptions): Promise<LoadScenarioResult> {
   return (await runK6ScenarioDetailed(options)).result;
 }
-
-export type { K6ScenarioOptions, ScenarioName };
