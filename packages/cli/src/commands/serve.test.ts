@@ -62,7 +62,7 @@ const getJson = async (url: string, headers: Record<string, string> = { authoriz
   fetch(url, { headers: { accept: 'application/json', ...headers } });
 
 // each test starts the server process (tsx compiles it first): generous time on a busy 2-core machine
-describe('erpcert serve (as a process)', { timeout: 60_000 }, () => {
+describe('erpcert serve (as a process)', { timeout: 120_000 }, () => {
   it('prints one line, the base URL; answers Basic, HSESSION and OAuth; stops on SIGTERM', async () => {
     const s = await serve(['--seed-size', '10', '--password', 'not-printed-pw']);
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
