@@ -3,8 +3,9 @@
 import type { PortalList, PortalRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { assertXmlValid, expectRule, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
+import { expectRule, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
 import {
+  assertPortalXml,
   attempt,
   dataChildNames,
   describeOutcome,
@@ -102,7 +103,13 @@ describe('portal list queries: shapes and paging', () => {
     async (ctx, register, page, perpage) => {
       const o = await attempt(ctx.client.portal.list(register, { page, perpage }));
       const list = expectSuccess(o, 'PORTAL.LIST.REGISTERS', `list query register=${register}&page=${page}`);
-      await assertXmlValid(list.raw.text, isArAp(register) ? 'portal-arap-list' : 'portal-list', shapeRule(register));
+      await assertPortalXml(
+        ctx,
+        list.raw.text,
+        isArAp(register) ? 'portal-arap-list' : 'portal-list',
+        shapeRule(register),
+        register,
+      );
       const strangers = dataChildNames(list.raw).filter((n) => n !== register && n !== 'res' && n !== 'message');
       expectRule(
         strangers.length === 0,

@@ -4,7 +4,6 @@ import type { PortalLookup } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
-  assertXmlValid,
   createJson,
   expectRule,
   fieldValue,
@@ -14,6 +13,7 @@ import {
   uniqueCode,
 } from '../../src/harness/index.js';
 import {
+  assertPortalXml,
   attempt,
   currentSequence,
   dataChildNames,
@@ -110,8 +110,8 @@ async function lookup(ctx: RuleContext, register: LookupRegister, id: string, de
 }
 
 /** The shape and the cap of a lookup answer (§2 "Lookup result", §8). */
-async function checkShape(register: LookupRegister, id: string, result: PortalLookup): Promise<void> {
-  await assertXmlValid(result.raw.text, 'portal-lookup', 'PORTAL.LOOKUP.RESULT_SHAPE');
+async function checkShape(ctx: RuleContext, register: LookupRegister, id: string, result: PortalLookup): Promise<void> {
+  await assertPortalXml(ctx, result.raw.text, 'portal-lookup', 'PORTAL.LOOKUP.RESULT_SHAPE', register);
   const strangers = dataChildNames(result.raw).filter((n) => n !== register && n !== 'res' && n !== 'message');
   expectRule(
     strangers.length === 0,
@@ -215,7 +215,7 @@ describe('pastespecial', () => {
         'PORTAL.LOOKUP.REGISTERS',
         `pastespecial register=${pick.register} id=${show(id)}`,
       );
-      await checkShape(pick.register, id, result);
+      await checkShape(ctx, pick.register, id, result);
       checkResultsMatch(pick.register, id, result, records);
     },
     { numRuns: 30 },
@@ -266,7 +266,7 @@ describe('pastespecial', () => {
     async (ctx, { register, term }, page, perpage) => {
       const plain = await lookup(ctx, register, term, false);
       const result = expectSuccess(plain, 'PORTAL.LOOKUP.CAP50', `pastespecial register=${register} id=${term}`);
-      await checkShape(register, term, result);
+      await checkShape(ctx, register, term, result);
       const records = await source(ctx, register);
       if (typeof records !== 'string') checkResultsMatch(register, term, result, records);
       const paged = await attempt(

@@ -5,7 +5,6 @@ import type { RestRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
-  assertXmlValid,
   deleteRecord,
   expectRule,
   fieldValue,
@@ -15,6 +14,7 @@ import {
   show,
 } from '../../src/harness/index.js';
 import {
+  assertPortalXml,
   attempt,
   createDocument,
   describeOutcome,
@@ -81,7 +81,7 @@ describe('deleterow and insertrow ids', () => {
       const id = `${serNr}:${remove.join(',')}`;
       const o = await attempt(ctx.client.portal.deleterow({ register, id }));
       const res = expectSuccess(o, 'PORTAL.ROWS.DELETEROW', `deleterow register=${register}&id=${id}`);
-      await assertXmlValid(res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
+      await assertPortalXml(ctx, res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
       const after = rowKeys(await readBySerNr(ctx, register, serNr));
       const want = before.filter((_, i) => !remove.includes(i + 1));
       expectRule(
@@ -120,7 +120,7 @@ describe('deleterow and insertrow ids', () => {
       const id = `${serNr}:${after}:${type}`;
       const o = await attempt(ctx.client.portal.insertrow({ register: 'IVVc', id }));
       const res = expectSuccess(o, 'PORTAL.ROWS.INSERTROW', `insertrow register=IVVc&id=${id}`);
-      await assertXmlValid(res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
+      await assertPortalXml(ctx, res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
       const record = await readBySerNr(ctx, 'IVVc', serNr);
       const afterRows = record ? rowsOf(record) : [];
       const keys = afterRows.map(rowKey);

@@ -3,7 +3,8 @@
  * record read back through `/api/1/`), and tagged documents created with a form POST (record-rest-api.md
  * §4 rule 1) and put into the ledger before the test goes on (DESIGN.md "Running against somebody's
  * staging ERP"). The run tag goes into the row text `Spec` of every row created (IVVc/ORVc rows,
- * record-rest-api.md §2), the one free-text field the documented row fields offer.
+ * record-rest-api.md §2), the one free-text field the documented row fields offer; QTVc rows have no
+ * such field (ArtCode, Quant, Price, Sum), so a quotation is known by the ledger alone.
  */
 import type { RestRecord } from '@erpcert/client';
 import { createForm, probe } from './data.js';
@@ -60,7 +61,8 @@ export function taggedSpec(ctx: Pick<RuleContext, 'target'>, what: string, n: nu
 
 /**
  * Creates a draft document (`IVVc`, `ORVc`, `QTVc`) for the basis customer with the given rows (form POST,
- * so auto-fill prices them), ledgered; returns its SerNr. Item rows take the basis items in turn.
+ * so auto-fill prices them), ledgered; returns its SerNr. Item rows take the basis items in turn; QTVc
+ * rows are all item rows.
  */
 export async function createDocument(
   ctx: RuleContext,
@@ -70,6 +72,8 @@ export async function createDocument(
 ): Promise<string> {
   const basis = await documentBasis(ctx);
   const rowFields = rows.map((r, i) => {
+    if (register === 'QTVc')
+      return { ArtCode: basis.items[i % basis.items.length]!, Quant: r.quant ?? String(1 + (i % 4)) };
     const spec = taggedSpec(ctx, what, i + 1);
     if (r.stp === '2') return { stp: '2', Spec: spec };
     return {

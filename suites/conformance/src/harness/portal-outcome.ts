@@ -11,6 +11,9 @@ import {
   type RawResponse,
   type XmlElement,
 } from '@erpcert/client';
+import type { XmlBodyKind } from '@erpcert/contract';
+import { assertXmlValid } from './assert/schemas.js';
+import type { RuleContext } from './rule-test.js';
 import { expectRule, show } from './violation.js';
 
 /** What one call came to: its value, or the error the client decoded from the target's answer. */
@@ -85,4 +88,27 @@ export function jsonBody(raw: RawResponse): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** XSD validations per test and body kind: libxml2 in WebAssembly takes 50-100 ms a body. @defaultValue 3 */
+export const XSD_SAMPLES_PER_TEST = 3;
+const validated = new Map<string, number>();
+
+/**
+ * The body validates against `specs/xsd/<kind>.xsd` (violation of `rule` otherwise), for the first
+ * {@link XSD_SAMPLES_PER_TEST} bodies of each kind (and `variant`, e.g. the register) in a test; later
+ * bodies of the same test are left to the test's own checks of the same shape, which keeps runs fast.
+ */
+export async function assertPortalXml(
+  ctx: Pick<RuleContext, 'name'>,
+  body: string,
+  kind: XmlBodyKind,
+  rule: string,
+  variant = '',
+): Promise<void> {
+  const key = `${ctx.name}\u0000${kind}\u0000${variant}`;
+  const n = validated.get(key) ?? 0;
+  if (n >= XSD_SAMPLES_PER_TEST) return;
+  validated.set(key, n + 1);
+  await assertXmlValid(body, kind, rule);
 }

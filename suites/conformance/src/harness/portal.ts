@@ -12,6 +12,7 @@ export {
   rowContents,
   taggedSpec,
 } from './portal-data.js';
+export { type DownloadedFile, downloadFile } from './portal-files.js';
 export {
   currentSequence,
   hasField,
@@ -43,6 +44,7 @@ export {
   strictPrefix,
 } from './portal-lookup.js';
 export {
+  assertPortalXml,
   attempt,
   dataChildNames,
   describeOutcome,
@@ -51,5 +53,6 @@ export {
   failureText,
   jsonBody,
   type Outcome,
+  XSD_SAMPLES_PER_TEST,
   xmlTop,
 } from './portal-outcome.js';

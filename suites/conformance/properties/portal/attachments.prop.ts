@@ -1,0 +1,125 @@
+// Attachments: upload, list, download byte-identical, delete (issue 5 "Id formats": file ids are UUIDs;
+// portal-action-api.md §2 "Upload result", "Attachment list", "Identifier formats", attachment upload body,
+// §4 "Upload attachment" to "Delete attachment", operation rule 10).
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { createJson, expectRule, type RuleContext, ruleProperty, show, uniqueCode } from '../../src/harness/index.js';
+import {
+  assertPortalXml,
+  attempt,
+  createDocument,
+  describeOutcome,
+  downloadFile,
+  expectSuccess,
+} from '../../src/harness/portal.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Registers of the doupload row (§2) whose records the suite can create itself (tagged) through /api/1/. */
+const OWN_REGISTERS = ['IVVc', 'ORVc', 'QTVc', 'CUVc'] as const;
+type OwnRegister = (typeof OWN_REGISTERS)[number];
+
+const records = new Map<OwnRegister, Promise<string>>();
+
+/** One tagged record per register for this file's uploads (each run uploads its own file to it). */
+function recordOf(ctx: RuleContext, register: OwnRegister): Promise<string> {
+  let p = records.get(register);
+  if (!p) {
+    p =
+      register === 'CUVc'
+        ? createJson(ctx, 'CUVc', [{ Code: uniqueCode(ctx, 'A'), Name: `${ctx.target.runTag} attachments` }], {
+            format: 'json',
+          }).then((c) => c[0]!.key)
+        : createDocument(ctx, register, [{ stp: '1' }], 'attachments');
+    records.set(register, p);
+  }
+  return p;
+}
+
+const fileName = fc
+  .tuple(
+    fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/),
+    fc.constantFrom('txt', 'pdf', 'csv', 'bin', 'png', 'xml'),
+  )
+  .map(([base, ext]) => `${base}.${ext}`);
+
+describe('attachments', () => {
+  ruleProperty(
+    [
+      'PORTAL.ATTACH.DOUPLOAD',
+      'PORTAL.ATTACH.UPLOAD_BODY',
+      'PORTAL.ATTACH.BASE64_IN_XML',
+      'PORTAL.ATTACH.UPLOAD_RESULT',
+      'PORTAL.ATTACH.FILE_ID_UUID',
+      'PORTAL.ATTACH.UPLOAD_UUID',
+      'PORTAL.ATTACH.REGISTERS',
+      'PORTAL.ATTACH.GETATTACHLIST',
+      'PORTAL.ATTACH.LIST_SHAPE',
+      'PORTAL.ATTACH.LISTED_AFTER_UPLOAD',
+      'PORTAL.ATTACH.GETFILE',
+      'PORTAL.ATTACH.DELETEATTACHMENT',
+      'PORTAL.ATTACH.UNLISTED_AFTER_DELETE',
+      'PORTAL.DISPATCH.SUBACTION',
+    ],
+    'upload, list, download (byte-identical) and delete an attachment by the UUID doupload returns',
+    [fc.constantFrom(...OWN_REGISTERS), fileName, fc.uint8Array({ minLength: 1, maxLength: 4096 })],
+    async (ctx, regname, filename, bytes) => {
+      const id = await recordOf(ctx, regname);
+      const content = Buffer.from(bytes);
+      const up = await attempt(ctx.client.portal.doupload({ regname, id }, { filename, content }));
+      const uploaded = expectSuccess(up, 'PORTAL.ATTACH.REGISTERS', `doupload regname=${regname}&id=${id} ${filename}`);
+      await assertPortalXml(ctx, uploaded.raw.text, 'portal-upload-result', 'PORTAL.ATTACH.UPLOAD_RESULT');
+      const uuid = uploaded.uuid ?? '';
+      expectRule(UUID.test(uuid), 'PORTAL.ATTACH.FILE_ID_UUID', () => `doupload answered uuid ${show(uploaded.uuid)}`);
+
+      const listed = expectSuccess(
+        await attempt(ctx.client.portal.getattachlist({ regname, id })),
+        'PORTAL.ATTACH.GETATTACHLIST',
+        `getattachlist regname=${regname}&id=${id}`,
+      );
+      await assertPortalXml(ctx, listed.raw.text, 'portal-attachments', 'PORTAL.ATTACH.LIST_SHAPE');
+      for (const a of listed.attachments) {
+        expectRule(UUID.test(a.uuid ?? ''), 'PORTAL.ATTACH.FILE_ID_UUID', () => `attachment uuid ${show(a.uuid)}`);
+        expectRule(/^\d+$/.test(a.size ?? ''), 'PORTAL.ATTACH.LIST_SHAPE', () => `attachment size ${show(a.size)}`);
+        expectRule(DATE.test(a.date ?? ''), 'PORTAL.ATTACH.LIST_SHAPE', () => `attachment date ${show(a.date)}`);
+      }
+      const entry = listed.attachments.find((a) => a.uuid === uuid);
+      expectRule(
+        entry !== undefined && entry.filename === filename,
+        'PORTAL.ATTACH.LISTED_AFTER_UPLOAD',
+        () => `getattachlist after uploading ${filename} as ${uuid} lists ${show(listed.attachments)}`,
+      );
+      if (entry.size !== String(content.length))
+        ctx.advise(
+          `attachment size ${entry.size} for a file of ${content.length} bytes (what size counts is not stated)`,
+        );
+
+      const got = await downloadFile(ctx, regname, id, uuid);
+      expectRule(
+        got.raw.status >= 200 && got.raw.status < 300,
+        'PORTAL.ATTACH.GETFILE',
+        () =>
+          `getfile regname=${regname}&id=${id}&file=${uuid} answered HTTP ${got.raw.status}: ${show(got.raw.text, 200)}`,
+      );
+      expectRule(
+        got.candidates.some((c) => Buffer.compare(c, content) === 0),
+        'PORTAL.ATTACH.UPLOAD_UUID',
+        () =>
+          `getfile ${uuid} answered ${got.raw.bytes.length} bytes that are not the ${content.length} uploaded, raw or as <file><base64> (first ${show(got.raw.bytes.subarray(0, 16).toString('hex'))} vs ${show(content.subarray(0, 16).toString('hex'))})`,
+      );
+
+      const del = await attempt(ctx.client.portal.deleteattachment({ regname, id, file: uuid }));
+      const deleted = expectSuccess(del, 'PORTAL.ATTACH.DELETEATTACHMENT', `deleteattachment ${uuid}`);
+      await assertPortalXml(ctx, deleted.raw.text, 'portal-result', 'PORTAL.ATTACH.DELETEATTACHMENT');
+      const again = await attempt(ctx.client.portal.getattachlist({ regname, id }));
+      const after = expectSuccess(again, 'PORTAL.ATTACH.GETATTACHLIST', `getattachlist after deleting ${uuid}`);
+      expectRule(
+        !after.attachments.some((a) => a.uuid === uuid),
+        'PORTAL.ATTACH.UNLISTED_AFTER_DELETE',
+        () => `getattachlist still lists ${uuid} after deleteattachment succeeded (${describeOutcome(del)})`,
+      );
+    },
+    { numRuns: 12, writes: true },
+  );
+});
