@@ -11,6 +11,7 @@ import { approvalHandlers } from './workflow/approval-handlers.js';
 import { overviewHandlers } from './workflow/overview-handlers.js';
 import { SIGNING_PATH, signingHandlers } from './workflow/signing-handlers.js';
 import { signingPageRoute } from './workflow/signing-page.js';
+import { seedWorkflowDemo } from './workflow/workflow-seed.js';
 import { ensureWorkflowTables } from './workflow/workflow-tables.js';
 
 /**
@@ -50,7 +51,9 @@ export const workflowHandlers: readonly PortalHandler[] = [
 export const workflowRegisters: readonly RegisterInput[] = [...employeeRegisters];
 
 /** Part B's demo data; runs inside the seeding transaction after part A's (`AppModule.seed`). */
-export function seedWorkflow(_app: App, _size: number): void {}
+export function seedWorkflow(app: App, size: number): void {
+  seedWorkflowDemo(app, size);
+}
 
 /** Part B's setup: extra tables, routes (the local signing stand-in, ...). Runs after part A's setup. */
 export function setupWorkflow(app: App, _state: PortalState): void {
