@@ -84,4 +84,8 @@ export const TARGET_ENV = {
   ledger: 'ERPCERT_LEDGER',
   /** Maximum requests per second per worker (pacing). */
   pace: 'ERPCERT_PACE',
+  /** Optional: a portal usercode holding the un-confirm permission (unokrecord, portal §4 rule 6). */
+  unokUsercode: 'ERPCERT_UNOK_USERCODE',
+  /** Optional: a portal usercode without report access and without the un-confirm permission (refusals). */
+  limitedUsercode: 'ERPCERT_LIMITED_USERCODE',
 } as const;
