@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { validateLoadResults } from './load-results-validate.js';
+import { LoadRunReadError, readLoadRun } from './read-load-run.js';
+import { sampleLoadRun } from './testing.js';
+import { writeLoadReports } from './write-load-reports.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests break a parsed JSON fixture in place
+type JsonFixture = Record<string, any>;
+
+const dir = mkdtempSync(join(tmpdir(), 'erpcert-load-results-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('results.json and load-results.schema.json', () => {
+  it('the sample run matches the schema', () => {
+    expect(validateLoadResults(sampleLoadRun())).toEqual({ valid: true, errors: [] });
+  });
+
+  const broken: [string, (doc: JsonFixture) => void, string][] = [
+    ['a verdict the schema does not know', (d) => (d.scenarios[0].verdict = 'ok'), '/scenarios/0/verdict'],
+    ['a missing latency percentile', (d) => delete d.scenarios[1].latencyMs.p99, '/scenarios/1/latencyMs'],
+    ['an unknown scenario', (d) => (d.scenarios[2].scenario = 'deletes'), '/scenarios/2/scenario'],
+    ['an exit code outside 0-2', (d) => (d.run.exitCode = 3), '/run/exitCode'],
+    ['a wrong schema id', (d) => (d.schema = 'erpcert-load-results/2'), '/schema'],
+    ['a saturation step without p99', (d) => delete d.scenarios[0].saturation[0].p99, '/scenarios/0/saturation/0'],
+    ['a negative ratio', (d) => (d.scenarios[0].comparison.ratio = -1), '/scenarios/0/comparison/ratio'],
+  ];
+  it.each(broken)('refuses %s', (_name, breakIt, where) => {
+    const doc = structuredClone(sampleLoadRun()) as JsonFixture;
+    breakIt(doc);
+    const check = validateLoadResults(doc);
+    expect(check.valid).toBe(false);
+    expect(check.errors.join('\n')).toContain(where);
+  });
+
+  it('writes the three files, and readLoadRun reads results.json back', () => {
+    const out = join(dir, 'run-1');
+    const written = writeLoadReports(sampleLoadRun(), out);
+    expect(written.schemaErrors).toEqual([]);
+    expect(readFileSync(written.summary, 'utf8')).toContain('| invoices | 3 to 4 per second |');
+    expect(readFileSync(written.html, 'utf8')).toContain('<svg class="saturation-chart" data-scenario="invoices"');
+    const back = readLoadRun(out);
+    expect(back.scenarios.map((s) => [s.scenario, s.verdict])).toEqual([
+      ['invoices', 'fail'],
+      ['transactions', 'pass'],
+      ['read-raw', 'pass'],
+      ['read-fields', 'pass'],
+      ['sync', 'info'],
+      ['portal-mix', 'info'],
+    ]);
+  });
+
+  it('masks secrets in every file it writes', () => {
+    const out = join(dir, 'run-secret');
+    const doc = sampleLoadRun({ command: 'erpcert load --password s3cret-Pw' });
+    const written = writeLoadReports(doc, out, ['s3cret-Pw']);
+    for (const f of [written.results, written.summary, written.html]) {
+      expect(readFileSync(f, 'utf8')).not.toContain('s3cret-Pw');
+      expect(readFileSync(f, 'utf8')).toContain('***');
+    }
+  });
+
+  it('readLoadRun refuses a folder without results.json, a conformance run and a broken document', () => {
+    expect(() => readLoadRun(join(dir, 'nothing-here'))).toThrow(LoadRunReadError);
+    const conf = join(dir, 'conformance-run');
+    mkdirSync(conf, { recursive: true });
+    writeFileSync(join(conf, 'results.json'), JSON.stringify({ run: { startedAt: 'x' }, rules: [] }));
+    expect(() => readLoadRun(conf)).toThrow(/not a load run/);
+    const bad = join(dir, 'bad-run');
+    mkdirSync(bad, { recursive: true });
+    writeFileSync(join(bad, 'results.json'), JSON.stringify({ ...sampleLoadRun(), scenarios: 'none' }));
+    expect(() => readLoadRun(bad)).toThrow(/does not match load-results.schema.json/);
+  });
+});
