@@ -7,6 +7,7 @@ import { loadWorkflowFixture, WF } from './testing/workflow-fixture.js';
 
 /** Part B's end-to-end flows over real HTTP (issue 4 "Tests"): one server on 127.0.0.1, port 0. */
 let server: RunningServer;
+type Envelope = { data: Record<string, Record<string, string>[] | undefined> };
 const basic = `Basic ${Buffer.from('erpcert:erpcert').toString('base64')}`;
 
 beforeAll(async () => {
@@ -65,7 +66,7 @@ describe('approval over HTTP', () => {
     const rest = await fetch(`${server.url}/api/1/ActVc/${first}`, {
       headers: { authorization: basic, accept: 'application/json' },
     });
-    expect((await rest.json()).data.ActVc[0]).toMatchObject({
+    expect(((await rest.json()) as Envelope).data.ActVc![0]).toMatchObject({
       ActType: 'APPROVAL',
       ActState: 'DONE',
       ActResult: 'APPROVED',
@@ -106,7 +107,7 @@ describe('signing round trip through the stand-in page over HTTP', () => {
     const rest = await fetch(`${server.url}/api/1/ErpSignSessVc/${session}`, {
       headers: { authorization: basic, accept: 'application/json' },
     });
-    expect((await rest.json()).data.ErpSignSessVc[0]).toMatchObject({ Status: '2' });
+    expect(((await rest.json()) as Envelope).data.ErpSignSessVc![0]).toMatchObject({ Status: '2' });
     expect((await fetch(`${server.url}${action}`, { method: 'POST' })).status).toBe(410);
   });
 });
