@@ -7,13 +7,16 @@ import {
   type AnyRecord,
   assertEnvelope,
   assertRecordShape,
+  createJson,
   expectRule,
   fieldValue,
   isRefusal,
   probe,
   rawJson,
+  readBack,
   ruleTest,
   show,
+  uniqueCode,
 } from '../../src/harness/index.js';
 
 /** Records read per register and format. */
@@ -113,4 +116,26 @@ describe('REST registers of the register table', () => {
       },
     );
   }
+
+  ruleTest(
+    ['REST.QUERY.COMPCODE'],
+    'list, JSON POST and PATCH carrying the company code are served in that company',
+    async (ctx) => {
+      const compcode = ctx.target.compcode;
+      if (compcode === undefined) ctx.skip('the run names no company code (--compcode)');
+      const opts = { format: 'json' as const, compcode };
+      const list = await ctx.client.rest.list('CUVc', { limit: 1 } as never, opts);
+      assertEnvelope(list, 'CUVc');
+      if (ctx.profile === 'readonly') return;
+      const code = uniqueCode(ctx);
+      await createJson(ctx, 'CUVc', [{ Code: code, Name: `${ctx.target.runTag} company` }], opts);
+      await ctx.client.rest.update('CUVc', code, { Name: `${ctx.target.runTag} company 2` }, [], opts);
+      const back = await readBack(ctx, 'CUVc', 'Code', code);
+      expectRule(
+        fieldValue(back ?? {}, 'Name') === `${ctx.target.runTag} company 2`,
+        'REST.QUERY.COMPCODE',
+        () => `CUVc ${code} created and patched with compcode=${compcode} reads back as ${show(back)}`,
+      );
+    },
+  );
 });

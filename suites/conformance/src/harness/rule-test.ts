@@ -44,6 +44,11 @@ export interface RuleTestOptions {
   readonly writes?: boolean;
   /** vitest timeout of the test in ms. @defaultValue the config's testTimeout */
   readonly timeout?: number;
+  /**
+   * The test only gives advisories on `unspecified` rules: it skips outside the strict profile, where an
+   * advisory counts for nothing. @defaultValue false
+   */
+  readonly strictOnly?: boolean;
 }
 
 /** Options of {@link ruleProperty}. */
@@ -126,6 +131,13 @@ function fail(t: TestContext, err: unknown, exchanges: RecordedExchange[]): neve
 }
 
 const READONLY_SKIP = 'readonly profile: this test writes';
+const STRICT_ONLY_SKIP = 'advisory check of an unspecified rule: runs in the strict profile only';
+
+/** Skips for the profile: writes in readonly, advisory-only tests outside strict. */
+function skipForProfile(t: TestContext, ctx: RuleContext, opts: RuleTestOptions): void {
+  if (opts.writes && ctx.profile === 'readonly') skipNow(t, READONLY_SKIP);
+  if (opts.strictOnly && !ctx.strict) skipNow(t, STRICT_ONLY_SKIP);
+}
 
 /**
  * A conformance test of `rules` (checked against the catalogue now, at collection): named `[ids] name`,
@@ -144,7 +156,7 @@ export function ruleTest(
     full,
     async (t) => {
       const { ctx, session } = begin(t, ids, full);
-      if (opts.writes && ctx.profile === 'readonly') skipNow(t, READONLY_SKIP);
+      skipForProfile(t, ctx, opts);
       try {
         await fn(ctx);
       } catch (err) {
@@ -212,7 +224,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
     full,
     async (t) => {
       const { ctx, session } = begin(t, ids, full);
-      if (opts.writes && ctx.profile === 'readonly') skipNow(t, READONLY_SKIP);
+      skipForProfile(t, ctx, opts);
       let arbs: Arbitraries<Ts>;
       try {
         arbs = typeof arbitraries === 'function' ? await arbitraries(ctx) : arbitraries;
