@@ -56,3 +56,4 @@ export {
   XSD_SAMPLES_PER_TEST,
   xmlTop,
 } from './portal-outcome.js';
+export { NO_RECORD, PORTAL_PROBES, type PortalProbe, sendProbe } from './portal-probes.js';

@@ -1,0 +1,162 @@
+// Reports (issue 5 "A report without usercode answers Access denied"; portal-action-api.md §4 "Report",
+// "Report filters", operation rules 3 and 4, §5 usercode, §7 "Access denied").
+import type { RawResponse } from '@erpcert/client';
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import {
+  assertJsonValid,
+  expectRule,
+  type RuleContext,
+  ruleProperty,
+  ruleTest,
+  show,
+  TARGET_ENV,
+} from '../../src/harness/index.js';
+import { attempt, describeOutcome, jsonBody, type Outcome } from '../../src/harness/portal.js';
+
+const ACCESS_DENIED = 'Access denied';
+
+/** The raw body of an outcome, success or failure. */
+function bodyOf(o: Outcome<{ raw: RawResponse }>): string {
+  if (o.ok) return o.value.raw.text;
+  return o.error.exchange?.response?.body?.text ?? o.error.message;
+}
+
+/** A report answer that is not the report: a failure, or JSON whose success is not true. */
+function refused(o: Outcome<{ raw: RawResponse }>): boolean {
+  if (!o.ok) return true;
+  const json = jsonBody(o.value.raw) as { success?: unknown } | undefined;
+  return json !== undefined && json !== null && typeof json === 'object' && json.success === false;
+}
+
+type Filters = { reports?: { reportwindow?: string; repname?: string }[] };
+
+let filters: Promise<Filters | string> | undefined;
+
+/** The report windows the configured usercode may run (getreportfilters), or why there are none. */
+async function reportFilters(ctx: RuleContext): Promise<Filters | string> {
+  filters ??= (async () => {
+    if (ctx.target.usercode === undefined) return 'no --usercode configured (a user with report access)';
+    const o = await attempt(ctx.client.portal.call('action_getreportfilters', { usercode: ctx.target.usercode }));
+    if (!o.ok) return `getreportfilters for ${ctx.target.usercode}: ${describeOutcome(o)}`;
+    return (o.value.body ?? {}) as Filters;
+  })();
+  return filters;
+}
+
+/** A report request: a window and name the target lists, or made up; a language; an empty spec. */
+const reportRequest = fc.record({
+  pick: fc.nat(),
+  madeUp: fc.boolean(),
+  reportwindow: fc.stringMatching(/^[A-Z][A-Za-z]{2,12}$/),
+  repname: fc.stringMatching(/^[A-Z][A-Za-z]{2,12}$/),
+  lang: fc.option(fc.constantFrom('EST', 'ENG', 'LAT'), { nil: undefined }),
+});
+
+type ReportPick = typeof reportRequest extends fc.Arbitrary<infer T> ? T : never;
+
+/** The report request of a pick: a report the target lists (when it lists any and the pick wants one). */
+async function requestOf(ctx: RuleContext, r: ReportPick) {
+  const f = await reportFilters(ctx);
+  const listed = typeof f === 'string' ? [] : (f.reports ?? []).filter((x) => x.reportwindow && x.repname);
+  const known = !r.madeUp && listed.length > 0 ? listed[r.pick % listed.length]! : undefined;
+  return {
+    reportwindow: known?.reportwindow ?? r.reportwindow,
+    repname: known?.repname ?? r.repname,
+    ...(r.lang !== undefined ? { lang: r.lang } : {}),
+    spec: {},
+  };
+}
+
+describe('reports', () => {
+  ruleProperty(
+    ['PORTAL.REPORT.USERCODE_REQUIRED', 'PORTAL.ERRORS.ACCESS_DENIED', 'PORTAL.AUTH.USERCODE_ACTING_USER'],
+    'action=report without usercode fails with the text Access denied, with valid credentials',
+    [reportRequest],
+    async (ctx, r) => {
+      const request = await requestOf(ctx, r);
+      const o = await attempt(ctx.client.portal.report({ usercode: null }, request));
+      expectRule(
+        refused(o),
+        'PORTAL.REPORT.USERCODE_REQUIRED',
+        () => `report ${show(request)} without usercode was answered: ${show(bodyOf(o), 200)}`,
+      );
+      expectRule(
+        bodyOf(o).includes(ACCESS_DENIED),
+        'PORTAL.ERRORS.ACCESS_DENIED',
+        () => `report without usercode failed without the text "${ACCESS_DENIED}": ${show(bodyOf(o), 200)}`,
+      );
+    },
+    { numRuns: 8 },
+  );
+
+  ruleProperty(
+    ['PORTAL.REPORT.ACCESS_GROUP', 'PORTAL.ERRORS.ACCESS_DENIED', 'PORTAL.AUTH.USERCODE_ACTING_USER'],
+    'action=report for a usercode without report access fails with Access denied',
+    [reportRequest],
+    async (ctx, r) => {
+      const limited = process.env[TARGET_ENV.limitedUsercode];
+      if (!limited)
+        ctx.skip(`no ${TARGET_ENV.limitedUsercode} configured (a usercode whose access group has no report access)`);
+      const request = await requestOf(ctx, r);
+      const o = await attempt(ctx.client.portal.report({ usercode: limited }, request));
+      expectRule(
+        refused(o) && bodyOf(o).includes(ACCESS_DENIED),
+        'PORTAL.REPORT.ACCESS_GROUP',
+        () => `report ${show(request)} for ${limited} (no report access) answered: ${show(bodyOf(o), 200)}`,
+      );
+    },
+    { numRuns: 4 },
+  );
+
+  ruleTest(
+    [
+      'PORTAL.REPORT.GETREPORTFILTERS',
+      'PORTAL.REPORT.FILTERS_CONTENT',
+      'PORTAL.REPORT.ACTION',
+      'PORTAL.DISPATCH.JSON_OPERATIONS',
+      'PORTAL.AUTH.USERCODE_ACTING_USER',
+    ],
+    'getreportfilters lists report windows with their fields (JSON), and a listed report runs for the usercode',
+    async (ctx) => {
+      const usercode = ctx.target.usercode;
+      if (usercode === undefined) ctx.skip('no --usercode configured (a user with report access)');
+      const o = await attempt(ctx.client.portal.call('action_getreportfilters', { usercode }));
+      expectRule(
+        o.ok,
+        'PORTAL.REPORT.GETREPORTFILTERS',
+        () => `getreportfilters usercode=${usercode}: ${describeOutcome(o)}`,
+      );
+      const body = jsonBody(o.value.raw);
+      expectRule(
+        body !== undefined,
+        'PORTAL.DISPATCH.JSON_OPERATIONS',
+        () => `getreportfilters answered no JSON: ${show(o.value.raw.text, 200)}`,
+      );
+      assertJsonValid(body, { spec: 'portal-action', schema: 'PortalReportFilters' }, 'PORTAL.REPORT.GETREPORTFILTERS');
+      const reports = (body as Filters).reports ?? [];
+      if (reports.length === 0) ctx.skip(`getreportfilters lists no report for ${usercode}`);
+      const { reportwindow, repname } = reports[0]!;
+      const run = await attempt(
+        ctx.client.portal.report(
+          { usercode },
+          { reportwindow: reportwindow!, repname: repname!, lang: 'ENG', spec: {} },
+        ),
+      );
+      if (refused(run) && bodyOf(run).includes(ACCESS_DENIED))
+        ctx.skip(
+          `${usercode} may not run ${reportwindow}/${repname} (Access denied): configure a usercode with report access`,
+        );
+      expectRule(
+        !refused(run),
+        'PORTAL.REPORT.ACTION',
+        () => `report ${reportwindow}/${repname} for ${usercode} was refused: ${show(bodyOf(run), 200)}`,
+      );
+      expectRule(
+        jsonBody(run.ok ? run.value.raw : ({ text: '' } as RawResponse)) !== undefined,
+        'PORTAL.DISPATCH.JSON_OPERATIONS',
+        () => `report answered no JSON: ${show(bodyOf(run), 200)}`,
+      );
+    },
+  );
+});
