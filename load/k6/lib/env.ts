@@ -6,7 +6,7 @@
 
 /** Settings every scenario reads. */
 export interface RunSettings {
-  /** Base URL of the ERP, without a trailing slash. */
+  /** Base URL of the ERP, without a trailing slash ('' when unset: setup() stops the run). */
   readonly target: string;
   readonly user: string;
   readonly password: string;
@@ -29,6 +29,10 @@ export interface RunSettings {
   /** Tag written into the records this run creates (DESIGN.md "Running against somebody's staging ERP"). */
   readonly runId: string;
   readonly saturation?: SaturationSettings;
+  /** k6 instances sharing the run (k6-operator `parallelism`); each judges its share. */
+  readonly parallelism: number;
+  /** Print the JSON summary to stdout too (runner pods whose files nobody collects). */
+  readonly summaryToStdout: boolean;
 }
 
 /** The stepped variant: `stages` constant-rate steps of `stageSeconds`, from `start` up by `step`. */
@@ -75,8 +79,8 @@ export function envIntegers(name: string, fallback: readonly number[]): number[]
 
 /** Reads the common settings; `defaults` gives the scenario's own defaults for rate and duration. */
 export function readSettings(defaults: { rate?: number; durationSeconds: number }): RunSettings {
-  const target = envOptional('ERPCERT_TARGET');
-  if (target === undefined) throw new Error('ERPCERT_TARGET (the base URL of the ERP) is not set');
+  // may be unset while `k6 archive` evaluates the script; setup() refuses to start without it (requireTarget)
+  const target = envString('ERPCERT_TARGET', '');
   const companyIn = envString('ERPCERT_COMPANY_IN', 'query');
   if (companyIn !== 'query' && companyIn !== 'path') {
     throw new Error(`ERPCERT_COMPANY_IN must be "query" or "path", got "${companyIn}"`);
@@ -100,6 +104,8 @@ export function readSettings(defaults: { rate?: number; durationSeconds: number 
     maxVUs: maxVUs === undefined ? undefined : envNumber('ERPCERT_MAX_VUS', 0),
     outDir: envString('ERPCERT_OUT', ''),
     runId: envString('ERPCERT_RUN_ID', `k6-${Date.now().toString(36)}`),
+    parallelism: Math.max(1, Math.round(envNumber('ERPCERT_PARALLELISM', 1))),
+    summaryToStdout: envString('ERPCERT_SUMMARY_STDOUT', '') === '1',
     saturation: saturation
       ? {
           start: envNumber('ERPCERT_SAT_START', rate ?? 1),

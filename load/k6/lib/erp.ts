@@ -3,6 +3,7 @@
  * request and the `op` tag that names the operation in the metrics.
  */
 import encoding from 'k6/encoding';
+import exec from 'k6/execution';
 import http, { type RefinedParams, type RefinedResponse } from 'k6/http';
 import type { RunSettings } from './env.ts';
 
@@ -113,4 +114,11 @@ export function answerOf(response: TextResponse): string {
   return response.status === 0
     ? `no answer (${response.error || `k6 error ${response.error_code}`})`
     : `HTTP ${response.status}`;
+}
+
+/** Stops the run in setup() when ERPCERT_TARGET is not set (an archive may be made without it). */
+export function requireTarget(settings: RunSettings): void {
+  if (!/^https?:\/\/./.test(settings.target)) {
+    exec.test.abort(`ERPCERT_TARGET must be the http(s) base URL of the ERP, got "${settings.target}"`);
+  }
 }

@@ -16,6 +16,7 @@ import {
   READ_RECORDS,
   READ_WALL_MS,
   REQ_DURATION,
+  REQS,
   submetric,
 } from './names.ts';
 
@@ -57,6 +58,10 @@ export interface ScenarioPlan {
   readonly p99LimitMs?: number;
   readonly read?: ReadPlan;
   readonly gates: readonly Gate[];
+  /** Rate mode: the settings the plan was made from (to rebuild the whole run's plan from a runner's). */
+  readonly rateInput?: RateInput;
+  /** Number of k6 instances sharing the run, when more than one (see RateInput.parallelism). */
+  readonly parallelism?: number;
   /** Sub-metrics kept in the summary through an always-true threshold (INFO_EXPRESSIONS). */
   readonly info: readonly string[];
 }
@@ -76,15 +81,27 @@ function commonGates(): Gate[] {
   ];
 }
 
+/** Settings of a rate plan. */
+export interface RateInput {
+  readonly offeredRate: number;
+  readonly durationSeconds: number;
+  readonly saturation?: {
+    readonly start: number;
+    readonly step: number;
+    readonly stages: number;
+    readonly stageSeconds: number;
+    readonly p99LimitMs: number;
+  };
+  /**
+   * Number of k6 instances sharing the run (k6-operator `parallelism`, execution segments). Each judges its
+   * share: the count gate asks for 1/N of the documented operations, and its verdict is `info` at best; the
+   * run's verdict comes from the merged summaries (src/merge-summaries.ts). @defaultValue 1
+   */
+  readonly parallelism?: number;
+}
+
 /** Plan of a rate scenario: constant-arrival-rate at `offeredRate` for `durationSeconds`, or stepped stages. */
-export function ratePlan(
-  scenario: ScenarioName,
-  input: {
-    offeredRate: number;
-    durationSeconds: number;
-    saturation?: { start: number; step: number; stages: number; stageSeconds: number; p99LimitMs: number };
-  },
-): ScenarioPlan {
+export function ratePlan(scenario: ScenarioName, input: RateInput): ScenarioPlan {
   const documented = documentedFigure(scenario);
   const min = documented.ratePerSecond?.min;
   if (input.saturation !== undefined) {
@@ -122,6 +139,8 @@ export function ratePlan(
       scenario,
       documented,
       mode: 'rate',
+      rateInput: input,
+      ...((input.parallelism ?? 1) > 1 ? { parallelism: input.parallelism } : {}),
       offeredRate: stages[stages.length - 1]?.offered ?? sat.start,
       durationSeconds: sat.stages * sat.stageSeconds,
       stages,
@@ -134,11 +153,18 @@ export function ratePlan(
     ...commonGates(),
     { metric: DROPPED, expression: 'count==0', title: 'no dropped iteration (the offered rate was kept)' },
   ];
+  const parallelism = input.parallelism ?? 1;
   if (min !== undefined) {
+    // one runner of N gets every N-th arrival: floor, so that every runner of an even split can hold its share
+    const required =
+      parallelism > 1
+        ? Math.floor((min * input.durationSeconds) / parallelism)
+        : Math.ceil(min * input.durationSeconds);
+    const share = parallelism > 1 ? `, this runner's 1/${parallelism} share` : '';
     gates.push({
       metric: OPS,
-      expression: `count>=${Math.ceil(min * input.durationSeconds)}`,
-      title: `at least ${min} checked operations per second over ${input.durationSeconds} s (documented: ${documented.quote})`,
+      expression: `count>=${required}`,
+      title: `at least ${min} checked operations per second over ${input.durationSeconds} s${share} (documented: ${documented.quote})`,
       rule: documented.rule,
     });
   }
@@ -150,7 +176,15 @@ export function ratePlan(
     durationSeconds: input.durationSeconds,
     gates,
     info: [OPS],
+    rateInput: input,
+    ...(parallelism > 1 ? { parallelism } : {}),
   };
+}
+
+/** The plan of the whole run a runner's plan is a share of (itself when it is not shared). */
+export function wholePlan(plan: ScenarioPlan): ScenarioPlan {
+  if (plan.parallelism === undefined || plan.rateInput === undefined) return plan;
+  return ratePlan(plan.scenario, { ...plan.rateInput, parallelism: 1 });
 }
 
 /** Plan of a read scenario: `records` records in offset/limit batches of each size (§4 rule 12, §8). */
@@ -183,6 +217,28 @@ export function stageScenario(index: number): string {
   return `stage_${index}`;
 }
 
+/**
+ * An always-true threshold expression on erp_reqs that encodes the plan (FNV-1a of its settings). `k6 archive`
+ * freezes the options but the script's init code runs again with the run-time environment: handleSummary checks
+ * that the options k6 ran carry the fingerprint of the plan it judges by, so changed settings cannot go unseen.
+ */
+export function planFingerprint(plan: ScenarioPlan): string {
+  const text = JSON.stringify([
+    plan.scenario,
+    plan.offeredRate,
+    plan.durationSeconds,
+    plan.stages,
+    plan.p99LimitMs,
+    plan.read,
+  ]);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `count<${1_000_000_000 + hash}`;
+}
+
 /** Threshold value of k6 options: a gate of a saturation stage aborts the run when it fails. */
 export type ThresholdSpec = string | { threshold: string; abortOnFail: boolean; delayAbortEval?: string };
 
@@ -200,6 +256,7 @@ export function thresholdsOf(plan: ScenarioPlan): Record<string, ThresholdSpec[]
         : { threshold: gate.expression, abortOnFail: true, delayAbortEval: '1s' },
     );
   }
+  add(REQS, planFingerprint(plan));
   for (const metric of plan.info) {
     add(metric, metric.startsWith(REQ_DURATION) ? INFO_EXPRESSIONS[1]! : INFO_EXPRESSIONS[0]!);
   }

@@ -17,7 +17,7 @@ import {
   RESPONSE_BYTES,
   submetric,
 } from './names.ts';
-import { type ScenarioPlan, type Stage, stageScenario } from './plan.ts';
+import { planFingerprint, type ScenarioPlan, type Stage, stageScenario } from './plan.ts';
 import { counterCount, type K6SummaryData, stat } from './summary-data.ts';
 
 type Step = NonNullable<LoadScenarioResult['saturation']>[number];
@@ -61,8 +61,24 @@ function stepOf(data: K6SummaryData, stage: Stage): Step & { ran: boolean } {
   };
 }
 
-/** Computes the result of one run of `plan` from its summary. */
+/** Computes the result of one run of `plan` from its summary (a runner's share: `info` unless it failed). */
 export function computeResult(plan: ScenarioPlan, data: K6SummaryData): LoadScenarioResult {
+  const result = judge(plan, data);
+  if (plan.parallelism === undefined) return result;
+  const part = `one of ${plan.parallelism} runners (merge their summaries for the verdict)`;
+  return {
+    ...result,
+    verdict: result.verdict === 'fail' ? 'fail' : 'info',
+    reason: `${part}; this runner: ${result.reason}`,
+  };
+}
+
+/** A runner of N shares the documented minimum: it must reach 1/N of it. */
+function shareOf(plan: ScenarioPlan, min: number | undefined): number | undefined {
+  return min === undefined ? undefined : round(min / (plan.parallelism ?? 1));
+}
+
+function judge(plan: ScenarioPlan, data: K6SummaryData): LoadScenarioResult {
   const checks = { passes: stat(data, CHECKS, 'passes') ?? 0, fails: stat(data, CHECKS, 'fails') ?? 0 };
   const base = {
     scenario: plan.scenario,
@@ -76,12 +92,22 @@ export function computeResult(plan: ScenarioPlan, data: K6SummaryData): LoadScen
     thresholds: gateOutcomes(plan, data),
   };
   const failures: string[] = [];
+  const ranWith = data.metrics[REQS]?.thresholds;
+  const mismatch =
+    ranWith !== undefined && ranWith[planFingerprint(plan)] === undefined
+      ? 'the settings at run time differ from the options k6 ran (a k6 archive freezes rate, duration, batches and stages: set them when archiving)'
+      : undefined;
+  if (mismatch !== undefined) failures.push(mismatch);
   if (checks.fails > 0) failures.push(`${checks.fails} of ${checks.passes + checks.fails} response checks failed`);
   if (base.errors > 0) failures.push(`${base.errors} operations failed`);
 
   if (plan.mode === 'read') return readResult(plan, data, base, failures);
 
-  if (plan.stages !== undefined) return saturationResult(plan, data, base);
+  if (plan.stages !== undefined) {
+    // failed operations and checks are expected at the step that breaks; only a changed plan fails the run itself
+    const result = saturationResult(plan, data, base);
+    return mismatch === undefined ? result : { ...result, verdict: 'fail', reason: `${mismatch}; ${result.reason}` };
+  }
 
   const offered = plan.offeredRate ?? 0;
   const seconds = plan.durationSeconds ?? 0;
@@ -92,7 +118,7 @@ export function computeResult(plan: ScenarioPlan, data: K6SummaryData): LoadScen
       `${base.droppedIterations} iterations dropped (no free VU: the target answers too slowly for the offered rate)`,
     );
   }
-  const min = plan.documented.ratePerSecond?.min;
+  const min = shareOf(plan, plan.documented.ratePerSecond?.min);
   const measured = `${achieved}/s checked operations (offered ${offered}/s for ${seconds} s, ${ops} operations)`;
   const bytes = counterCount(data, RESPONSE_BYTES);
   const common = {
@@ -145,7 +171,7 @@ function saturationResult(
           .filter((x) => x !== '')
           .join(', ')})`;
   const common = { ...base, thresholds, offeredRate: top, achievedRate: best, saturation };
-  const min = plan.documented.ratePerSecond?.min;
+  const min = shareOf(plan, plan.documented.ratePerSecond?.min);
   const measured = `saturates at ${best}/s checked operations: ${why}`;
   if (min === undefined) return { ...common, verdict: 'info', reason: `no documented figure; ${measured}` };
   return best >= min

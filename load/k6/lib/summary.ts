@@ -11,6 +11,9 @@ import type { ScenarioPlan } from './plan.ts';
 import { computeResult } from './result.ts';
 import type { K6SummaryData } from './summary-data.ts';
 
+/** Prefix of the one-line JSON summary a runner prints with ERPCERT_SUMMARY_STDOUT=1. */
+export const SUMMARY_LINE_PREFIX = 'erpcert-k6-summary ';
+
 /** File names of a run's outputs, relative to the output folder. */
 export function outputNames(scenario: string): { json: string; junit: string; markdown: string } {
   return { json: `${scenario}.k6.json`, junit: `${scenario}.k6.junit.xml`, markdown: `${scenario}.k6.md` };
@@ -30,7 +33,10 @@ export function summaryHandler(
       [`${dir}${names.json}`]: `${JSON.stringify({ result, plan, summary }, null, 2)}\n`,
       [`${dir}${names.junit}`]: junitXml(result),
       [`${dir}${names.markdown}`]: markdownReport(result, plan.documented),
-      stdout: `erpcert k6 ${plan.scenario}: ${result.verdict.toUpperCase()}: ${result.reason}\n`,
+      // ERPCERT_SUMMARY_STDOUT=1 (k6-operator runners): the JSON also goes to the log, one line, for merging
+      stdout: `erpcert k6 ${plan.scenario}: ${result.verdict.toUpperCase()}: ${result.reason}\n${
+        settings.summaryToStdout ? `${SUMMARY_LINE_PREFIX}${JSON.stringify({ result, plan, summary })}\n` : ''
+      }`,
     };
   };
 }

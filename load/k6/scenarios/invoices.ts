@@ -5,7 +5,7 @@
  */
 import exec from 'k6/execution';
 import { envString, readSettings } from '../lib/env.ts';
-import { answerOf, bodyText, getBasic, postForm, restUrl } from '../lib/erp.ts';
+import { answerOf, bodyText, getBasic, postForm, requireTarget, restUrl } from '../lib/erp.ts';
 import { checkAll, finishOperation, measure } from '../lib/metrics.ts';
 import { rateOptions } from '../lib/options.ts';
 import { ratePlan } from '../lib/plan.ts';
@@ -17,6 +17,7 @@ const plan = ratePlan('invoices', {
   offeredRate: settings.rate ?? 4,
   durationSeconds: settings.durationSeconds,
   saturation: settings.saturation,
+  parallelism: settings.parallelism,
 });
 const custCode = envString('ERPCERT_CUSTCODE', 'C0001');
 const artCode = envString('ERPCERT_ARTCODE', 'A0010');
@@ -25,6 +26,7 @@ export const options = rateOptions(plan, settings, 1);
 
 /** The customer and the item must exist, or every POST would fail for a reason that is not throughput. */
 export function setup(): void {
+  requireTarget(settings);
   for (const [register, code] of [
     ['CUVc', custCode],
     ['INVc', artCode],

@@ -12,6 +12,7 @@ import {
   getBasic,
   getWithSession,
   portalUrl,
+  requireTarget,
   sessionCookie,
   type TextResponse,
 } from '../lib/erp.ts';
@@ -26,6 +27,7 @@ const plan = ratePlan('portal-mix', {
   offeredRate: settings.rate ?? 5,
   durationSeconds: settings.durationSeconds,
   saturation: settings.saturation,
+  parallelism: settings.parallelism,
 });
 const perpage = Math.min(100, Math.max(1, Math.round(envNumber('ERPCERT_PERPAGE', 20))));
 // Lookups: register and search text (ANDed case-insensitive prefixes, §4 rules 1-2)
@@ -47,6 +49,7 @@ interface SetupData {
 
 /** One Basic login proves the credentials; one list page gives the invoices to generate documents for. */
 export function setup(): SetupData {
+  requireTarget(settings);
   const login = getBasic(settings, portalUrl(settings, { action: 'login' }), 'setup');
   if (login.status !== 200 || xmlErrors(parseXml(bodyText(login))).length > 0) {
     exec.test.abort(

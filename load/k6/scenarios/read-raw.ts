@@ -5,6 +5,7 @@
  */
 import exec from 'k6/execution';
 import { envIntegers, envNumber, readSettings } from '../lib/env.ts';
+import { requireTarget } from '../lib/erp.ts';
 import { readOptions } from '../lib/options.ts';
 import { readPlan } from '../lib/plan.ts';
 import { pacedRead } from '../lib/read.ts';
@@ -19,6 +20,10 @@ const read = {
 const plan = readPlan('read-raw', read);
 
 export const options = readOptions(plan, settings);
+
+export function setup(): void {
+  requireTarget(settings);
+}
 
 export default function (): void {
   const batch = read.batches[exec.vu.iterationInScenario];

@@ -5,7 +5,7 @@
  * figure: verdict info, but every check must hold. Run: k6 run -e ERPCERT_TARGET=... load/k6/scenarios/sync.ts
  */
 import { envNumber, readSettings } from '../lib/env.ts';
-import { bodyText, getBasic, postForm, restUrl, sequenceHeader } from '../lib/erp.ts';
+import { bodyText, getBasic, postForm, requireTarget, restUrl, sequenceHeader } from '../lib/erp.ts';
 import { checkAll, finishOperation, measure } from '../lib/metrics.ts';
 import { rateOptions } from '../lib/options.ts';
 import { ratePlan } from '../lib/plan.ts';
@@ -17,10 +17,15 @@ const plan = ratePlan('sync', {
   offeredRate: settings.rate ?? 2,
   durationSeconds: settings.durationSeconds,
   saturation: settings.saturation,
+  parallelism: settings.parallelism,
 });
 const writes = Math.max(1, Math.round(envNumber('ERPCERT_SYNC_WRITES', 3)));
 
 export const options = rateOptions(plan, settings, writes + 2);
+
+export function setup(): void {
+  requireTarget(settings);
+}
 
 // Per VU: a random token keeps codes and tags apart across VUs and across k6 instances (execution segments).
 const token = Math.random().toString(36).slice(2, 7);

@@ -5,7 +5,7 @@
  */
 import exec from 'k6/execution';
 import { envString, readSettings } from '../lib/env.ts';
-import { answerOf, bodyText, getBasic, postForm, restUrl } from '../lib/erp.ts';
+import { answerOf, bodyText, getBasic, postForm, requireTarget, restUrl } from '../lib/erp.ts';
 import { checkAll, finishOperation, measure } from '../lib/metrics.ts';
 import { rateOptions } from '../lib/options.ts';
 import { ratePlan } from '../lib/plan.ts';
@@ -17,6 +17,7 @@ const plan = ratePlan('transactions', {
   offeredRate: settings.rate ?? 10,
   durationSeconds: settings.durationSeconds,
   saturation: settings.saturation,
+  parallelism: settings.parallelism,
 });
 const debit = envString('ERPCERT_DEBIT_ACC', '1200');
 const credit = envString('ERPCERT_CREDIT_ACC', '1500');
@@ -25,6 +26,7 @@ export const options = rateOptions(plan, settings, 1);
 
 /** Both accounts must exist (AccVc), or every POST would fail for a reason that is not throughput. */
 export function setup(): void {
+  requireTarget(settings);
   for (const account of [debit, credit]) {
     const url = restUrl(settings, 'AccVc', { 'filter.AccNumber': account, fields: 'AccNumber', limit: 1 });
     const res = getBasic(settings, url, 'setup');

@@ -9,13 +9,16 @@
  * the merged run could start one arrival more or fewer than the single one. The scenarios end their window half a
  * period before the next arrival (lib/options.ts arrivalWindow), so the counts are normally equal.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { k6Available } from './k6-binary.js';
+import { k6Available, k6Path, packageDir } from './k6-binary.js';
 import { mergeK6Summaries, resultOfSegments } from './merge-summaries.js';
 import { runK6ScenarioDetailed } from './run-scenario.js';
+import { resultOfRunnerFiles } from './runner-outputs.js';
 import { type ServedErp, serveErp } from './testing/erpcert-serve.js';
 
 const TOLERANCE = 1; // one internal segment boundary (see above)
@@ -37,21 +40,15 @@ describe.skipIf(!k6Available())('execution segments (skipped only when k6 is not
   it('two segments of transactions at 10/s for 3 s add up to the single-process run', async () => {
     const base = { scenario: 'transactions' as const, target: erp!.url, rate: 10, durationSeconds: 3, timeoutMs: 5000 };
     const single = await runK6ScenarioDetailed({ ...base, outDir: join(out, 'single') });
-    const sequence = '0,1/2,1';
-    const parts = await Promise.all([
+    const segment = (executionSegment: string, dir: string) =>
       runK6ScenarioDetailed({
         ...base,
-        outDir: join(out, 'a'),
-        executionSegment: '0:1/2',
-        executionSegmentSequence: sequence,
-      }),
-      runK6ScenarioDetailed({
-        ...base,
-        outDir: join(out, 'b'),
-        executionSegment: '1/2:1',
-        executionSegmentSequence: sequence,
-      }),
-    ]);
+        outDir: join(out, dir),
+        executionSegment,
+        executionSegmentSequence: '0,1/2,1',
+        parallelism: 2, // each runner's count gate asks for its half
+      });
+    const parts = await Promise.all([segment('0:1/2', 'a'), segment('1/2:1', 'b')]);
     const merged = mergeK6Summaries(parts.map((p) => p.summary!));
     const count = (summary: typeof merged, metric: string): number => summary.metrics[metric]?.values.count ?? 0;
 
@@ -62,8 +59,52 @@ describe.skipIf(!k6Available())('execution segments (skipped only when k6 is not
     // each part did its share (striped halves), not the whole run twice
     for (const part of parts) expect(count(part.summary!, 'iterations')).toBe(15);
     expect(parts.map((p) => p.result.verdict)).toEqual(['info', 'info']); // a part alone has no verdict
+    expect(parts.map((p) => p.exitCode)).toEqual([0, 0]); // but every threshold of its share held
     const distributed = resultOfSegments(parts);
     expect(distributed.verdict).toBe(single.result.verdict);
     expect(Math.abs(distributed.achievedRate! - single.result.achievedRate!)).toBeLessThanOrEqual(TOLERANCE / 3);
+  }, 120_000);
+
+  it('the k6-operator way: one archive, two runners from it, their logs merged into the verdict', async () => {
+    const run = promisify(execFile);
+    const archive = join(out, 'transactions.tar');
+    const secret = 'Pw-archive-probe-51d2'; // in the shell's environment while archiving: must not be embedded
+    await run(
+      'bash',
+      [
+        join(packageDir, 'scripts', 'k6-archive.sh'),
+        'transactions',
+        archive,
+        ...['ERPCERT_RATE=10', 'ERPCERT_DURATION=2', 'ERPCERT_PARALLELISM=2', 'ERPCERT_SUMMARY_STDOUT=1'].flatMap(
+          (e) => ['-e', e],
+        ),
+      ],
+      { env: { ...process.env, ERPCERT_PASSWORD: secret } },
+    );
+    // what TestRun's runner.env gives every pod; the password never went into the archive
+    const env = {
+      ...process.env,
+      ERPCERT_TARGET: erp!.url,
+      ERPCERT_PASSWORD: 'erpcert',
+      K6_AUTO_EXTENSION_RESOLUTION: 'false',
+    };
+    expect((await readFile(archive)).includes(secret)).toBe(false);
+    const logs = await Promise.all(
+      ['0:1/2', '1/2:1'].map(async (segment, i) => {
+        const args = ['run', '--quiet', '--no-usage-report', '--execution-segment', segment];
+        args.push('--execution-segment-sequence', '0,1/2,1', archive);
+        const { stdout } = await run(k6Path()!, args, {
+          cwd: out,
+          env: { ...env, ERPCERT_OUT: join(out, `pod-${i}`) },
+        });
+        const log = join(out, `pod-${i}.log`);
+        await writeFile(log, stdout);
+        return log;
+      }),
+    );
+    const result = await resultOfRunnerFiles(logs);
+    expect(result.verdict).toBe('pass');
+    expect(result.requests).toBe(20); // 10/s x 2 s over both runners
+    expect(result.achievedRate).toBe(10);
   }, 120_000);
 });

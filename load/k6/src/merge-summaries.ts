@@ -3,7 +3,8 @@
  * (`--execution-segment`, k6-operator `parallelism`). Counts add up exactly; percentiles cannot be merged from
  * summaries, so a merged trend keeps the worst (highest) percentile of the parts: an upper bound, said as such.
  */
-import type { ScenarioPlan } from '../lib/plan.js';
+import { REQS } from '../lib/names.js';
+import { planFingerprint, type ScenarioPlan, wholePlan } from '../lib/plan.js';
 import { computeResult } from '../lib/result.js';
 import type { K6Metric, K6SummaryData } from '../lib/summary-data.js';
 import type { LoadScenarioResult } from '../scenarios/catalogue.js';
@@ -99,7 +100,23 @@ export function mergeK6Summaries(parts: readonly K6SummaryData[]): K6SummaryData
   };
 }
 
-/** The result of a distributed run: the plan of its parts applied to their merged summary. */
+/**
+ * The merged summary judged by the whole run's plan: its gates evaluated on the merged values (a runner's gates
+ * asked for its share only), and the whole plan's fingerprint in place of the runners'.
+ */
+export function judgeMerged(plan: ScenarioPlan, merged: K6SummaryData): K6SummaryData {
+  const metrics: Record<string, K6Metric> = { ...merged.metrics };
+  for (const gate of plan.gates) {
+    const metric = metrics[gate.metric] ?? { type: 'counter', contains: 'default', values: {} };
+    const ok = evaluateThreshold(gate.expression, metric.values) ?? metric.thresholds?.[gate.expression]?.ok ?? false;
+    metrics[gate.metric] = { ...metric, thresholds: { ...metric.thresholds, [gate.expression]: { ok } } };
+  }
+  const reqs = metrics[REQS] ?? { type: 'counter', contains: 'default', values: { count: 0 } };
+  metrics[REQS] = { ...reqs, thresholds: { [planFingerprint(plan)]: { ok: true } } };
+  return { ...merged, metrics };
+}
+
+/** The result of a distributed run: the merged summaries of its runners judged by the whole run's plan. */
 export function resultOfSegments(
   parts: readonly { readonly plan?: ScenarioPlan; readonly summary?: K6SummaryData }[],
 ): LoadScenarioResult {
@@ -108,5 +125,6 @@ export function resultOfSegments(
   if (plan === undefined || summaries.some((s) => s === undefined)) {
     throw new Error('resultOfSegments needs the plan and the summary of every part (runK6ScenarioDetailed)');
   }
-  return computeResult(plan, mergeK6Summaries(summaries as K6SummaryData[]));
+  const whole = wholePlan(plan);
+  return computeResult(whole, judgeMerged(whole, mergeK6Summaries(summaries as K6SummaryData[])));
 }

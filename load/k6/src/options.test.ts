@@ -14,6 +14,8 @@ const settings: RunSettings = {
   timeoutMs: 10_000,
   outDir: '',
   runId: 'test',
+  parallelism: 1,
+  summaryToStdout: false,
 };
 
 describe('arrival-rate options (open model)', () => {

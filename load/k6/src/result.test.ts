@@ -167,3 +167,25 @@ describe('computeResult, reads (§4 rule 12, §8)', () => {
     expect(result.reason).toMatch(/batches of 5000: only 5000 of 10000 records read/);
   });
 });
+
+describe('computeResult, one runner of a shared run (k6-operator parallelism)', () => {
+  const plan = ratePlan('transactions', { offeredRate: 10, durationSeconds: 3, parallelism: 2 });
+
+  it('asks each runner for its share of the documented operations', () => {
+    expect(plan.gates.find((g) => g.metric === 'erp_ops')?.expression).toBe('count>=15'); // 10/s x 3 s / 2
+  });
+
+  it('gives info, never pass, for a runner that held its share', () => {
+    const result = computeResult(
+      plan,
+      summary({
+        erp_ops: counter(15, { 'count>=15': true }),
+        erp_op_errors: counter(0, { 'count==0': true }),
+        dropped_iterations: counter(0, { 'count==0': true }),
+        checks: checks(75, 0),
+      }),
+    );
+    expect(result.verdict).toBe('info');
+    expect(result.reason).toMatch(/^one of 2 runners \(merge their summaries for the verdict\); this runner: 5\/s/);
+  });
+});

@@ -52,6 +52,8 @@ export interface K6ScenarioOptions {
   readonly executionSegment?: string;
   /** k6 `--execution-segment-sequence` (for example `0,1/2,1`). */
   readonly executionSegmentSequence?: string;
+  /** Number of k6 instances sharing the run (segments): each judges its 1/N share (ERPCERT_PARALLELISM). */
+  readonly parallelism?: number;
   /** Writes k6's web dashboard report (self-contained HTML) to this file; the dashboard port stays closed. */
   readonly webDashboardExport?: string;
   /** Tag written into the records the run creates. @defaultValue k6-<time> */
@@ -126,6 +128,7 @@ export function k6Env(options: K6ScenarioOptions): NodeJS.ProcessEnv {
     ERPCERT_PAUSE_MS: options.pauseMs === undefined ? undefined : String(Math.max(0, options.pauseMs)),
     ERPCERT_RECORDS: positive('records', options.records),
     ERPCERT_RUN_ID: options.runId,
+    ERPCERT_PARALLELISM: positive('parallelism', options.parallelism),
     ERPCERT_SATURATION: sat === undefined ? undefined : '1',
     ERPCERT_SAT_START: positive('saturation.start', sat?.start),
     ERPCERT_SAT_STEP: positive('saturation.step', sat?.step),
