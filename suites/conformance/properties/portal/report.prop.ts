@@ -12,14 +12,13 @@ import {
   show,
   TARGET_ENV,
 } from '../../src/harness/index.js';
-import { attempt, describeOutcome, jsonBody, type Outcome } from '../../src/harness/portal.js';
+import { attempt, bodyText, describeOutcome, jsonBody, type Outcome } from '../../src/harness/portal.js';
 
 const ACCESS_DENIED = 'Access denied';
 
-/** The raw body of an outcome, success or failure. */
+/** The raw body of an outcome, success or failure (the error's message when no body was recorded). */
 function bodyOf(o: Outcome<{ raw: RawResponse }>): string {
-  if (o.ok) return o.value.raw.text;
-  return o.error.exchange?.response?.body?.text ?? o.error.message;
+  return bodyText(o) || (o.ok ? '' : o.error.message);
 }
 
 /** A report answer that is not the report: a failure, or JSON whose success is not true. */

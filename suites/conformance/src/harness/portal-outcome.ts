@@ -112,3 +112,9 @@ export async function assertPortalXml(
   validated.set(key, n + 1);
   await assertXmlValid(body, kind, rule);
 }
+
+/** The body text of an outcome: the answer of a success, the recorded response body of a failure. */
+export function bodyText(outcome: Outcome<{ readonly raw: RawResponse }>): string {
+  if (outcome.ok) return outcome.value.raw.text;
+  return outcome.error.exchange?.response?.body?.text ?? '';
+}

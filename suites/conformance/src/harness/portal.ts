@@ -46,6 +46,7 @@ export {
 export {
   assertPortalXml,
   attempt,
+  bodyText,
   dataChildNames,
   describeOutcome,
   expectErrorShape,

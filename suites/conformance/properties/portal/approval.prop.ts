@@ -1,0 +1,158 @@
+// Approval codes (issue 5 "Approval codes": approvalstatus 0-5 in the documented shape, hasapprovals and
+// cancancel 0/1; transitions not shown, so never a FAIL on them). portal-action-api.md §2 "Approval status",
+// §3 "Approval status codes", §4 "Approval status" to "Cancel approval".
+import type { PortalApproval } from '@erpcert/client';
+import fc from 'fast-check';
+import { describe } from 'vitest';
+import { deleteRecord, expectRule, fieldValue, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
+import {
+  assertPortalXml,
+  attempt,
+  bodyText,
+  createDocument,
+  describeOutcome,
+  expectSuccess,
+  LIST_KEY,
+  type ListRegister,
+  textOf,
+} from '../../src/harness/portal.js';
+
+/** checkapprovalstatus registers (§2) with a portal list to find records in; OPVc is read through /api/1/. */
+const CHECK_REGISTERS = ['ActVc', 'IVVc', 'VIVc', 'ORVc', 'QTVc', 'EPOrderDocVc', 'OPVc'] as const;
+type CheckRegister = (typeof CHECK_REGISTERS)[number];
+
+let found: Promise<{ register: CheckRegister; ids: string[] }[]> | undefined;
+
+/** Up to 20 record ids per checkapprovalstatus register that the target holds. */
+async function recordsToCheck(ctx: RuleContext) {
+  found ??= (async () => {
+    const out: { register: CheckRegister; ids: string[] }[] = [];
+    for (const register of CHECK_REGISTERS) {
+      let ids: string[] = [];
+      if (register === 'OPVc') {
+        const o = await attempt(
+          ctx.client.rest.list('OPVc', { fields: 'SerNr', limit: 20 } as never, { format: 'json' }),
+        );
+        ids = o.ok ? o.value.records.map((r) => fieldValue(r, 'SerNr')) : [];
+      } else {
+        const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage: 20 }));
+        const key = LIST_KEY[register as ListRegister];
+        ids = o.ok ? o.value.records.map((r) => textOf(r, key)) : [];
+      }
+      ids = ids.filter((id) => id !== '');
+      if (ids.length > 0) out.push({ register, ids });
+    }
+    return out;
+  })();
+  const list = await found;
+  if (list.length === 0) ctx.skip(`the target has no record in ${CHECK_REGISTERS.join(', ')} to check`);
+  return list;
+}
+
+/** The documented shape of an approval status (§2): regname, and DummyVc with its four fields. */
+function checkApproval(register: string, id: string, a: PortalApproval): void {
+  const where = `checkapprovalstatus regname=${register}&id=${id}`;
+  expectRule(
+    a.regname === register,
+    'PORTAL.APPROVAL.STATUS_SHAPE',
+    () => `${where}: <res regname> is ${show(a.regname)}`,
+  );
+  const s = a.status;
+  expectRule(
+    s !== undefined,
+    'PORTAL.APPROVAL.STATUS_SHAPE',
+    () => `${where}: no <DummyVc> in ${show(a.raw.text, 300)}`,
+  );
+  expectRule(
+    /^[0-5]$/.test(s.approvalstatus ?? ''),
+    'PORTAL.APPROVAL.STATUS_CODES',
+    () => `${where}: approvalstatus is ${show(s.approvalstatus)}, not a code 0 to 5`,
+  );
+  for (const flag of ['hasapprovals', 'cancancel'] as const)
+    expectRule(
+      s[flag] === '0' || s[flag] === '1',
+      'PORTAL.APPROVAL.STATUS_SHAPE',
+      () => `${where}: ${flag} is ${show(s[flag])}, not 0 or 1`,
+    );
+  expectRule(s.message !== undefined, 'PORTAL.APPROVAL.STATUS_SHAPE', () => `${where}: DummyVc has no <message>`);
+}
+
+async function check(ctx: RuleContext, register: string, id: string) {
+  const o = await attempt(ctx.client.portal.checkapprovalstatus({ regname: register, id }));
+  const a = expectSuccess(o, 'PORTAL.APPROVAL.CHECK_REGISTERS', `checkapprovalstatus regname=${register}&id=${id}`);
+  await assertPortalXml(ctx, a.raw.text, 'portal-approval', 'PORTAL.APPROVAL.STATUS_SHAPE');
+  checkApproval(register, id, a);
+  return a;
+}
+
+/** An approval step whose effect on the code is not shown (§3): only its answer's shape is checked. */
+type Step = 'sendforapproval' | 'cancelapproval' | 'approveactivity' | 'rejectactivity';
+const STEP_RULE: Readonly<Record<Step, string>> = {
+  sendforapproval: 'PORTAL.APPROVAL.SENDFORAPPROVAL',
+  cancelapproval: 'PORTAL.APPROVAL.CANCELAPPROVAL',
+  approveactivity: 'PORTAL.APPROVAL.APPROVEACTIVITY',
+  rejectactivity: 'PORTAL.APPROVAL.REJECTACTIVITY',
+};
+
+describe('approval status', () => {
+  ruleProperty(
+    [
+      'PORTAL.APPROVAL.CHECKAPPROVALSTATUS',
+      'PORTAL.APPROVAL.CHECK_REGISTERS',
+      'PORTAL.APPROVAL.STATUS_SHAPE',
+      'PORTAL.APPROVAL.STATUS_CODES',
+    ],
+    'checkapprovalstatus of any record answers regname and DummyVc: approvalstatus 0-5, hasapprovals and cancancel 0/1',
+    async (ctx) => [
+      fc
+        .constantFrom(...(await recordsToCheck(ctx)))
+        .chain(({ register, ids }) => fc.record({ register: fc.constant(register), id: fc.constantFrom(...ids) })),
+    ],
+    async (ctx, { register, id }) => {
+      await check(ctx, register, id);
+    },
+    { numRuns: 15 },
+  );
+
+  ruleProperty(
+    [
+      'PORTAL.APPROVAL.SENDFORAPPROVAL',
+      'PORTAL.APPROVAL.CANCELAPPROVAL',
+      'PORTAL.APPROVAL.APPROVEACTIVITY',
+      'PORTAL.APPROVAL.REJECTACTIVITY',
+      'PORTAL.APPROVAL.STATUS_SHAPE',
+      'PORTAL.APPROVAL.STATUS_CODES',
+      'PORTAL.DISPATCH.OPERATION_RESULT',
+    ],
+    'after any sequence of approval steps on a fresh document, each step answers an operation result and the status keeps its shape and codes',
+    [
+      fc.constantFrom('IVVc' as const, 'ORVc' as const, 'QTVc' as const),
+      fc.array(fc.constantFrom<Step>('sendforapproval', 'cancelapproval', 'approveactivity', 'rejectactivity'), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+    ],
+    async (ctx, register, steps) => {
+      const id = await createDocument(ctx, register, [{ stp: '1' }], 'approval');
+      await check(ctx, register, id);
+      for (const step of steps) {
+        const params =
+          step === 'approveactivity' || step === 'rejectactivity'
+            ? { id, ...(ctx.target.usercode !== undefined ? { usercode: ctx.target.usercode } : {}) }
+            : { regname: register, id };
+        const o = await attempt(ctx.client.portal.call(`action_${step}`, params as never));
+        const body = bodyText(o);
+        // success or a failure text: both are an operation result; what the step does to the code is not shown
+        expectRule(
+          o.ok || o.error.kind === 'erp',
+          STEP_RULE[step],
+          () => `${step} ${show(params)} answered neither an operation result nor an error: ${describeOutcome(o)}`,
+        );
+        if (body !== '') await assertPortalXml(ctx, body, 'portal-result', STEP_RULE[step], step);
+        await check(ctx, register, id);
+      }
+      await attempt(deleteRecord(ctx, register, id));
+    },
+    { numRuns: 8, writes: true },
+  );
+});
