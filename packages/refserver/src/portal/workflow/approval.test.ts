@@ -159,6 +159,29 @@ describe('transitions', () => {
     expect((await approve(a, act, 'JD')).errstr).toBe(`ActVc ${act} is already cancelled; nothing to decide`);
   });
 
+  it('3 -> 0 (cancel while pending); 4 refuses another send', async () => {
+    const a = workflowApp();
+    const first = (await send(a, 'IVVc', WF.bigInvoice)).res.newdata!;
+    await approve(a, first, 'JD');
+    expect((await status(a, 'IVVc', WF.bigInvoice)).status).toBe(3);
+    expect((await cancel(a, 'IVVc', WF.bigInvoice)).errstr).toBe('');
+    expect(activity(a, String(Number(first) + 1))).toMatchObject({ ActState: 'DONE', ActResult: 'CANCELLED' });
+    expect(activity(a, first).ActResult).toBe('APPROVED');
+    expect((await status(a, 'IVVc', WF.bigInvoice)).status).toBe(0);
+    const one = (await send(a, 'IVVc', PF.draftInvoice)).res.newdata!;
+    await approve(a, one, 'JD');
+    expect((await send(a, 'IVVc', PF.draftInvoice)).errstr).toBe(`IVVc ${PF.draftInvoice} is already approved`);
+  });
+
+  it('an activity whose record was deleted decides nothing', async () => {
+    const a = workflowApp();
+    const act = (await send(a, 'IVVc', PF.draftInvoice)).res.newdata!;
+    await portal(a, { action: 'delete', register: 'IVVc', id: PF.draftInvoice });
+    expect((await approve(a, act, 'JD')).errstr).toBe(
+      `the approval request of ActVc ${act} (IVVc ${PF.draftInvoice}) no longer exists`,
+    );
+  });
+
   it('4 on a confirmed record cannot be cancelled (cancancel 0)', async () => {
     const a = workflowApp();
     const act = (await send(a, 'IVVc', PF.confirmedInvoice)).res.newdata!;

@@ -207,6 +207,27 @@ describe('signing refusals', () => {
     if (!_n.startsWith('a second session')) expect(a.store.sequence).toBe(before);
   });
 
+  it('cancelsigning from created and from declined; a signed or cancelled signing cannot be cancelled', async () => {
+    const a = workflowApp();
+    const created = (await create(a, 'EPContractVc', WF.latContract)).res.newdata!;
+    expect((await op(a, 'cancelsigning', { regname: 'ActVc', id: created })).errstr).toBe('');
+    expect((await op(a, 'cancelsigning', { regname: 'ActVc', id: created })).errstr).toBe(
+      `signing activity ActVc ${created} is cancelled`,
+    );
+    const declined = (await create(a, 'EPContractVc', WF.latContract)).res.newdata!;
+    await page(a, `${await signingLink(a, declined)}/cancel`, 'POST');
+    expect((await op(a, 'cancelsigning', { regname: 'ActVc', id: declined })).errstr).toBe('');
+    const signed = (await create(a, 'EPContractVc', WF.latContract)).res.newdata!;
+    await op(a, 'signactivity', { id: signed, usercode: 'JD' });
+    expect(act(a, signed).ActResult).toBe('SIGNED');
+    expect((await op(a, 'cancelsigning', { regname: 'ActVc', id: signed })).errstr).toBe(
+      `signing activity ActVc ${signed} is signed`,
+    );
+    expect((await op(a, 'cancelsigning', { regname: 'EPContractVc', id: WF.latContract })).errstr).toBe(
+      `EPContractVc ${WF.latContract} has no open signing to cancel`,
+    );
+  });
+
   it('the page refuses unknown links, wrong methods and unknown steps', async () => {
     const a = workflowApp();
     const activity = (await create(a, 'EPContractVc', WF.latContract)).res.newdata!;
