@@ -62,13 +62,14 @@ export function taggedSpec(ctx: Pick<RuleContext, 'target'>, what: string, n: nu
 /**
  * Creates a draft document (`IVVc`, `ORVc`, `QTVc`) for the basis customer with the given rows (form POST,
  * so auto-fill prices them), ledgered; returns its SerNr. Item rows take the basis items in turn; QTVc
- * rows are all item rows.
+ * rows are all item rows. `header` adds header fields (after CustCode, so that they win over auto-fill).
  */
 export async function createDocument(
   ctx: RuleContext,
   register: 'IVVc' | 'ORVc' | 'QTVc',
   rows: readonly RowSpec[],
   what = 'row',
+  header: Readonly<Record<string, string>> = {},
 ): Promise<string> {
   const basis = await documentBasis(ctx);
   const rowFields = rows.map((r, i) => {
@@ -84,7 +85,9 @@ export async function createDocument(
       Spec: spec,
     };
   });
-  const created = await createForm(ctx, register, { CustCode: basis.customer }, rowFields, { format: 'json' });
+  const created = await createForm(ctx, register, { CustCode: basis.customer, ...header }, rowFields, {
+    format: 'json',
+  });
   return created.key;
 }
 
