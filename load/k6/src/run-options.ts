@@ -58,7 +58,7 @@ export interface K6ScenarioOptions {
   readonly webDashboardExport?: string;
   /** Tag written into the records the run creates. @defaultValue k6-<time> */
   readonly runId?: string;
-  /** Further `ERPCERT_*` settings of the scripts (ERPCERT_CUSTCODE, ERPCERT_ARTCODE, ...; see README). */
+  /** Further environment for k6: `ERPCERT_*` settings of the scripts (ERPCERT_CUSTCODE, ...) or `K6_*` options. */
   readonly env?: Readonly<Record<string, string>>;
   /** @defaultValue k6Path() */
   readonly k6Path?: string;

@@ -129,15 +129,22 @@ describe.skipIf(!k6Available())(
       expect(fields.bytesPerRecord).toBeLessThan(raw.bytesPerRecord!);
     });
 
-    it('sync: every change read through updates_after is exactly what was written (verdict info)', async () => {
-      const { result, summary } = await run('sync');
+    it('sync: every change read through updates_after is exactly what was written (verdict info), dashboard riding along', async () => {
+      const dashboard = join(out, 'sync', 'dashboard.html');
+      const { result, summary } = await run('sync', {
+        durationSeconds: 3,
+        webDashboardExport: dashboard,
+        env: { K6_WEB_DASHBOARD_PERIOD: '1s' }, // k6 skips the report of a run shorter than its period (10 s)
+      });
       expect(result.verdict).toBe('info');
       expect(result.checks?.fails).toBe(0);
       const exact = summary?.root_group?.checks.find(
         (c) => c.name === 'sync: exactly the new records since the last Sequence',
       );
-      expect(exact?.passes).toBe(4); // 2/s x 2 s iterations
+      expect(exact?.passes).toBe(6); // 2/s x 3 s iterations
       expect(exact?.fails).toBe(0);
+      const html = await readFile(dashboard, 'utf8');
+      expect(html.trimStart().slice(0, 15).toLowerCase()).toBe('<!doctype html>');
     }, 60_000);
 
     it('portal-mix: lookups, list pages and documents with one Basic login per VU, then the cookie (verdict info)', async () => {
