@@ -160,6 +160,29 @@ describe.skipIf(!k6Available())(
       expect(result.requests).toBe(10 + logins); // every other request went with the cookie alone
     }, 60_000);
 
+    it('saturation: steps the offered rate upwards and records achieved rate and p99 per step', async () => {
+      const { result } = await run('invoices', {
+        saturation: { start: 2, step: 2, stages: 2, stageSeconds: 2, p99LimitMs: 5000 },
+      });
+      expect(result.saturation?.map((s) => [s.offered, s.achieved, s.errors, s.dropped])).toEqual([
+        [2, 2, 0, 0],
+        [4, 4, 0, 0],
+      ]);
+      for (const step of result.saturation!) expect(step.p99).toBeGreaterThan(0);
+      expect(result.achievedRate).toBe(4); // the best clean step
+      expect(result.verdict).toBe('pass'); // >= the documented 3/s
+    }, 60_000);
+
+    it('saturation: a step whose p99 breaks the limit ends the run and names the step', async () => {
+      const { result } = await run('invoices', {
+        saturation: { start: 2, step: 2, stages: 4, stageSeconds: 2, p99LimitMs: 0.001 },
+      });
+      expect(result.saturation?.[0]?.offered).toBe(2);
+      expect(result.saturation?.length).toBeLessThan(4); // abortOnFail stopped the ramp
+      expect(result.reason).toMatch(/the 2\/s step broke \(p99 [\d.]+ ms >= 0\.001 ms\)/);
+      expect(result.verdict).toBe('fail');
+    }, 60_000);
+
     it('a wrong password gives a failed verdict with the reason, not an error', async () => {
       const { result } = await run('invoices', { password: 'not-the-password' });
       expect(result.verdict).toBe('fail');
