@@ -35,7 +35,7 @@ async function recordsToCheck(ctx: RuleContext) {
         );
         ids = o.ok ? o.value.records.map((r) => fieldValue(r, 'SerNr')) : [];
       } else {
-        const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage: 20 }));
+        const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage: 20, usercode: null }));
         const key = LIST_KEY[register as ListRegister];
         ids = o.ok ? o.value.records.map((r) => textOf(r, key)) : [];
       }
