@@ -125,14 +125,29 @@ describe('the mutants break what they say, through the proxy in front of the ref
     expect(r.status).toBe(401);
   });
 
-  it('read-only-accepts-write: a POST to ItemStatusVc is answered as created', async () => {
-    const r = await via('read-only-accepts-write', '/api/1/ItemStatusVc?compcode=1', {
-      method: 'POST',
-      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'set_field.Code=A0001&set_field.Location=X',
-    });
-    expect(r.status).toBe(200);
-    expect(JSON.parse(r.body).data.ItemStatusVc[0]).toMatchObject({ Code: 'A0001', Location: 'X' });
+  it('read-only-accepts-write: a POST to ItemStatusVc is answered as created and listed afterwards', async () => {
+    const proxy = await startProxy(server.url, mutant('read-only-accepts-write'));
+    try {
+      const post = await fetch(`${proxy.url}/api/1/ItemStatusVc?compcode=1`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'set_field.Code=ECRO1&set_field.Location=X',
+      });
+      expect(post.status).toBe(200);
+      const q = `${proxy.url}/api/1/ItemStatusVc?compcode=1&filter.Code=ECRO1&filter.Location=X`;
+      const asJson = (await (await fetch(q, { headers: json })).json()) as { data: { ItemStatusVc: unknown[] } };
+      expect(asJson.data.ItemStatusVc).toMatchObject([{ Code: 'ECRO1', Location: 'X' }]);
+      const asXml = await (await fetch(q, { headers: { authorization: basic } })).text();
+      expect(asXml).toMatch(
+        /<data [^>]*><ItemStatusVc [^>]*><Code>ECRO1<\/Code><Location>X<\/Location><rows\/><\/ItemStatusVc>/,
+      );
+      const direct = (await (await fetch(q.replace(proxy.url, server.url), { headers: json })).json()) as {
+        data: { ItemStatusVc: unknown[] };
+      };
+      expect(direct.data.ItemStatusVc).toEqual([]); // the server itself stored nothing
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('sequence-frozen: a write does not move the Sequence header', async () => {
