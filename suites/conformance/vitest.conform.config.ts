@@ -16,6 +16,8 @@ export default defineConfig({
     maxWorkers: 2,
     // one report per run: no retries that would hide a flaky target
     retry: 0,
-    isolate: true,
+    // files share a worker's module cache (client, contract, harness): a full run takes about 40% less time;
+    // module state of the harness is therefore per worker, not per file
+    isolate: false,
   },
 });
