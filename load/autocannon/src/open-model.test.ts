@@ -6,8 +6,11 @@ import { connectionsFor, runPlan, type ScenarioRequest } from './open-model.js';
 /** A fixture server: `/ok` answers `<ok/>`, `/error` an ERP error with 200, `/slow` after 600 ms, `/never` never. */
 let server: Server;
 let origin: string;
+/** Requests the fixture received, by path. */
+const hits = new Map<string, number>();
 beforeAll(async () => {
   server = createServer((req, res) => {
+    hits.set(req.url ?? '', (hits.get(req.url ?? '') ?? 0) + 1);
     const send = (body: string) => res.writeHead(200, { 'content-type': 'application/xml' }).end(body);
     if (req.url === '/ok') send('<data><ok/></data>');
     else if (req.url === '/error') send('<error code="1" description="refused"/><data/>');
@@ -88,6 +91,9 @@ describe('runPlan (open model)', () => {
     expect(m.offered).toBe(3);
     expect(m.dropped).toBe(1);
     expect(m.succeeded).toBe(2);
+    // the dropped operation never reaches the target (k6 does not start a dropped iteration either)
+    expect(hits.get('/slow')).toBe(2);
+    expect(m.sent).toBe(2);
   }, 15_000);
 
   it('a target that never answers ends in a timeout error, not a hang', async () => {

@@ -75,6 +75,12 @@ export function connectionsFor(rate: number, max: number): number {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** The parts of autocannon 9's http client the open model touches (lib/httpClient.js). */
+interface RateClient {
+  rate: number;
+  on(event: 'request' | 'timeout' | 'response', listener: () => void): void;
+}
+
 /**
  * Runs one bounded autocannon instance. With `rate`, it is an open model: `rate x seconds` operations are
  * scheduled on whole per-second windows (autocannon's `overallRate`); an operation that cannot start before the
@@ -93,24 +99,25 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
   const started = performance.now();
   const windowEnd = rate !== undefined ? started + seconds * 1000 : Number.POSITIVE_INFINITY;
   let sent = 0;
-  let sentInWindow = 0;
+  let opsStartedInWindow = 0;
   let succeeded = 0;
   let failed = 0;
   let bytes = 0;
   let responses = 0;
   let responseMsTotal = 0;
+  let lastOpOpen = false;
   const reasons = new Map<string, number>();
   const requests: autocannon.Request[] = plan.sequence.map((r) => ({
     method: r.method,
     setupRequest(req, ctx) {
       const now = performance.now();
       sent++;
-      if (now < windowEnd) sentInWindow++;
       // an operation starts with the first request after the previous one completed
       if (ctx.opOpen !== true) {
         ctx.opOpen = true;
         ctx.opStartedAt = now;
         ctx.opFailed = false;
+        if (now < windowEnd) opsStartedInWindow++;
       }
       const built = r.build(ctx);
       return { ...req, method: r.method, path: built.path, headers: built.headers, body: built.body ?? '' };
@@ -120,20 +127,57 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
       if (failure !== undefined) {
         failed++;
         ctx.opFailed = true;
-        const key = failure.replace(/\d{3,}/g, 'N').slice(0, 200);
+        // one reason per kind of failure: run tags and long numbers (serials, sequences) vary per request
+        const key = failure
+          .replace(/erpcert-load-[0-9a-f]+(-s\d+)?-\d+/g, '<run tag>')
+          .replace(/\d{5,}/g, 'N')
+          .slice(0, 200);
         reasons.set(key, (reasons.get(key) ?? 0) + 1);
       }
       if (r.completesOperation) {
         if (ctx.opFailed !== true && (ctx.opStartedAt as number) < windowEnd) succeeded++;
         ctx.opOpen = false;
       }
+      lastOpOpen = ctx.opOpen === true;
     },
   }));
-  const instance = autocannon({
+  // After the window no operation may start: a connection whose operation is complete is frozen (no further
+  // request reaches the target, as k6 never starts a dropped iteration); the run ends when all are frozen.
+  const clients = new Set<RateClient>();
+  const busy = new Set<RateClient>();
+  const frozen = new Set<RateClient>();
+  let instance: autocannon.Instance | undefined;
+  let ended = false;
+  const freeze = (c: RateClient) => {
+    c.rate = -1; // autocannon 9 Client: a negative rate keeps _doRequest paused for good (lib/httpClient.js)
+    frozen.add(c);
+    if (!ended && frozen.size === clients.size) {
+      ended = true;
+      instance?.stop();
+    }
+  };
+  const setupClient = (client: autocannon.Client) => {
+    const c = client as unknown as RateClient;
+    clients.add(c);
+    c.on('request', () => busy.add(c));
+    c.on('timeout', () => busy.delete(c));
+    // runs after onResponse and before the client sends its next request
+    c.on('response', () => {
+      busy.delete(c);
+      if (performance.now() >= windowEnd && !lastOpOpen) freeze(c);
+    });
+  };
+  const windowTimer =
+    rate !== undefined
+      ? setTimeout(() => {
+          for (const c of clients) if (!busy.has(c) && !frozen.has(c)) freeze(c);
+        }, seconds * 1000)
+      : undefined;
+  const run = autocannon({
     url: plan.origin,
     connections: plan.connections,
     amount,
-    ...(rate !== undefined ? { overallRate: Math.round(rate * requestsPerOp) } : {}),
+    ...(rate !== undefined ? { overallRate: Math.round(rate * requestsPerOp), setupClient } : {}),
     ...(plan.connectionRate !== undefined ? { connectionRate: plan.connectionRate } : {}),
     timeout: plan.timeoutSeconds,
     requests,
@@ -142,7 +186,8 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
     ...(rate !== undefined || plan.connectionRate !== undefined ? { ignoreCoordinatedOmission: true } : {}),
     sampleInt: 100,
   });
-  instance.on('response', (_client: unknown, _status: number, resBytes: number, responseTime: number) => {
+  instance = run;
+  run.on('response', (_client: unknown, _status: number, resBytes: number, responseTime: number) => {
     responses++;
     bytes += resBytes;
     responseMsTotal += responseTime;
@@ -150,7 +195,7 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
   let stopped = false;
   const stop = () => {
     stopped = true;
-    instance.stop();
+    run.stop();
   };
   const hardStopMs =
     rate !== undefined
@@ -161,20 +206,20 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
   if (plan.signal?.aborted) stop();
   let result: autocannon.Result;
   try {
-    result = await instance;
+    result = await run;
   } finally {
     clearTimeout(timer);
+    clearTimeout(windowTimer);
     plan.signal?.removeEventListener('abort', stop);
   }
   const transport = result.errors; // connection errors and timeouts (autocannon counts timeouts among errors)
   if (result.timeouts > 0) reasons.set('request timed out', (reasons.get('request timed out') ?? 0) + result.timeouts);
   if (transport > result.timeouts)
     reasons.set('connection error', (reasons.get('connection error') ?? 0) + transport - result.timeouts);
-  const droppedRequests = rate !== undefined ? Math.max(0, amount - sentInWindow) : 0;
   return {
     offered: offeredOps,
     sent,
-    dropped: Math.ceil(droppedRequests / requestsPerOp),
+    dropped: rate !== undefined ? Math.max(0, offeredOps - opsStartedInWindow) : 0,
     succeeded,
     errors: failed + transport,
     failures: [...reasons.entries()]

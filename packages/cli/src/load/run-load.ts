@@ -302,7 +302,7 @@ async function runOne(
     if (engine === 'k6')
       return await runK6Scenario({
         ...o,
-        outDir: join(s.outDir, 'k6'),
+        outDir: join(s.outDir, 'k6', o.saturation ? 'saturation' : ''),
         ...(s.dashboard
           ? {
               webDashboardExport: join(
