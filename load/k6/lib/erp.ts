@@ -33,9 +33,14 @@ export function portalUrl(settings: RunSettings, query: Query): string {
   return `${settings.target}${settings.portalPath}?${queryString(all)}`;
 }
 
-/** `Authorization: Basic ...` (record-rest-api.md §5, portal-action-api.md §5). */
+let basicCache: { readonly key: RunSettings; readonly value: string } | undefined;
+
+/** `Authorization: Basic ...` (record-rest-api.md §5, portal-action-api.md §5), encoded once per VU. */
 export function basicAuth(settings: RunSettings): string {
-  return `Basic ${encoding.b64encode(`${settings.user}:${settings.password}`)}`;
+  if (basicCache?.key !== settings) {
+    basicCache = { key: settings, value: `Basic ${encoding.b64encode(`${settings.user}:${settings.password}`)}` };
+  }
+  return basicCache.value;
 }
 
 /** Request parameters: timeout, tags, and a fresh cookie jar so that a Basic request never rides on a cookie. */
