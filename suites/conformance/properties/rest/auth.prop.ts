@@ -93,7 +93,7 @@ describe('REST authentication', () => {
         () => `GET ${register} with ${cred.label} returned ${records?.length} records`,
       );
     },
-    { numRuns: 25 },
+    { numRuns: 15 },
   );
 
   ruleProperty(

@@ -71,7 +71,7 @@ describe('REST query semantics against a model of the unfiltered read', () => {
         return filters.length > 0 ? { filters } : undefined;
       });
     },
-    { numRuns: 30 },
+    { numRuns: 20 },
   );
 
   ruleProperty(
@@ -205,6 +205,6 @@ describe('REST query semantics against a model of the unfiltered read', () => {
         };
       });
     },
-    { numRuns: 30 },
+    { numRuns: 20 },
   );
 });

@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createForm, createJson, UnledgeredRecordError, uniqueCode } from './data.js';
+import type { RuleContext } from './rule-test.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'erpcert-data-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A context whose client answers every create with `records`. */
+function fakeCtx(records: Record<string, unknown>[], ledger = join(dir, `${Math.random()}.jsonl`)) {
+  const answer = async () => ({ records, hasEnvelope: true });
+  const ctx = {
+    name: '[REST.WRITE.CREATE_FORM] t',
+    target: { runTag: 'ECAB12', ledger, compcode: 3 },
+    client: { rest: { createForm: answer, createJson: answer } },
+  } as unknown as RuleContext;
+  const lines = () =>
+    readFileSync(ledger, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { ctx, lines };
+}
+
+describe('uniqueCode', () => {
+  it('starts with the run tag and never repeats', () => {
+    const ctx = { target: { runTag: 'ECAB12' } } as RuleContext;
+    const codes = Array.from({ length: 50 }, () => uniqueCode(ctx));
+    expect(new Set(codes).size).toBe(50);
+    for (const c of codes) expect(c).toMatch(/^ECAB12[0-9A-Z]{4,}$/);
+    expect(uniqueCode(ctx, 'X')).toMatch(/X$/);
+  });
+});
+
+describe('created records go into the ledger', () => {
+  it('by the key of @url, decoded, composite parts joined by /', async () => {
+    const { ctx, lines } = fakeCtx([{ '@url': '/api/1/PLVc/VIP/A%2F1', PLCode: 'VIP', ArtCode: 'A/1' }]);
+    const created = await createForm(ctx, 'PLVc', { PLCode: 'VIP', ArtCode: 'A/1' });
+    expect(created.key).toBe('VIP/A/1');
+    expect(lines()).toEqual([
+      expect.objectContaining({ register: 'PLVc', key: 'VIP/A/1', company: 3, test: '[REST.WRITE.CREATE_FORM] t' }),
+    ]);
+  });
+
+  it('by the key fields sent when the answer names none, one line per record', async () => {
+    const { ctx, lines } = fakeCtx([]);
+    const created = await createJson(ctx, 'CUVc', [{ Code: 'ECAB12A' }, { Code: 'ECAB12B' }]);
+    expect(created.map((c) => c.key)).toEqual(['ECAB12A', 'ECAB12B']);
+    expect(lines().map((l) => l.key)).toEqual(['ECAB12A', 'ECAB12B']);
+  });
+
+  it('refuses to go on with a record whose key cannot be told', async () => {
+    const { ctx } = fakeCtx([{ Name: 'no key' }]);
+    await expect(createForm(ctx, 'IVVc', { CustCode: 'C1' })).rejects.toThrow(UnledgeredRecordError);
+  });
+});
