@@ -58,3 +58,4 @@ export {
   xmlTop,
 } from './portal-outcome.js';
 export { NO_RECORD, PORTAL_PROBES, type PortalProbe, sendProbe } from './portal-probes.js';
+export { decimal, decimalText, near, TRIGGER_REGISTERS, type TriggerBody, trigger } from './portal-triggers.js';

@@ -1,0 +1,96 @@
+/**
+ * Field triggers for the properties (portal-action-api.md §2 "Field-trigger request body", "Field-trigger
+ * response body", "Field-trigger catalogue", §4 "Field trigger", §7): sending one, plain or encrypted,
+ * checking the response against its schema, and reading decimals out of the record.
+ */
+import type { FieldTriggerRequest, PortalTriggerResult } from '@erpcert/client';
+import { assertJsonValid } from './assert/schemas.js';
+import { attempt, describeOutcome, jsonBody } from './portal-outcome.js';
+import type { RuleContext } from './rule-test.js';
+import { expectRule, show } from './violation.js';
+
+/** The catalogue registers (§2 "Field-trigger catalogue"); est/lat ones need portalcc. */
+export const TRIGGER_REGISTERS = [
+  'IVVc',
+  'ORVc',
+  'QTVc',
+  'VIVc',
+  'CUVc',
+  'ActVc',
+  'OPVc',
+  'IPVc',
+  'INVc',
+  'EPOrderDocVc',
+] as const;
+
+/** A trigger response body as the docs describe it. */
+export interface TriggerBody {
+  readonly success?: unknown;
+  readonly res?: unknown;
+  readonly messages?: readonly { readonly description?: unknown }[];
+  readonly record?: Readonly<Record<string, unknown>> & {
+    readonly rows?: readonly Readonly<Record<string, unknown>>[];
+  };
+}
+
+/**
+ * Sends a trigger and checks the documented response shape (schema PortalFieldTriggerResponse; record with
+ * a rows array). Fails the rule `rule` when the target refuses it outright.
+ */
+export async function trigger(
+  ctx: RuleContext,
+  request: FieldTriggerRequest,
+  rule: string,
+  options: { readonly encrypted?: boolean; readonly portalcc?: 'est' | 'lat' } = {},
+): Promise<TriggerBody> {
+  const params = options.portalcc ? { portalcc: options.portalcc } : {};
+  const o = await attempt(ctx.client.portal.windowactions(params, request, { encrypted: options.encrypted === true }));
+  expectRule(o.ok, rule, () => `windowactions ${show(request, 240)}: ${describeOutcome(o)}`);
+  const result: PortalTriggerResult = o.value;
+  const body = result.body as TriggerBody;
+  expectRule(
+    options.encrypted === true || jsonBody(result.raw) !== undefined,
+    'PORTAL.DISPATCH.JSON_OPERATIONS',
+    () => `windowactions answered no JSON: ${show(result.raw.text, 200)}`,
+  );
+  assertJsonValid(
+    body,
+    { spec: 'portal-action', schema: 'PortalFieldTriggerResponse' },
+    'PORTAL.TRIGGER.WINDOWACTIONS',
+  );
+  expectRule(
+    typeof body.success === 'boolean',
+    'PORTAL.TRIGGER.RESPONSE_SUCCESS',
+    () => `success is ${show(body.success)}`,
+  );
+  expectRule(typeof body.res === 'boolean', 'PORTAL.TRIGGER.RESPONSE_RES', () => `res is ${show(body.res)}`);
+  if (body.messages !== undefined)
+    expectRule(
+      Array.isArray(body.messages) && body.messages.every((m) => typeof m?.description === 'string'),
+      'PORTAL.TRIGGER.RESPONSE_MESSAGES',
+      () => `messages is ${show(body.messages)}`,
+    );
+  if (body.success === true)
+    expectRule(
+      typeof body.record === 'object' && body.record !== null && Array.isArray(body.record.rows ?? []),
+      'PORTAL.TRIGGER.RESPONSE_RECORD',
+      () => `a successful trigger answered record ${show(body.record, 200)}`,
+    );
+  return body;
+}
+
+/** A decimal of the record (a comma as decimal separator read too); NaN when it is not one. */
+export function decimal(value: unknown): number {
+  if (typeof value !== 'string' || value.trim() === '') return Number.NaN;
+  return Number(value.trim().replace(/\s/g, '').replace(',', '.'));
+}
+
+/** `got` is `want` up to rounding to 2 decimals (money) or a relative 1e-6. */
+export function near(got: number, want: number, absolute = 0.0051): boolean {
+  return Number.isFinite(got) && Math.abs(got - want) <= Math.max(absolute, Math.abs(want) * 1e-6);
+}
+
+/** A decimal with up to `places` places as the text a client sends. */
+export function decimalText(n: number, places = 2): string {
+  return Number(n.toFixed(places)).toString();
+}
