@@ -3,7 +3,7 @@
 // Environment: ERPCERT_BENCH_SEED (demo data size, default 110000), ERPCERT_BENCH_WRITES (default 4000).
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot } from '@erpcert/contract';
@@ -21,130 +21,176 @@ interface Result {
   readonly target: string;
   readonly pass: boolean;
   readonly documented: string;
+  /** Server process CPU time per request (ms). */
+  readonly serverCpuMs?: number;
   readonly note?: string;
 }
 
-async function startChild(): Promise<{ url: string; stop: () => Promise<void>; seedMs: number }> {
+interface Child {
+  readonly url: string;
+  readonly seedMs: number;
+  /** The server process's CPU time so far, in ms. */
+  cpu(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startChild(): Promise<Child> {
   const t0 = performance.now();
-  const child = spawn(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(new URL('./bench-server.ts', import.meta.url)), String(SEED)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!);
-    });
-    child.on('exit', (code) => reject(new Error(`bench server exited ${code}`)));
+  const script = fileURLToPath(new URL('./bench-server.ts', import.meta.url));
+  const child = spawn(process.execPath, [...process.execArgv, script, String(SEED)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const seedMs = performance.now() - t0;
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.on('exit', () => resolve());
-      child.kill('SIGTERM');
+  const lines: string[] = [];
+  const waiters: ((line: string) => void)[] = [];
+  let buffered = '';
+  child.stdout!.on('data', (d) => {
+    buffered += d;
+    let nl = buffered.indexOf('\n');
+    while (nl >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      const w = waiters.shift();
+      if (w) w(line);
+      else lines.push(line);
+      nl = buffered.indexOf('\n');
+    }
+  });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      const l = lines.shift();
+      if (l !== undefined) resolve(l);
+      else {
+        waiters.push(resolve);
+        child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
+      }
     });
-  return { url, stop, seedMs };
+  const url = await nextLine();
+  return {
+    url,
+    seedMs: performance.now() - t0,
+    async cpu() {
+      child.stdin!.write('\n');
+      return (JSON.parse(await nextLine()) as { cpuMs: number }).cpuMs;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.on('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function timedReads(client: BenchClient, path: string, reps: number) {
+async function timedReads(client: BenchClient, server: Child, path: string, reps: number) {
   const times: number[] = [];
   let bytes = 0;
+  let cpu = 0;
   for (let i = 0; i < reps; i++) {
+    const before = await server.cpu();
     const s = await client.send('GET', path);
+    cpu += (await server.cpu()) - before;
     if (s.status !== 200) throw new Error(`GET ${path}: ${s.status}`);
     times.push(s.ms);
     bytes = s.bytes;
     await sleep(100);
   }
-  return { ms: median(times), bytes };
+  return { ms: median(times), bytes, cpuMs: cpu / reps };
+}
+
+/** Requests per second of `total` writes, and the server's CPU time per write. */
+async function timedWrites(client: BenchClient, server: Child, path: string, body: string) {
+  await client.throughput(300, CONCURRENCY, () => ['POST', path, body]);
+  const before = await server.cpu();
+  const rate = await client.throughput(WRITES, CONCURRENCY, () => ['POST', path, body]);
+  return { rate, cpuMs: ((await server.cpu()) - before) / WRITES };
+}
+
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+async function measure(client: BenchClient, server: Child): Promise<Result[]> {
+  const results: Result[] = [];
+  const invoice = 'set_field.CustCode=C0001&set_row_field.0.ArtCode=A0011&set_row_field.0.Quant=1&set_field.OKFlag=1';
+  const journal =
+    'set_field.TransDate=2025-06-01&set_row_field.0.AccNumber=1000&set_row_field.0.DebVal=10' +
+    '&set_row_field.1.AccNumber=3000&set_row_field.1.CredVal=10';
+  const inv = await timedWrites(client, server, '/api/1/IVVc', invoice);
+  results.push({
+    name: 'form POST, confirmed 1-row invoices',
+    value: inv.rate,
+    unit: '/s',
+    target: '>= 1000/s',
+    pass: inv.rate >= 1000,
+    documented: '3-4/s',
+    serverCpuMs: inv.cpuMs,
+  });
+  const tr = await timedWrites(client, server, '/api/1/TRVc', journal);
+  results.push({
+    name: 'form POST, 2-row journal entries (TRVc)',
+    value: tr.rate,
+    unit: '/s',
+    target: '>= 2000/s',
+    pass: tr.rate >= 2000,
+    documented: 'about 10/s',
+    serverCpuMs: tr.cpuMs,
+  });
+  const all = await timedReads(client, server, '/api/1/TRVc?limit=10000', 5);
+  const allJson = await client.send('GET', '/api/1/TRVc?limit=10000', undefined, { accept: 'application/json' });
+  results.push({
+    name: 'read 10,000 TRVc, all fields (XML)',
+    value: all.ms / 1000,
+    unit: 's',
+    target: '< 0.5 s',
+    pass: all.ms < 500,
+    documented: 'about 10 s, about 30 MB',
+    serverCpuMs: all.cpuMs,
+    note: `${mb(all.bytes)} (JSON ${mb(allJson.bytes)})`,
+  });
+  const ten = await timedReads(client, server, `/api/1/TRVc?limit=10000&fields=${TEN_FIELDS}`, 5);
+  results.push({
+    name: 'read 10,000 TRVc, 10 fields (XML)',
+    value: ten.ms / 1000,
+    unit: 's',
+    target: '< 0.25 s',
+    pass: ten.ms < 250,
+    documented: 'about 7 s, about 4 MB',
+    serverCpuMs: ten.cpuMs,
+    note: mb(ten.bytes),
+  });
+  const first: number[] = [];
+  const deep: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    first.push((await client.send('GET', '/api/1/TRVc?limit=1000&offset=0')).ms);
+    deep.push((await client.send('GET', '/api/1/TRVc?limit=1000&offset=100000')).ms);
+  }
+  const ratio = median(deep) / median(first);
+  results.push({
+    name: 'page of 1,000 at offset 100,000 / at offset 0',
+    value: ratio,
+    unit: 'x',
+    target: '<= 2x',
+    pass: ratio <= 2,
+    documented: 'not shown',
+    note: `${median(deep).toFixed(1)} ms / ${median(first).toFixed(1)} ms`,
+  });
+  return results;
 }
 
 async function main(): Promise<void> {
   process.stdout.write(
     `refserver bench: seeding ${SEED} journal entries (and the rest of the demo data) in a child server...\n`,
   );
+  const loadBefore = loadavg()[0]!;
   const server = await startChild();
   const client = new BenchClient(server.url, CONCURRENCY);
-  const results: Result[] = [];
+  let results: Result[];
   try {
-    const invoice = 'set_field.CustCode=C0001&set_row_field.0.ArtCode=A0011&set_row_field.0.Quant=1&set_field.OKFlag=1';
-    const journal =
-      'set_field.TransDate=2025-06-01&set_row_field.0.AccNumber=1000&set_row_field.0.DebVal=10' +
-      '&set_row_field.1.AccNumber=3000&set_row_field.1.CredVal=10';
-    await client.throughput(300, CONCURRENCY, () => ['POST', '/api/1/IVVc', invoice]);
-    const invRate = await client.throughput(WRITES, CONCURRENCY, () => ['POST', '/api/1/IVVc', invoice]);
-    results.push({
-      name: 'form POST, confirmed 1-row invoices',
-      value: invRate,
-      unit: '/s',
-      target: '>= 1000/s',
-      pass: invRate >= 1000,
-      documented: '3-4/s',
-    });
-    await client.throughput(300, CONCURRENCY, () => ['POST', '/api/1/TRVc', journal]);
-    const trRate = await client.throughput(WRITES, CONCURRENCY, () => ['POST', '/api/1/TRVc', journal]);
-    results.push({
-      name: 'form POST, 2-row journal entries (TRVc)',
-      value: trRate,
-      unit: '/s',
-      target: '>= 2000/s',
-      pass: trRate >= 2000,
-      documented: 'about 10/s',
-    });
-
-    const all = await timedReads(client, '/api/1/TRVc?limit=10000', 5);
-    results.push({
-      name: 'read 10,000 TRVc, all fields (XML)',
-      value: all.ms / 1000,
-      unit: 's',
-      target: '< 0.5 s',
-      pass: all.ms < 500,
-      documented: 'about 10 s, about 30 MB',
-      note: `${(all.bytes / 1e6).toFixed(1)} MB`,
-    });
-    const ten = await timedReads(client, `/api/1/TRVc?limit=10000&fields=${TEN_FIELDS}`, 5);
-    results.push({
-      name: 'read 10,000 TRVc, 10 fields (XML)',
-      value: ten.ms / 1000,
-      unit: 's',
-      target: '< 0.25 s',
-      pass: ten.ms < 250,
-      documented: 'about 7 s, about 4 MB',
-      note: `${(ten.bytes / 1e6).toFixed(1)} MB`,
-    });
-    const allJson = (await client.send('GET', '/api/1/TRVc?limit=10000', undefined, { accept: 'application/json' }))
-      .bytes;
-    results[results.length - 2] = {
-      ...results[results.length - 2]!,
-      note: `${(all.bytes / 1e6).toFixed(1)} MB (JSON ${(allJson / 1e6).toFixed(1)} MB)`,
-    };
-
-    const first: number[] = [];
-    const deep: number[] = [];
-    for (let i = 0; i < 9; i++) {
-      first.push((await client.send('GET', '/api/1/TRVc?limit=1000&offset=0')).ms);
-      deep.push((await client.send('GET', '/api/1/TRVc?limit=1000&offset=100000')).ms);
-    }
-    const ratio = median(deep) / median(first);
-    results.push({
-      name: 'page of 1,000 at offset 100,000 / at offset 0',
-      value: ratio,
-      unit: 'x',
-      target: '<= 2x',
-      pass: ratio <= 2,
-      documented: 'not shown',
-      note: `${median(deep).toFixed(1)} ms / ${median(first).toFixed(1)} ms`,
-    });
+    results = await measure(client, server);
   } finally {
     client.close();
     await server.stop();
   }
+  const loadAfter = loadavg()[0]!;
 
   const fmt = (r: Result) =>
     r.unit === '/s'
@@ -152,12 +198,21 @@ async function main(): Promise<void> {
       : r.unit === 's'
         ? `${r.value.toFixed(3)} s`
         : `${r.value.toFixed(2)}x`;
-  const rows = results.map((r) => [r.name, fmt(r), r.target, r.pass ? 'yes' : 'NO', r.documented, r.note ?? '']);
-  const header = ['measure', 'measured', 'target', 'met', 'real ERP (docs §8)', 'note'];
+  const rows = results.map((r) => [
+    r.name,
+    fmt(r),
+    r.target,
+    r.pass ? 'yes' : 'NO',
+    r.serverCpuMs === undefined ? '' : `${r.serverCpuMs.toFixed(2)} ms`,
+    r.documented,
+    r.note ?? '',
+  ]);
+  const header = ['measure', 'measured', 'target', 'met', 'server CPU/op', 'real ERP (docs §8)', 'note'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const load = `load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after (${cpus().length} CPUs)`;
   process.stdout.write(
-    `\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n`,
+    `\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n${load}\n`,
   );
 
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -167,6 +222,7 @@ async function main(): Promise<void> {
     timestamp: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,
+    loadAverage: { before: loadBefore, after: loadAfter },
     seed: SEED,
     writes: WRITES,
     concurrency: CONCURRENCY,
@@ -176,7 +232,9 @@ async function main(): Promise<void> {
   const md = [
     `# refserver benchmark, ${meta.timestamp}`,
     '',
-    `Node ${meta.node}, ${meta.cpus} CPUs; demo data size ${SEED}; ${WRITES} writes per measure, ${CONCURRENCY} connections; server in its own process (start-up with seeding ${(meta.startupWithSeedMs / 1000).toFixed(1)} s).`,
+    `Node ${meta.node}, ${load}; demo data size ${SEED}; ${WRITES} writes per measure over ${CONCURRENCY} connections; ` +
+      `server in its own process (start-up with seeding ${(meta.startupWithSeedMs / 1000).toFixed(1)} s). ` +
+      '"server CPU/op" is the server process CPU time per request: it moves less with other load than the wall-clock figures.',
     '',
     `| ${header.join(' | ')} |`,
     `| ${header.map(() => '---').join(' | ')} |`,
