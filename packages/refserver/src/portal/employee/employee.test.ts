@@ -3,10 +3,16 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import { errstrOf, parsePortal, portal } from '../testing/portal-client.js';
 import { EMP } from '../workflow/testing/fixture-extras.js';
-import { closeWorkflowApps, workflowApp } from '../workflow/testing/workflow-fixture.js';
+import {
+  closeSharedWorkflowApp,
+  closeWorkflowApps,
+  readOnlyWorkflowApp,
+  workflowApp,
+} from '../workflow/testing/workflow-fixture.js';
 import { easterSunday, publicHolidays } from './holidays.js';
 
 afterEach(closeWorkflowApps);
+afterAll(closeSharedWorkflowApp);
 afterAll(() => closeXmlValidator());
 
 async function get(a: App, register: string, extra: Record<string, string>) {
@@ -19,7 +25,7 @@ const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.i
 
 describe('getemployeeinfo', () => {
   it('est (default): EmplVc and its contracts', async () => {
-    const r = await get(workflowApp(), 'getemployeeinfo', { empcode: EMP.est });
+    const r = await get(readOnlyWorkflowApp(), 'getemployeeinfo', { empcode: EMP.est });
     expect(r.errstr).toBe('');
     expect(r.data.EmplVc).toMatchObject({
       Code: 'E1',
@@ -33,7 +39,7 @@ describe('getemployeeinfo', () => {
   });
 
   it('lat: EPEmpVc and EPContractVc', async () => {
-    const r = await get(workflowApp(), 'getemployeeinfo', { empcode: EMP.lat, portalcc: 'lat' });
+    const r = await get(readOnlyWorkflowApp(), 'getemployeeinfo', { empcode: EMP.lat, portalcc: 'lat' });
     expect(r.data.EPEmpVc).toMatchObject({ Code: 'L001', Firstname: 'Janis' });
     expect(r.data.EPContractVc).toMatchObject({ SerNr: '10000801', VacDaysNorm: '20' });
   });
@@ -44,7 +50,7 @@ describe('getemployeeinfo', () => {
     [{ empcode: EMP.est, portalcc: 'lat' }, 'empcode "E1" is not an employee of company 1 (EPEmpVc)'],
     [{ empcode: EMP.est, portalcc: 'fin' }, 'parameter "portalcc" must be one of est, lat, got "fin"'],
   ])('refuses %j', async (extra, message) => {
-    expect((await get(workflowApp(), 'getemployeeinfo', extra)).errstr).toBe(message);
+    expect((await get(readOnlyWorkflowApp(), 'getemployeeinfo', extra)).errstr).toBe(message);
   });
 });
 
@@ -56,7 +62,7 @@ describe('getvacationbalance', () => {
   };
 
   it('est: contract norm, used vacation (rows of the year), plans from today on', async () => {
-    const b = await balance(workflowApp(), { empcode: EMP.est });
+    const b = await balance(readOnlyWorkflowApp(), { empcode: EMP.est });
     // 28 days; used 5 (10000911) + 3 (the 2025 row of 10000913); SICK and the unconfirmed 10000914 do not count;
     // planned 2025-06-02..13 = 12
     expect(b).toMatchObject({
@@ -76,7 +82,7 @@ describe('getvacationbalance', () => {
   });
 
   it('est, another year: the rows of that year; past plans are not planned', async () => {
-    const b = await balance(workflowApp(), { empcode: EMP.est, year: '2024' });
+    const b = await balance(readOnlyWorkflowApp(), { empcode: EMP.est, year: '2024' });
     expect(b).toMatchObject({ entitled: '28', used: '2', planned: '0', balance: '26', available: '26' });
   });
 
@@ -92,7 +98,7 @@ describe('getvacationbalance', () => {
   });
 
   it('lat: EPContractVc, EPOffWorkVc and EPOffWorkPlanVc', async () => {
-    expect(await balance(workflowApp(), { empcode: EMP.lat, portalcc: 'lat' })).toMatchObject({
+    expect(await balance(readOnlyWorkflowApp(), { empcode: EMP.lat, portalcc: 'lat' })).toMatchObject({
       entitled: '20',
       used: '5',
       planned: '5',
@@ -102,7 +108,7 @@ describe('getvacationbalance', () => {
   });
 
   it('refuses a bad year', async () => {
-    expect((await get(workflowApp(), 'getvacationbalance', { empcode: EMP.est, year: '25' })).errstr).toBe(
+    expect((await get(readOnlyWorkflowApp(), 'getvacationbalance', { empcode: EMP.est, year: '25' })).errstr).toBe(
       'parameter "year" must be a whole number from 1900 to 2999, got 25',
     );
   });
@@ -121,7 +127,7 @@ describe('getemptimeplan', () => {
   };
 
   it('weekends, a sick leave and working days of the contract', async () => {
-    const p = await plan(workflowApp(), { empcode: EMP.est, sd: '2025-03-01', ed: '2025-03-10' });
+    const p = await plan(readOnlyWorkflowApp(), { empcode: EMP.est, sd: '2025-03-01', ed: '2025-03-10' });
     expect(p.days).toEqual([
       '2025-03-01 weekend 0',
       '2025-03-02 weekend 0',
@@ -138,7 +144,7 @@ describe('getemptimeplan', () => {
   });
 
   it('public holidays, planned vacation, days before the contract, unconfirmed absences', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     expect((await plan(a, { empcode: EMP.est, sd: '2025-02-24', ed: '2025-02-24' })).days).toEqual([
       '2025-02-24 holiday 0',
     ]);
@@ -156,7 +162,7 @@ describe('getemptimeplan', () => {
   });
 
   it('the country decides the holidays: Easter Monday is one in lat, not in est', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     expect((await plan(a, { empcode: EMP.est, sd: '2025-04-18', ed: '2025-04-21' })).days).toEqual([
       '2025-04-18 holiday 0',
       '2025-04-19 weekend 0',
@@ -178,7 +184,7 @@ describe('getemptimeplan', () => {
     [{ empcode: EMP.est, sd: '2024-01-01', ed: '2025-01-01' }, 'sd to ed spans 367 days; at most 366 per request'],
     [{ empcode: 'E9', sd: '2025-03-01', ed: '2025-03-01' }, 'empcode "E9" is not an employee of company 1 (EmplVc)'],
   ])('refuses %j', async (extra, message) => {
-    expect((await get(workflowApp(), 'getemptimeplan', extra)).errstr).toBe(message);
+    expect((await get(readOnlyWorkflowApp(), 'getemptimeplan', extra)).errstr).toBe(message);
   });
 });
 

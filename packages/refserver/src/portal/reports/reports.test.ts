@@ -1,10 +1,16 @@
 import { loadSpec, validateJsonBody } from '@erpcert/contract';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import { portal } from '../testing/portal-client.js';
-import { closeWorkflowApps, workflowApp } from '../workflow/testing/workflow-fixture.js';
+import {
+  closeSharedWorkflowApp,
+  closeWorkflowApps,
+  readOnlyWorkflowApp,
+  workflowApp,
+} from '../workflow/testing/workflow-fixture.js';
 
 afterEach(closeWorkflowApps);
+afterAll(closeSharedWorkflowApp);
 const spec = loadSpec('portal-action');
 
 const SJ = { reportwindow: 'SalesJournalVClass', repname: 'SalesJournalRn' };
@@ -26,23 +32,23 @@ describe('report access (rule 3)', () => {
     ['an unknown user', 'NOBODY', SJ],
     ['module access without report-level access', 'REP', OR],
   ])('%s: Access denied', async (_n, usercode, which) => {
-    expect(await run(workflowApp(), which, usercode)).toEqual(failure('Access denied'));
+    expect(await run(readOnlyWorkflowApp(), which, usercode)).toEqual(failure('Access denied'));
   });
 
   it('without usercode, even a malformed body is only Access denied', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     const res = await portal(a, { action: 'report' }, { method: 'POST', body: 'not json' });
     expect(JSON.parse(res.text)).toEqual(failure('Access denied'));
   });
 
   it('module and report-level access runs the report', async () => {
-    expect((await run(workflowApp(), SJ, 'REP')).success).toBe(true);
+    expect((await run(readOnlyWorkflowApp(), SJ, 'REP')).success).toBe(true);
   });
 });
 
 describe('reports computed from the data', () => {
   it('sales journal: confirmed invoices of this month by default', async () => {
-    const r = await run(workflowApp(), SJ);
+    const r = await run(readOnlyWorkflowApp(), SJ);
     expect(r.report).toMatchObject({
       reportwindow: 'SalesJournalVClass',
       repname: 'SalesJournalRn',
@@ -66,7 +72,7 @@ describe('reports computed from the data', () => {
   });
 
   it('sales journal with drafts, a date range, a customer and Estonian labels', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     const all = await run(a, { ...SJ, spec: { OnlyConfirmed: '0' } });
     // 10000101 and 10000102: 40.00 + 6.20 each; 10000103: 409.84 + 90.16
     expect(all.report.rows.map((r: Record<string, string>) => r.SerNr)).toEqual(['10000101', '10000102', '10000103']);
@@ -101,7 +107,7 @@ describe('reports computed from the data', () => {
   });
 
   it('open receivables with ageing', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     const r = await run(a, OR);
     // 10000102: confirmed, unpaid, no PayDate: due on its date 2025-03-02, 8 days before today
     expect(r.report.rows).toEqual([
@@ -176,11 +182,11 @@ describe('reports computed from the data', () => {
     ['an unknown language', { ...SJ, lang: 'FIN' }, 'lang "FIN" is not a report language; use ENG or EST'],
     ['a body that is not an object', [1], 'the report body must be a JSON object'],
   ])('%s fails with a clear message', async (_n, body, message) => {
-    expect(await run(workflowApp(), body)).toEqual(failure(message));
+    expect(await run(readOnlyWorkflowApp(), body)).toEqual(failure(message));
   });
 
   it('GET is refused', async () => {
-    const res = await portal(workflowApp(), { action: 'report', usercode: 'ADMIN' });
+    const res = await portal(readOnlyWorkflowApp(), { action: 'report', usercode: 'ADMIN' });
     expect(res.status).toBe(405);
   });
 });
@@ -190,7 +196,7 @@ describe('getreportfilters (rule 4)', () => {
     JSON.parse((await portal(a, { action: 'action', register: 'getreportfilters', ...query })).text);
 
   it('lists the reports the user may run, their fields, types and defaults', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     const all = await filters(a, { usercode: 'ADMIN' });
     expect(validateJsonBody(spec, 'PortalReportFilters', all).errors).toEqual([]);
     expect(all.reports.map((r: Record<string, string>) => r.repname)).toEqual([
@@ -211,6 +217,6 @@ describe('getreportfilters (rule 4)', () => {
   });
 
   it.each([[{}], [{ usercode: 'JD' }]])('%j: Access denied', async (query) => {
-    expect(await filters(workflowApp(), query)).toEqual(failure('Access denied'));
+    expect(await filters(readOnlyWorkflowApp(), query)).toEqual(failure('Access denied'));
   });
 });

@@ -1,10 +1,16 @@
 import { loadSpec, validateJsonBody } from '@erpcert/contract';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
 import { portal } from '../testing/portal-client.js';
-import { closeWorkflowApps, workflowApp } from '../workflow/testing/workflow-fixture.js';
+import {
+  closeSharedWorkflowApp,
+  closeWorkflowApps,
+  readOnlyWorkflowApp,
+  workflowApp,
+} from '../workflow/testing/workflow-fixture.js';
 
 afterEach(closeWorkflowApps);
+afterAll(closeSharedWorkflowApp);
 const spec = loadSpec('portal-action');
 
 type Body = Record<string, unknown>;
@@ -270,7 +276,7 @@ describe('sales documents (IVVc, ORVc, QTVc)', () => {
       [{ Price: '9.00', Sum: '18.00' }],
     ],
   ])('%s', async (_n, body, header, rows, msgs = []) => {
-    const r = await trigger(workflowApp(), body);
+    const r = await trigger(readOnlyWorkflowApp(), body);
     expect(r.success).toBe(true);
     expect(warnings(r)).toEqual(msgs);
     expect(r.record).toMatchObject(header);
@@ -278,7 +284,7 @@ describe('sales documents (IVVc, ORVc, QTVc)', () => {
   });
 
   it('Recepy twice does not load the components twice', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     const first = await trigger(
       a,
       rowTrigger('ORVc', 'Recepy', 'KIT', [row({ ArtCode: 'I1', Quant: '1', Price: '10.00' })]),
@@ -542,7 +548,7 @@ describe('purchase invoices, contacts, activities, payments, items, payroll', ()
       { portalcc: 'lat' },
     ],
   ])('%s', async (_n, body, header, rows, msgs = [], query = {}) => {
-    const r = await trigger(workflowApp(), body, query);
+    const r = await trigger(readOnlyWorkflowApp(), body, query);
     expect(warnings(r)).toEqual(msgs);
     expect(r.record).toMatchObject(header);
     if (rows) expect(r.record.rows).toMatchObject(rows);
@@ -551,7 +557,7 @@ describe('purchase invoices, contacts, activities, payments, items, payroll', ()
 
 describe('__new, __copy, __prepareActivity', () => {
   it('__new gives the defaults, user-specific with usercode', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     const iv = await trigger(a, { vcname: 'IVVc', fieldname: '__new' }, { usercode: 'JD' });
     expect(iv.record).toMatchObject({
       SerNr: '',
@@ -578,7 +584,7 @@ describe('__new, __copy, __prepareActivity', () => {
   });
 
   it('__copy duplicates a record as a new draft of today', async () => {
-    const r = await trigger(workflowApp(), { vcname: 'IVVc', fieldname: '__copy', id: '10000102' });
+    const r = await trigger(readOnlyWorkflowApp(), { vcname: 'IVVc', fieldname: '__copy', id: '10000102' });
     expect(r.record).toMatchObject({
       SerNr: '',
       OKFlag: '0',
@@ -595,7 +601,7 @@ describe('__new, __copy, __prepareActivity', () => {
   });
 
   it('__prepareActivity prepares an activity from a source record (not saved)', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     const before = a.store.sequence;
     const r = await trigger(
       a,
@@ -642,13 +648,13 @@ describe('__new, __copy, __prepareActivity', () => {
       'missing required member "sourceRecordId" for __prepareActivity',
     ],
   ])('%s fails', async (_n, body, message) => {
-    expect(await failure(workflowApp(), body)).toBe(message);
+    expect(await failure(readOnlyWorkflowApp(), body)).toBe(message);
   });
 });
 
 describe('request handling', () => {
   it('an encrypted body (JSON byte-reversed, base64) gives the same answer as the plain one', async () => {
-    const a = workflowApp();
+    const a = readOnlyWorkflowApp();
     const body = rowTrigger('IVVc', 'Quant', '3', [i1]);
     const plain = await trigger(a, body);
     const encrypted = Buffer.from(JSON.stringify(body), 'utf8').reverse().toString('base64');
@@ -662,7 +668,7 @@ describe('request handling', () => {
   });
 
   it('headerfields and rowfields choose and format the returned fields', async () => {
-    const r = await trigger(workflowApp(), {
+    const r = await trigger(readOnlyWorkflowApp(), {
       ...head('IVVc', 'DiscPerc', '7.25', { CustCode: 'C1' }, [i1]),
       headerfields: 'CustCode:1,DiscPerc:15,Sum4:5',
       rowfields: 'ArtCode:1,Sum:5',
@@ -767,11 +773,11 @@ describe('request handling', () => {
       'values must be an object {header, rows}',
     ],
   ])('%s answers the JSON failure', async (_n, body, message, query = {}) => {
-    expect(await failure(workflowApp(), body, query)).toBe(message);
+    expect(await failure(readOnlyWorkflowApp(), body, query)).toBe(message);
   });
 
   it('GET is refused with 405 and the JSON failure', async () => {
-    const res = await portal(workflowApp(), { action: 'windowactions' });
+    const res = await portal(readOnlyWorkflowApp(), { action: 'windowactions' });
     expect(res.status).toBe(405);
     expect(JSON.parse(res.text)).toEqual({
       success: false,

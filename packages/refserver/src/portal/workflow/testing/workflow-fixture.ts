@@ -94,6 +94,26 @@ export function workflowApp(): App & { logs: string[] } {
   return a;
 }
 
+let shared: (App & { logs: string[] }) | undefined;
+
+/**
+ * One app with the fixture for the tests of a file that only read (field triggers, reports, employee data):
+ * made once, closed by `closeSharedWorkflowApp` (call in afterAll). Saves a database per test on a busy machine.
+ */
+export function readOnlyWorkflowApp(): App & { logs: string[] } {
+  if (!shared) {
+    shared = testApp();
+    loadWorkflowFixture(shared.store);
+  }
+  return shared;
+}
+
+/** Closes the app of `readOnlyWorkflowApp`. */
+export function closeSharedWorkflowApp(): void {
+  shared?.close();
+  shared = undefined;
+}
+
 /** Closes the apps `workflowApp` made (call in afterEach). */
 export function closeWorkflowApps(): void {
   for (const a of apps.splice(0)) a.close();
