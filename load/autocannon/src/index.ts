@@ -17,6 +17,7 @@ export {
   recordSequences,
   recordUrls,
 } from './checks.js';
+export { type ClosedLoopResult, closedLoop } from './closed-loop.js';
 export { connectionsFor, type RunMeasurement, type RunPlan, runPlan, type ScenarioRequest } from './open-model.js';
 export {
   DEFAULT_INFO_RATES,

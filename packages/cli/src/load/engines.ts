@@ -6,6 +6,7 @@
  * these become package imports and nothing else changes.
  */
 export {
+  closedLoop,
   LoadConfigError,
   type LoadRunOptions,
   LoadTargetError,

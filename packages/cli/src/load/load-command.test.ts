@@ -32,8 +32,18 @@ async function load(args: string[], hooks: LoadHooks = {}): Promise<{ code: numb
   let out = '';
   let err = '';
   const io: CommandIO = {
-    out: { write: (t: string) => ((out += t), true) } as NodeJS.WritableStream,
-    err: { write: (t: string) => ((err += t), true) } as NodeJS.WritableStream,
+    out: {
+      write(t: string) {
+        out += t;
+        return true;
+      },
+    } as NodeJS.WritableStream,
+    err: {
+      write(t: string) {
+        err += t;
+        return true;
+      },
+    } as NodeJS.WritableStream,
     env: {},
     cwd: work,
   };
