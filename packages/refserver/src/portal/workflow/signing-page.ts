@@ -1,6 +1,6 @@
 import type { App } from '../../app.js';
 import { textResponse } from '../../http/respond.js';
-import type { AppResponse, RouteHandler, RouteRequest } from '../../http/types.js';
+import type { AppResponse, RouteHandler } from '../../http/types.js';
 import { escapeXml } from '../../render/xml-escape.js';
 import { findUser } from '../access.js';
 import { PortalError } from '../handler.js';
@@ -38,7 +38,7 @@ export function signingPageRoute(): RouteHandler<App> {
     const answer = (status: number, title: string, body: unknown) =>
       json
         ? textResponse(req, status, 'application/json', JSON.stringify(body))
-        : htmlResponse(req, status, title, typeof body === 'string' ? body : '');
+        : htmlResponse(status, title, typeof body === 'string' ? body : '');
     const found = token && rest.length <= 2 ? findToken({ store: app.store }, token) : undefined;
     if (!token || !found || (step !== undefined && step !== 'complete' && step !== 'cancel'))
       return answer(
@@ -84,14 +84,15 @@ function withAllow(res: AppResponse, allow: string): AppResponse {
   return res;
 }
 
-function htmlResponse(req: RouteRequest, status: number, title: string, body: string): AppResponse {
+/** An HTML page, always UTF-8 as its header says (the stand-in is not part of the quirks wire). */
+function htmlResponse(status: number, title: string, body: string): AppResponse {
   const html =
     `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${escapeXml(title)}</title></head>` +
     `<body><h1>${escapeXml(title)}</h1>${body}</body></html>\n`;
   return {
     status,
     headers: { 'Content-Type': 'text/html; charset=utf-8' },
-    body: Buffer.from(html, req.charset === 'latin1' ? 'latin1' : 'utf8'),
+    body: Buffer.from(html, 'utf8'),
   };
 }
 
