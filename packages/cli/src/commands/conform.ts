@@ -276,6 +276,9 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
         profile: s.profile,
         events,
         selected: s.only !== undefined ? s.scope.map((r) => r.id) : undefined,
+        // a selection runs few tests: one worker boots (imports client, contract, harness) once instead of
+        // twice, which is faster; the whole suite spreads over the config's two workers
+        maxWorkers: s.only !== undefined ? 1 : undefined,
         shard: s.shard,
         signal: abort.signal,
         include: hooks.include,

@@ -31,6 +31,8 @@ export interface SuiteRunOptions {
   readonly root?: string | undefined;
   /** @defaultValue {@link conformConfigFile} */
   readonly configFile?: string | undefined;
+  /** Test workers; default: the config's `maxWorkers`. */
+  readonly maxWorkers?: number | undefined;
 }
 
 /** How the run ended. */
@@ -89,6 +91,7 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult
       ...(options.include ? { include: [...options.include] } : {}),
       ...(selected ? { testNamePattern: namePatternFor(selected) } : {}),
       ...(options.shard ? { shard: options.shard } : {}),
+      ...(options.maxWorkers ? { maxWorkers: options.maxWorkers } : {}),
     },
     {},
     { stdout: sink(logged), stderr: sink(logged) },
