@@ -1,10 +1,9 @@
 import { formatQuantity } from '../../business/decimal.js';
 import type { StoredRecord } from '../../store/record-table.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
-import { PortalError } from '../handler.js';
 import { attrs, elementXml, okXml } from '../xml.js';
-import { absencesOf, contractOn, contractsOf, employeeOf, overlapDays, plansOf, VACATION } from './employee-data.js';
-import { publicHolidays } from './holidays.js';
+import { absencesOf, contractsOf, employeeOf, overlapDays, plansOf, VACATION } from './employee-data.js';
+import { timePlanHandlers } from './time-plan.js';
 
 /** A record as `<Register>` with its fields and `<rows><row rownumber>` (the REST shape, no attributes). */
 function recordXml(ctx: PortalContext, register: string, rec: StoredRecord): string {
@@ -82,60 +81,5 @@ const getvacationbalance: PortalHandler = {
   },
 };
 
-const DAY = 86_400_000;
-/** At most this many days per getemptimeplan request. */
-export const MAX_PLAN_DAYS = 366;
-
-/**
- * `getemptimeplan&empcode&sd&ed` (all required, YYYY-MM-DD; at most 366 days): the work schedule, one `<day>`
- * per date: `date`, `weekday` (1 Monday .. 7 Sunday), `type` (nocontract, weekend, holiday, absence, planned,
- * work), `code` (absence type), `hours` (8 x the contract's work load on a working day, else 0). The first
- * matching type wins, in that order. `<TimePlan empcode sd ed hours workdays/>` sums it up.
- */
-const getemptimeplan: PortalHandler = {
-  kind: 'sub-action',
-  name: 'getemptimeplan',
-  required: ['empcode', 'sd', 'ed'],
-  handle(ctx) {
-    const emp = employeeOf(ctx, ctx.params.require('empcode'));
-    const sd = ctx.params.date('sd')!;
-    const ed = ctx.params.date('ed')!;
-    if (ed < sd) throw new PortalError(`ed ${ed} is before sd ${sd}`);
-    const span = Math.round((Date.parse(ed) - Date.parse(sd)) / DAY) + 1;
-    if (span > MAX_PLAN_DAYS)
-      throw new PortalError(`sd to ed spans ${span} days; at most ${MAX_PLAN_DAYS} per request`);
-    const contracts = contractsOf(ctx, emp);
-    const absences = absencesOf(ctx, emp);
-    const plans = plansOf(ctx, emp);
-    const holidays = new Set<string>();
-    for (let y = Number(sd.slice(0, 4)); y <= Number(ed.slice(0, 4)); y++)
-      for (const h of publicHolidays(emp.country, y)) holidays.add(h);
-    const within = (d: string) => (x: { start: string; end: string }) => x.start <= d && d <= (x.end || x.start);
-    let total = 0;
-    let workdays = 0;
-    let days = '';
-    for (let t = Date.parse(`${sd}T00:00:00Z`); t <= Date.parse(`${ed}T00:00:00Z`); t += DAY) {
-      const date = new Date(t).toISOString().slice(0, 10);
-      const weekday = ((new Date(t).getUTCDay() + 6) % 7) + 1;
-      const contract = contractOn(contracts, date);
-      const absence = absences.find(within(date));
-      const plan = plans.find(within(date));
-      let type = 'work';
-      let code = '';
-      if (!contract) type = 'nocontract';
-      else if (weekday >= 6) type = 'weekend';
-      else if (holidays.has(date)) type = 'holiday';
-      else if (absence) [type, code] = ['absence', absence.type];
-      else if (plan) [type, code] = ['planned', plan.type];
-      const hours = type === 'work' ? 8 * contract!.workLoad(date) : 0;
-      total += hours;
-      if (type === 'work') workdays++;
-      days += `<day${attrs({ date, weekday, type, code, hours: qty(hours) })}/>`;
-    }
-    const head = `<TimePlan${attrs({ empcode: emp.code, sd, ed, hours: qty(total), workdays })}/>`;
-    return { xml: okXml({}, head + days) };
-  },
-};
-
-/** The employee-portal sub-actions. */
-export const employeeHandlers: readonly PortalHandler[] = [getemployeeinfo, getvacationbalance, getemptimeplan];
+/** The employee-portal sub-actions (time-plan.ts has getemptimeplan and getemptimeplannewformat). */
+export const employeeHandlers: readonly PortalHandler[] = [getemployeeinfo, getvacationbalance, ...timePlanHandlers];

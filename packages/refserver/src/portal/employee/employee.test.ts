@@ -10,6 +10,7 @@ import {
   workflowApp,
 } from '../workflow/testing/workflow-fixture.js';
 import { easterSunday, publicHolidays } from './holidays.js';
+import { isoWeek } from './time-plan.js';
 
 afterEach(closeWorkflowApps);
 afterAll(closeSharedWorkflowApp);
@@ -185,6 +186,44 @@ describe('getemptimeplan', () => {
     [{ empcode: 'E9', sd: '2025-03-01', ed: '2025-03-01' }, 'empcode "E9" is not an employee of company 1 (EmplVc)'],
   ])('refuses %j', async (extra, message) => {
     expect((await get(readOnlyWorkflowApp(), 'getemptimeplan', extra)).errstr).toBe(message);
+  });
+});
+
+describe('getemptimeplannewformat (rule 13: parameters not shown; ours as getemptimeplan)', () => {
+  it('groups the same days by ISO week', async () => {
+    const r = await get(readOnlyWorkflowApp(), 'getemptimeplannewformat', {
+      empcode: EMP.est,
+      sd: '2025-03-01',
+      ed: '2025-03-10',
+    });
+    expect(r.data.TimePlan).toEqual({ empcode: 'E1', sd: '2025-03-01', ed: '2025-03-10', hours: '32', workdays: '4' });
+    expect(
+      list(r.data.week).map((w: Record<string, unknown>) => [
+        w.week,
+        w.from,
+        w.to,
+        w.hours,
+        list(w.day as unknown[]).length,
+      ]),
+    ).toEqual([
+      ['9', '2025-03-01', '2025-03-02', '0', 2],
+      ['10', '2025-03-03', '2025-03-09', '24', 7],
+      ['11', '2025-03-10', '2025-03-10', '8', 1],
+    ]);
+  });
+
+  it('needs the parameters of getemptimeplan', async () => {
+    expect((await get(readOnlyWorkflowApp(), 'getemptimeplannewformat', { empcode: EMP.est })).errstr).toBe(
+      'missing required parameter "sd"',
+    );
+  });
+
+  it.each([
+    ['2025-03-01', 2025, 9],
+    ['2024-12-30', 2025, 1],
+    ['2021-01-03', 2020, 53],
+  ])('ISO week of %s is %i-%i', (date, year, week) => {
+    expect(isoWeek(date)).toEqual({ year, week });
   });
 });
 

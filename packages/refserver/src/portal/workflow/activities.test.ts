@@ -278,3 +278,56 @@ describe('getbilinks', () => {
     expect(list(r.data.link)[0]).toHaveProperty('url');
   });
 });
+
+describe('getapprovalpersons and getcontactpersons (rule 13: parameters not shown)', () => {
+  const persons = async (a: App, extra: Record<string, string> = {}) =>
+    list((await get(a, 'getapprovalpersons', extra)).data.person).map(
+      (p: Record<string, string>) => `${p.regname} ${p.step} ${p.usercode}`,
+    );
+
+  it('getapprovalpersons: every rule, one register, or the steps a record needs', async () => {
+    const a = workflowApp();
+    // the fixture rules; SALES is JD (OLD is closed), @ADMIN is ADMIN, REPORTS is REP
+    expect(await persons(a)).toEqual([
+      'IVVc 1 JD',
+      'IVVc 2 ADMIN',
+      'VIVc 1 ACC',
+      'ORVc 1 JD',
+      'ActVc 1 ADMIN',
+      'EPOrderDocVc 1 REP',
+    ]);
+    expect(await persons(a, { regname: 'IVVc' })).toEqual(['IVVc 1 JD', 'IVVc 2 ADMIN']);
+    expect(await persons(a, { regname: 'IVVc', id: PF.draftInvoice })).toEqual(['IVVc 1 JD']);
+    expect(await persons(a, { regname: 'VIVc', id: PF.purchase })).toEqual([]);
+    expect((await get(a, 'getapprovalpersons', { regname: 'CUVc' })).errstr).toMatch(
+      /^regname "CUVc" is not allowed for sendforapproval/,
+    );
+  });
+
+  it('getcontactpersons: valid contact relations, names filled from the contacts', async () => {
+    const a = workflowApp();
+    const rel = (CustCode: string, ContactCode: string, extra: Record<string, string> = {}) =>
+      a.store.insert('ContactRelVc', 1, {
+        fields: { CustCode, ContactCode, StartDate: '2024-01-01', Invalid: '0', ...extra },
+        rows: [],
+      });
+    rel('C1', 'C2');
+    rel('C1', 'C3', { Invalid: '1' });
+    rel('C1', 'C4', { EndDate: '2025-01-01' });
+    rel('C3', 'C4', { ContactName: 'Delta (sales)' });
+    const c1 = await get(a, 'getcontactpersons', { id: 'C1' });
+    expect(c1.data.ContactRelVc).toEqual({
+      CustCode: 'C1',
+      CustName: 'Alpha Ltd',
+      ContactCode: 'C2',
+      ContactName: 'Beta Supplies',
+      StartDate: '2024-01-01',
+      EndDate: '',
+    });
+    const all = await get(a, 'getcontactpersons');
+    expect(
+      list(all.data.ContactRelVc).map((r: Record<string, string>) => `${r.CustCode}-${r.ContactCode} ${r.ContactName}`),
+    ).toEqual(['C1-C2 Beta Supplies', 'C3-C4 Delta (sales)']);
+    expect((await get(a, 'getcontactpersons', { id: 'X' })).errstr).toBe('id "X" is not a contact of company 1');
+  });
+});

@@ -1,8 +1,11 @@
-import { requireUser } from '../access.js';
+import { findUser, requireUser } from '../access.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
+import { REGISTERS_PER_OPERATION } from '../operation-registers.js';
 import { loadRecord } from '../records/record-ref.js';
-import { elementXml, okXml, resXml } from '../xml.js';
+import { attrs, elementXml, okXml, resXml } from '../xml.js';
+import { approvalRequirement, rulesFor } from './approval-rules.js';
 import { approvalView, cancelApproval, decideApproval, sendForApproval } from './approval-state.js';
+import { expandPersons } from './persons.js';
 import { actingUser, wfOf } from './wf-context.js';
 
 /**
@@ -80,6 +83,38 @@ const cancelapproval: PortalHandler = {
   },
 };
 
+/**
+ * `getapprovalpersons[&regname[&id]]` (named by rule 13 only; parameters and body not shown; ours): the
+ * approvers of the approval rules as `<person regname step minamount usercode name/>`, one per approver and
+ * step, groups expanded: of every register, of `regname`, or of the steps the record `regname`/`id` needs.
+ */
+const getapprovalpersons: PortalHandler = {
+  kind: 'sub-action',
+  name: 'getapprovalpersons',
+  registers: { operation: 'sendforapproval', param: 'regname', optional: true },
+  handle(ctx) {
+    const store = ctx.app.store;
+    const registers = ctx.register
+      ? [ctx.register]
+      : REGISTERS_PER_OPERATION.sendforapproval.registers.map((r) => r.name);
+    const id = ctx.params.get('id');
+    let inner = '';
+    for (const register of registers) {
+      const rules =
+        id && ctx.register
+          ? (() => {
+              const ref = loadRecord(ctx, register, id);
+              return approvalRequirement(store, ctx.company, ref.register, ref.rec).steps;
+            })()
+          : rulesFor(store, ctx.company, register);
+      for (const rule of rules)
+        for (const code of expandPersons(store, ctx.company, rule.approvers).codes)
+          inner += `<person${attrs({ regname: register, step: rule.step, minamount: rule.minAmount, usercode: code, name: findUser(store, ctx.company, code)?.Name ?? '' })}/>`;
+    }
+    return { xml: okXml({}, inner) };
+  },
+};
+
 /** The approval workflow sub-actions. */
 export const approvalHandlers: readonly PortalHandler[] = [
   checkapprovalstatus,
@@ -87,4 +122,5 @@ export const approvalHandlers: readonly PortalHandler[] = [
   decision('approveactivity', 'approve'),
   decision('rejectactivity', 'reject'),
   cancelapproval,
+  getapprovalpersons,
 ];

@@ -1,8 +1,9 @@
 import { formatAmount, parseDecimal } from '../../business/decimal.js';
 import { groupRights, requireUser } from '../access.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
+import { PortalError } from '../handler.js';
 import { openPayables, openReceivables } from '../lists/open-items.js';
-import { attrs, elementXml, okXml } from '../xml.js';
+import { attrs, elementXml, okXml, recordElementXml } from '../xml.js';
 import { ACT_STATE, ACT_TYPE, involves } from './activities.js';
 import { openStepsFor } from './approval-state.js';
 import { SIGN_STATUS, SIGNER_STATUS } from './signing-state.js';
@@ -200,5 +201,47 @@ const getbilinks: PortalHandler = {
   },
 };
 
-/** Notifications, dashboard KPIs and BI links. */
-export const overviewHandlers: readonly PortalHandler[] = [getnotifications, getdashboardkpi, getbilinks];
+/**
+ * `getcontactpersons[&id]` (named by rule 13 only; parameters and body not shown; ours): the contact persons
+ * of a customer (`id` = CustCode, or all customers without it) from the contact relations ContactRelVc that
+ * are valid today (not Invalid, not ended), as `<ContactRelVc>` records (CustCode, CustName, ContactCode,
+ * ContactName, StartDate, EndDate; empty names filled from CUVc).
+ */
+const getcontactpersons: PortalHandler = {
+  kind: 'sub-action',
+  name: 'getcontactpersons',
+  handle(ctx) {
+    const store = ctx.app.store;
+    const cust = ctx.params.get('id') || undefined;
+    if (cust !== undefined && !store.lookup('CUVc', ctx.company, [cust]))
+      throw new PortalError(`id "${cust}" is not a contact of company ${ctx.company}`);
+    const rows = store.db
+      .prepare(
+        `SELECT CustCode, CustName, ContactCode, ContactName, StartDate, EndDate FROM "reg_ContactRelVc" WHERE _company = ? ` +
+          `AND Invalid <> '1' AND (EndDate = '' OR EndDate >= ?)${cust ? ' AND CustCode = ?' : ''} ORDER BY CustCode, ContactCode`,
+      )
+      .all(ctx.company, ctx.today, ...(cust ? [cust] : [])) as Record<string, string>[];
+    const name = (code: string, given: string) => given || (store.lookup('CUVc', ctx.company, [code])?.Name ?? '');
+    const inner = rows
+      .map((r) =>
+        recordElementXml('ContactRelVc', [
+          ['CustCode', r.CustCode ?? ''],
+          ['CustName', name(r.CustCode ?? '', r.CustName ?? '')],
+          ['ContactCode', r.ContactCode ?? ''],
+          ['ContactName', name(r.ContactCode ?? '', r.ContactName ?? '')],
+          ['StartDate', r.StartDate ?? ''],
+          ['EndDate', r.EndDate ?? ''],
+        ]),
+      )
+      .join('');
+    return { xml: okXml({}, inner) };
+  },
+};
+
+/** Notifications, dashboard KPIs, BI links and contact persons. */
+export const overviewHandlers: readonly PortalHandler[] = [
+  getnotifications,
+  getdashboardkpi,
+  getbilinks,
+  getcontactpersons,
+];
