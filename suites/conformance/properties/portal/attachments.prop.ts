@@ -61,6 +61,7 @@ describe('attachments', () => {
       'PORTAL.ATTACH.DELETEATTACHMENT',
       'PORTAL.ATTACH.UNLISTED_AFTER_DELETE',
       'PORTAL.DISPATCH.SUBACTION',
+      'PORTAL.DISPATCH.GET_AND_POST',
     ],
     'upload, list, download (byte-identical) and delete an attachment by the UUID doupload returns',
     [fc.constantFrom(...OWN_REGISTERS), fileName, fc.uint8Array({ minLength: 1, maxLength: 4096 })],
