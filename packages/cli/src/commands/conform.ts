@@ -31,7 +31,19 @@ export const TOOL_VERSION: string = JSON.parse(
 
 /** Seed size of the embedded server: the same as `erpcert serve`, so both targets hold the same data. */
 const EMBEDDED_SEED_SIZE = 100;
-const EMBEDDED_DEFAULT = { user: 'erpcert', password: 'erpcert', compcode: 1 } as const;
+/**
+ * What the embedded server is run with unless flags say otherwise: its default login, company 1, and demo
+ * users of its seed (packages/refserver/README.md "Demo users"): ADMIN may do everything (reports,
+ * un-confirm), ACC may un-confirm, JD has neither (the refusals).
+ */
+const EMBEDDED_DEFAULT = {
+  user: 'erpcert',
+  password: 'erpcert',
+  compcode: 1,
+  usercode: 'ADMIN',
+  unokUsercode: 'ACC',
+  limitedUsercode: 'JD',
+} as const;
 
 /** Settings a run is made of, checked. */
 interface ConformSettings {
@@ -40,6 +52,8 @@ interface ConformSettings {
   readonly password?: string;
   readonly compcode?: number;
   readonly usercode?: string;
+  readonly unokUsercode?: string;
+  readonly limitedUsercode?: string;
   readonly portalcc?: string;
   readonly portalPath: string;
   readonly companyIn: 'query' | 'path';
@@ -137,6 +151,8 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     ...(typeof values.password === 'string' ? { password: values.password } : {}),
     ...(compcode !== undefined ? { compcode } : {}),
     ...(str(values.usercode) !== undefined ? { usercode: str(values.usercode)! } : {}),
+    ...(str(values['unok-usercode']) !== undefined ? { unokUsercode: str(values['unok-usercode'])! } : {}),
+    ...(str(values['limited-usercode']) !== undefined ? { limitedUsercode: str(values['limited-usercode'])! } : {}),
     ...(str(values.portalcc) !== undefined ? { portalcc: str(values.portalcc)! } : {}),
     portalPath: str(values['portal-path']) ?? '/WebErpAPI.hal',
     companyIn: values['company-in'] === 'path' ? 'path' : 'query',
@@ -167,12 +183,15 @@ export interface ConformHooks {
 
 /** The environment of the test workers (src/harness/meta.ts TARGET_ENV). */
 function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, ledger: string): Record<string, string> {
+  const embedded = s.target === undefined;
   const env: Record<string, string | number | undefined> = {
     [TARGET_ENV.target]: conn.url,
     [TARGET_ENV.user]: conn.user,
     [TARGET_ENV.password]: conn.password,
     [TARGET_ENV.compcode]: conn.compcode,
-    [TARGET_ENV.usercode]: s.usercode,
+    [TARGET_ENV.usercode]: s.usercode ?? (embedded ? EMBEDDED_DEFAULT.usercode : undefined),
+    [TARGET_ENV.unokUsercode]: s.unokUsercode ?? (embedded ? EMBEDDED_DEFAULT.unokUsercode : undefined),
+    [TARGET_ENV.limitedUsercode]: s.limitedUsercode ?? (embedded ? EMBEDDED_DEFAULT.limitedUsercode : undefined),
     [TARGET_ENV.portalcc]: s.portalcc,
     [TARGET_ENV.portalPath]: s.portalPath,
     [TARGET_ENV.companyIn]: s.companyIn,
@@ -238,6 +257,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     user: s.user,
     compcode: s.compcode,
     usercode: s.usercode,
+    unokUsercode: s.unokUsercode,
+    limitedUsercode: s.limitedUsercode,
     portalcc: s.portalcc,
     portalPath: s.portalPath,
     companyIn: s.companyIn,
@@ -300,7 +321,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
       cleanup = { ledgerEntries: entries.length, deleted: 0, alreadyGone: 0, residue };
     } else if (entries.length > 0) {
       say(`cleaning up ${entries.length} record(s) of run ${runTag}`);
-      const report = await cleanUp(conn, entries, { pace: s.pace });
+      const unokUsercode = s.unokUsercode ?? (s.target === undefined ? EMBEDDED_DEFAULT.unokUsercode : undefined);
+      const report = await cleanUp(conn, entries, { pace: s.pace, unokUsercode });
       cleanup = {
         ...report,
         residue: report.residue.map((r) => ({
@@ -326,7 +348,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     companyIn: s.companyIn,
     portalPath: s.portalPath,
     portalcc: s.portalcc ?? null,
-    usercode: s.usercode ?? null,
+    usercode: s.usercode ?? (s.target === undefined ? EMBEDDED_DEFAULT.usercode : null),
   };
   const repeat: (string | number)[] = [
     ...(s.only ? ['--only', s.only] : []),
@@ -382,6 +404,18 @@ export const conform: Command = {
   flags: [
     ...targetFlags,
     {
+      name: 'unok-usercode',
+      type: 'string',
+      arg: 'U',
+      help: 'a portal user code with the un-confirm permission (unokrecord tests)',
+    },
+    {
+      name: 'limited-usercode',
+      type: 'string',
+      arg: 'U',
+      help: 'a portal user code without report access or un-confirm (refusals)',
+    },
+    {
       name: 'profile',
       type: 'string',
       choices: ['readonly', 'full', 'strict'],
@@ -420,7 +454,8 @@ export const conform: Command = {
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
   ],
   details: [
-    'Without --target it starts the embedded reference server (user erpcert, password erpcert) and runs against it.',
+    'Without --target it starts the embedded reference server (user erpcert, password erpcert, company 1; user',
+    'codes ADMIN, ACC and JD of its demo data) and runs against it.',
     'Writes junit.xml, results.json, summary.md and report.html into the report folder.',
     'A failure prints the command that replays it: erpcert conform --only RULE --seed S --path P.',
     'Exit codes: 0 no rule failed; 1 a documented or inferred rule failed; 2 wrong configuration, target',

@@ -17,6 +17,8 @@ export interface ReplayBase {
   readonly user?: string | undefined;
   readonly compcode?: number | undefined;
   readonly usercode?: string | undefined;
+  readonly unokUsercode?: string | undefined;
+  readonly limitedUsercode?: string | undefined;
   readonly portalcc?: string | undefined;
   /** Given only when not the default `/WebErpAPI.hal`. */
   readonly portalPath?: string | undefined;
@@ -36,6 +38,8 @@ function baseArgs(b: ReplayBase): string[] {
   add('user', b.user);
   add('compcode', b.compcode);
   add('usercode', b.usercode);
+  add('unok-usercode', b.unokUsercode);
+  add('limited-usercode', b.limitedUsercode);
   add('portalcc', b.portalcc);
   if (b.portalPath !== undefined && b.portalPath !== '/WebErpAPI.hal') add('portal-path', b.portalPath);
   if (b.companyIn !== undefined && b.companyIn !== 'query') add('company-in', b.companyIn);

@@ -25,7 +25,8 @@ import {
 import { type MutantContext, mutants } from './mutants.js';
 import { type Mutant, startProxy } from './proxy.js';
 
-const ctx: MutantContext = { user: 'erpcert', password: 'erpcert', usercode: 'REP' };
+/** The reference server's default login and demo user codes (packages/refserver/README.md "Demo users"). */
+const ctx: MutantContext = { user: 'erpcert', password: 'erpcert', usercode: 'ADMIN' };
 const all = mutants(ctx);
 /** A fixed seed: the same generated inputs on every run, so that detection does not depend on luck. */
 const SEED = 20250301;
@@ -50,7 +51,8 @@ async function conformThrough(mutant: Mutant | undefined, select: string, name: 
   const out = join(work, name);
   try {
     const args = ['--target', proxy.url, '--user', ctx.user, '--password', ctx.password, '--compcode', '1'];
-    args.push('--usercode', ctx.usercode, '--only', select, '--seed', String(SEED), '--out', out);
+    args.push('--usercode', ctx.usercode, '--unok-usercode', 'ACC', '--limited-usercode', 'JD');
+    args.push('--only', select, '--seed', String(SEED), '--out', out);
     const { values } = parseArgs('conform', conform.flags, args, {}, work);
     const code = await runConform(values, { out: quiet(), err: quiet(), env: {}, cwd: work }, { signals: false });
     const doc = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as ResultsDocument;

@@ -6,6 +6,7 @@ import type { TargetConnection } from './target-http.js';
 
 /** A fake target: portal delete and REST list/PATCH answers chosen per record key. */
 const seen: string[] = [];
+const unconfirmed = new Set<string>();
 let server: Server;
 let conn: TargetConnection;
 
@@ -20,8 +21,18 @@ beforeAll(async () => {
       seen.push(
         `${req.method} ${url.pathname}${url.search}${body ? ` ${body}` : ''} ${req.headers.authorization ?? ''}`,
       );
+      if (url.pathname === '/WebErpAPI.hal' && url.searchParams.get('register') === 'unokrecord') {
+        const id = url.searchParams.get('id');
+        if (id === '4') unconfirmed.add(id);
+        res.end(`<data><res errstr="${id === '4' ? '' : 'no un-confirm permission'}"/></data>`);
+        return;
+      }
       if (url.pathname === '/WebErpAPI.hal') {
         const id = url.searchParams.get('id');
+        if (id === '4') {
+          res.end(`<data><res errstr="${unconfirmed.has(id) ? '' : 'Record is locked'}"/></data>`);
+          return;
+        }
         const errstr = id === '1' ? '' : id === '2' ? 'Record is locked' : 'no such record';
         res.end(`<?xml version="1.0"?><data><res errstr="${errstr}"/></data>`);
         return;
@@ -102,6 +113,35 @@ describe('cleanUp', () => {
     expect(seen).toContain(`GET /WebErpAPI.hal?action=delete&register=IVVc&id=2&compno=2 ${auth}`);
     expect(seen).toContain(`GET /api/1/IVVc?compcode=2&filter.SerNr=2 ${auth}`);
     expect(lines.at(-1)).toBe('deleted IVVc 1');
+  });
+
+  it('with an un-confirm user code: a locked IVVc goes back to draft with unokrecord and is deleted', async () => {
+    seen.length = 0;
+    const report = await cleanUp(
+      conn,
+      [
+        { register: 'IVVc', key: '4' },
+        { register: 'IVVc', key: '2' },
+      ],
+      { unokUsercode: 'ACC' },
+    );
+    expect(report.deleted).toBe(1);
+    expect(report.residue).toEqual([
+      {
+        register: 'IVVc',
+        key: '2',
+        status: 'left',
+        reason: 'portal delete: Record is locked; unokrecord: no un-confirm permission',
+      },
+    ]);
+    expect(seen.map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
+      'GET /WebErpAPI.hal?action=delete&register=IVVc&id=2&compno=1',
+      'GET /WebErpAPI.hal?action=action&register=unokrecord&regname=IVVc&id=2&usercode=ACC&compno=1',
+      'GET /api/1/IVVc?compcode=1&filter.SerNr=2',
+      'GET /WebErpAPI.hal?action=delete&register=IVVc&id=4&compno=1',
+      'GET /WebErpAPI.hal?action=action&register=unokrecord&regname=IVVc&id=4&usercode=ACC&compno=1',
+      'GET /WebErpAPI.hal?action=delete&register=IVVc&id=4&compno=1',
+    ]);
   });
 
   it('places the company in the path when asked', async () => {

@@ -18,6 +18,9 @@ export const PORTAL_DELETE_REGISTERS: readonly string[] = [
   'EPOrderDocVc',
 ];
 
+/** Registers of `unokrecord` that `delete` also serves (portal-action-api.md §2): a confirmed one can go back to draft. */
+export const UNOK_DELETE_REGISTERS: readonly string[] = ['IVVc', 'ORVc'];
+
 /**
  * Registers without a documented delete whose main fields (record-rest-api.md §2 "Registers, keys and main
  * fields") include one that takes the record out of use; the cleanup sets it to `1` with PATCH.
@@ -53,6 +56,11 @@ export interface CleanupOptions {
   readonly pace?: number | undefined;
   /** Called once per record with a one-line account. */
   readonly log?: ((line: string) => void) | undefined;
+  /**
+   * A user code with the un-confirm permission: a confirmed IVVc or ORVc that `delete` refuses is put back to
+   * draft with `unokrecord` (portal-action-api.md §3 "Confirmation flag", §4 rule 6) and deleted again.
+   */
+  readonly unokUsercode?: string | undefined;
 }
 
 type Attempt = { ok: true } | { ok: false; why: string };
@@ -114,6 +122,12 @@ async function portalDelete(conn: TargetConnection, e: LedgerEntry): Promise<Att
   return portalOutcome(res.status, res.body);
 }
 
+async function unconfirm(conn: TargetConnection, e: LedgerEntry, usercode: string): Promise<Attempt> {
+  const params = { action: 'action', register: 'unokrecord', regname: e.register, id: e.key, usercode };
+  const res = await send(conn, 'GET', portalUrl(conn, params, e.company ?? conn.compcode));
+  return portalOutcome(res.status, res.body);
+}
+
 async function close(conn: TargetConnection, e: LedgerEntry, field: string): Promise<Attempt> {
   const url = restUrl(conn, e.register, e.key, e.company ?? conn.compcode);
   const res = await send(conn, 'PATCH', url, {
@@ -157,7 +171,13 @@ export async function cleanUp(
       const closeField = CLOSE_FIELDS[e.register];
       let why: string;
       if (PORTAL_DELETE_REGISTERS.includes(e.register)) {
-        const d = await paced(() => portalDelete(conn, e));
+        let d = await paced(() => portalDelete(conn, e));
+        const unok = options.unokUsercode;
+        if (!d.ok && unok && UNOK_DELETE_REGISTERS.includes(e.register)) {
+          const u = await paced(() => unconfirm(conn, e, unok));
+          if (u.ok) d = await paced(() => portalDelete(conn, e));
+          else d = { ok: false, why: `${d.why}; unokrecord: ${u.why}` };
+        }
         if (d.ok) {
           deleted++;
           log(`deleted ${label}`);

@@ -16,6 +16,7 @@ export {
   PORTAL_DELETE_REGISTERS,
   portalOutcome,
   type ResidueEntry,
+  UNOK_DELETE_REGISTERS,
 } from './cleanup.js';
 export type { ModuleEndEvent, RunEndEvent, RunEvent, RunListener, RunStartEvent, TestEvent } from './events.js';
 export { RunEvents } from './events.js';
