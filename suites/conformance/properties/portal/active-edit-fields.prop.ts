@@ -130,7 +130,7 @@ describe('active edit fields', () => {
           () => `contact ${code} has customer class type ${classType}; rules are ${show(body.rules)}`,
         );
     },
-    { numRuns: 8 },
+    { numRuns: 5 },
   );
 
   ruleProperty(

@@ -111,7 +111,7 @@ describe('approval status', () => {
     async (ctx, { register, id }) => {
       await check(ctx, register, id);
     },
-    { numRuns: 15 },
+    { numRuns: 10 },
   );
 
   ruleProperty(
@@ -154,6 +154,6 @@ describe('approval status', () => {
       }
       await attempt(deleteRecord(ctx, register, id));
     },
-    { numRuns: 8, writes: true },
+    { numRuns: 5, writes: true },
   );
 });

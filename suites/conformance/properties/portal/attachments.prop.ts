@@ -121,6 +121,6 @@ describe('attachments', () => {
         () => `getattachlist still lists ${uuid} after deleteattachment succeeded (${describeOutcome(del)})`,
       );
     },
-    { numRuns: 12, writes: true },
+    { numRuns: 8, writes: true },
   );
 });

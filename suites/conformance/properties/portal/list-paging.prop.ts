@@ -108,7 +108,7 @@ describe('portal list queries: shapes and paging', () => {
         list.raw.text,
         isArAp(register) ? 'portal-arap-list' : 'portal-list',
         shapeRule(register),
-        register,
+        register === 'IVVc' ? register : '', // only IVVc rows have a declaration of their own in portal-list.xsd
       );
       const strangers = dataChildNames(list.raw).filter((n) => n !== register && n !== 'res' && n !== 'message');
       expectRule(
@@ -124,7 +124,7 @@ describe('portal list queries: shapes and paging', () => {
       );
       checkDocumentedFields(register, list.records);
     },
-    { numRuns: 25 },
+    { numRuns: 15 },
   );
 
   ruleProperty(

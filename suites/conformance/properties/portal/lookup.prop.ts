@@ -218,7 +218,7 @@ describe('pastespecial', () => {
       await checkShape(ctx, pick.register, id, result);
       checkResultsMatch(pick.register, id, result, records);
     },
-    { numRuns: 30 },
+    { numRuns: 20 },
   );
 
   ruleProperty(
@@ -248,7 +248,7 @@ describe('pastespecial', () => {
         return missingMatch(pick.register, id, result, records);
       });
     },
-    { numRuns: 30 },
+    { numRuns: 20 },
   );
 
   ruleProperty(

@@ -75,7 +75,7 @@ describe('field-trigger catalogue', () => {
         () => `__new of ${vcname} answered success ${show(body.success)}`,
       );
     },
-    { numRuns: 15 },
+    { numRuns: 10 },
   );
 
   ruleProperty(

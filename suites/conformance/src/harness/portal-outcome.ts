@@ -90,8 +90,8 @@ export function jsonBody(raw: RawResponse): unknown {
   }
 }
 
-/** XSD validations per test and body kind: libxml2 in WebAssembly takes 50-100 ms a body. @defaultValue 3 */
-export const XSD_SAMPLES_PER_TEST = 3;
+/** XSD validations per test and body kind: libxml2 in WebAssembly takes 50-100 ms a body. @defaultValue 2 */
+export const XSD_SAMPLES_PER_TEST = 2;
 const validated = new Map<string, number>();
 
 /**
