@@ -184,6 +184,19 @@ describe('erpcert load against a target', () => {
     expect(readFileSync(join(second, 'report.html'), 'utf8')).toContain('id="baseline"');
   }, 60_000);
 
+  it('an interrupted run stops at once, writes what was measured and exits 2', async () => {
+    const out = join(work, 'interrupted');
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 1500);
+    const args = ['--target', server.url, ...auth, '--engine', 'autocannon', '--scenario', 'invoices,transactions'];
+    const r = await load([...args, '--duration', '600', '--out', out], { signal: abort.signal });
+    expect(r.code).toBe(2);
+    const doc = results(out);
+    expect(doc.run).toMatchObject({ outcome: 'error', exitCode: 2, interrupted: true });
+    expect(doc.scenarios.map((e) => e.scenario)).toEqual(['invoices']);
+    expect(doc.scenarios[0]!.reason).toContain('stopped before it finished');
+  }, 60_000);
+
   it('a folder that is not a load run is refused as a baseline (exit 2)', async () => {
     const r = await load(['--target', server.url, ...auth, '--engine', 'autocannon', '--baseline', work]);
     expect(r.code).toBe(2);
