@@ -184,6 +184,32 @@ describe('erpcert load against a target', () => {
     expect(readFileSync(join(second, 'report.html'), 'utf8')).toContain('id="baseline"');
   }, 60_000);
 
+  // runs only where k6 is built (pnpm --filter @erpcert/load-k6 build); .ci/run builds it
+  it.skipIf(!k6Path())(
+    '--dashboard exports the k6 web dashboard beside the k6 outputs',
+    async () => {
+      const out = join(work, 'dashboard');
+      const r = await load([
+        '--target',
+        server.url,
+        ...auth,
+        '--engine',
+        'k6',
+        '--scenario',
+        'sync',
+        '--duration',
+        '4',
+        '--dashboard',
+        '--out',
+        out,
+      ]);
+      expect(r.code).toBe(0);
+      const html = readFileSync(join(out, 'k6', 'sync-dashboard.html'), 'utf8');
+      expect(html.slice(0, 200).toLowerCase()).toContain('<!doctype html>');
+    },
+    120_000,
+  );
+
   it('an interrupted run stops at once, writes what was measured and exits 2', async () => {
     const out = join(work, 'interrupted');
     const abort = new AbortController();

@@ -310,6 +310,8 @@ async function runOne(
                 'k6',
                 `${o.scenario}${o.saturation ? '-saturation' : ''}-dashboard.html`,
               ),
+              // k6 v2.2.0 wrote no export for runs shorter than about three aggregation periods (default 10 s; tried by hand)
+              env: { K6_WEB_DASHBOARD_PERIOD: '1s' },
             }
           : {}),
       });
