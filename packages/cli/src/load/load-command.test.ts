@@ -210,6 +210,31 @@ describe('erpcert load against a target', () => {
     120_000,
   );
 
+  it('a scenario the target cannot serve fails with the reason; the others still run', async () => {
+    const out = join(work, 'no-portal');
+    const r = await load([
+      '--target',
+      server.url,
+      ...auth,
+      '--portal-path',
+      '/NoSuchPortal.hal',
+      '--engine',
+      'autocannon',
+      '--scenario',
+      'portal-mix,sync',
+      '--duration',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(r.code).toBe(1);
+    const [portal, sync] = results(out).scenarios;
+    expect(portal).toMatchObject({ scenario: 'portal-mix', verdict: 'fail', requests: 0 });
+    expect(portal!.reason).toContain('the scenario could not run: portal login');
+    expect(sync).toMatchObject({ scenario: 'sync', verdict: 'info' });
+    expect(results(out).problems[0]).toContain('portal-mix');
+  }, 60_000);
+
   it('an interrupted run stops at once, writes what was measured and exits 2', async () => {
     const out = join(work, 'interrupted');
     const abort = new AbortController();
