@@ -61,17 +61,31 @@ async function rangeFor(ctx: RuleContext, register: string, sort: string, choice
 
 describe('REST query semantics against a model of the unfiltered read', () => {
   ruleProperty(
-    ['REST.QUERY.FILTER_EXACT', 'REST.QUERY.FILTER_AND'],
-    'filter.<Field> parameters return exactly the records matching every one of them',
-    async (ctx) => [await registerArb(ctx), filterChoice(3)],
+    'REST.QUERY.FILTER_EXACT',
+    'filter.<Field>=v returns exactly the records whose field equals v (a cut, extended or re-cased v matches no more)',
+    async (ctx) => [await registerArb(ctx), filterChoice(1)],
     async (ctx, { register, fields }, choice) => {
-      await checkQuery(ctx, register, 'REST.QUERY.FILTER_AND', async () => {
+      await checkQuery(ctx, register, 'REST.QUERY.FILTER_EXACT', async () => {
         const all = (await baselines.all(ctx, register)) ?? [];
         const filters = resolveFilters(choice, all, fields);
         return filters.length > 0 ? { filters } : undefined;
       });
     },
-    { numRuns: 20 },
+  );
+
+  ruleProperty(
+    'REST.QUERY.FILTER_AND',
+    'several filter.<Field> parameters return the records matching every one of them',
+    async (ctx) => [await registerArb(ctx), filterChoice(3).map((c) => ({ ...c, mutation: null }))],
+    async (ctx, { register, fields }, choice) => {
+      await checkQuery(ctx, register, 'REST.QUERY.FILTER_AND', async () => {
+        const all = (await baselines.all(ctx, register)) ?? [];
+        // the values of two records mixed: each filter matches some records, together maybe none
+        const other = resolveFilters({ ...choice, record: choice.record + 1 }, all, fields);
+        const filters = resolveFilters(choice, all, fields).map((f, i) => (i % 2 === 1 && other[i] ? other[i]! : f));
+        return filters.length > 0 ? { filters } : undefined;
+      });
+    },
   );
 
   ruleProperty(
@@ -109,7 +123,7 @@ describe('REST query semantics against a model of the unfiltered read', () => {
     ['REST.QUERY.RANGE_EXACT', 'exact', 'range=value returns the records equal to value'],
   ] as const) {
     ruleProperty(
-      [rule, 'REST.QUERY.SORT_ASCENDING'],
+      rule,
       title,
       async (ctx) => [
         (await registerArb(ctx)).chain((r) =>
@@ -172,7 +186,7 @@ describe('REST query semantics against a model of the unfiltered read', () => {
   );
 
   ruleProperty(
-    ['REST.QUERY.COMBINABLE', 'REST.QUERY.FILTER_AND', 'REST.QUERY.SORT_ASCENDING', 'REST.QUERY.FIELDS'],
+    'REST.QUERY.COMBINABLE',
     'filter, sort, range, fields, offset and limit combined keep each their meaning',
     async (ctx) => {
       const list = await registers.get(ctx);

@@ -1,121 +1,139 @@
 // One test per register of the register table (record-rest-api.md §2 "Registers, keys and main fields";
-// REST.REGISTER.*): the register lists its records, keyed by its key, with its main fields and `@url`, in
-// both formats; every record also passes the record-shape checks (a sweep over every register).
-import { type RegisterDef, registers } from '@erpcert/contract';
+// REST.REGISTER.*): the register lists its records, keyed by its key, with its main fields and rows. Then a
+// sweep: every record check (one test per rule) over a page of every register with data, in both formats.
+import { getRule, type RegisterDef, registers } from '@erpcert/contract';
 import { describe } from 'vitest';
 import {
   type AnyRecord,
-  assertEnvelope,
-  assertRecordShape,
   createJson,
   expectRule,
   fieldValue,
   isRefusal,
   probe,
+  RECORD_CHECKS,
+  type RuleContext,
   rawJson,
   readBack,
   ruleTest,
   show,
   uniqueCode,
+  violated,
 } from '../../src/harness/index.js';
 
 /** Records read per register and format. */
 const SAMPLE = 25;
 
-const RECORD_RULES = [
-  'REST.RECORD.META_FIELDS',
-  'REST.RECORD.URL_FORMAT',
-  'REST.RECORD.URL_KEY_MATCHES',
-  'REST.RECORD.URL_COMPOSITE_KEY',
-  'REST.RECORD.STRING_VALUES',
-  'REST.RECORD.EMPTY_STRING',
-  'REST.RECORD.ROWS_ARRAY',
-  'REST.RECORD.ROWNUMBER',
-  'REST.RECORD.ROWS_EMPTY_WITHOUT_LINES',
-  'REST.RECORD.FIELD_MODES',
-  'REST.RECORD.BASE_SYNC_FIELDS',
-];
+/** A page of one register in one format, as the target sent it (JSON read raw). */
+interface Page {
+  readonly register: string;
+  readonly format: 'xml' | 'json';
+  readonly records: readonly AnyRecord[];
+  readonly base: boolean;
+}
 
 /**
  * The main fields are there: a record that carries an empty field is in the all-fields mode and must
  * carry every main field; one without any empty field may be in the non-empty mode (§4 rule 7, "Modes of
- * returned fields"), where an absent main field is an empty one.
+ * returned fields"), where an absent main field is an empty one. Rows likewise.
  */
-function assertMainFields(def: RegisterDef, record: AnyRecord, rule: string): void {
+function missingMainFields(def: RegisterDef, record: AnyRecord): string[] {
   const values = Object.entries(record).filter(([k]) => !k.startsWith('@') && k !== 'rows');
-  const allFieldsMode = values.some(([, v]) => v === '');
-  if (allFieldsMode) {
-    const missing = def.fields.filter((f) => record[f] === undefined);
-    expectRule(
-      missing.length === 0,
-      'REST.RECORD.FIELD_MODES',
-      () =>
-        `${show(record['@url'])} returns empty fields (all-fields mode) but lacks the main field(s) ${missing.join(', ')}`,
-    );
+  if (!values.some(([, v]) => v === '')) return [];
+  const missing = def.fields.filter((f) => record[f] === undefined);
+  for (const [i, row] of ((Array.isArray(record.rows) ? record.rows : []) as AnyRecord[]).entries())
+    missing.push(...def.rowFields.filter((f) => row[f] === undefined).map((f) => `row ${i} ${f}`));
+  return missing;
+}
+
+async function readPage(ctx: RuleContext, def: RegisterDef, format: 'xml' | 'json', base: boolean, rule: string) {
+  try {
+    const env = await ctx.client.rest.list(def.name, { limit: SAMPLE } as never, { format });
+    const raw = format === 'json' ? (rawJson(env) as { data?: Record<string, unknown> }).data?.[def.name] : undefined;
+    const records = (format === 'json' ? (Array.isArray(raw) ? raw : []) : env.records) as AnyRecord[];
+    return { register: def.name, format, records, base } satisfies Page;
+  } catch (err) {
+    if (isRefusal(err)) violated(rule, `GET ${def.name} in ${format} was refused: ${(err as Error).message}`);
+    throw err;
   }
-  const rowMissing = def.rowFields.length > 0 && allFieldsMode;
-  if (rowMissing)
-    for (const [i, row] of ((record.rows as AnyRecord[] | undefined) ?? []).entries()) {
-      const absent = def.rowFields.filter((f) => row[f] === undefined);
-      expectRule(
-        absent.length === 0,
-        'REST.RECORD.FIELD_MODES',
-        () => `row ${i} of ${show(record['@url'])} lacks the row field(s) ${absent.join(', ')} (all-fields mode)`,
-      );
-    }
-  // the record is keyed by the register's key (the table's "Key" column)
-  for (const k of def.key)
-    expectRule(
-      record[k] !== undefined || !allFieldsMode,
-      rule,
-      () => `${show(record['@url'])} has no key field ${k} (key ${def.key.join(' + ')})`,
-    );
+}
+
+/** Pages read by the register tests, by register, for the sweep that follows them in this file. */
+const pages = new Map<string, Page[]>();
+
+/** Whether the register answers `updates_after` (a base register), and its first record, if any. */
+async function firstOf(ctx: RuleContext, def: RegisterDef) {
+  const first = await probe(ctx, def.name, { limit: 1 });
+  if (!first.ok || first.records.length === 0) return { first, base: false };
+  const base = (await probe(ctx, def.name, { updates_after: first.envelope.sequence ?? '0', limit: 1 })).ok;
+  return { first, base };
+}
+
+/** Every register's pages: the ones the register tests read, and the rest read now (a run `--only` a record rule). */
+async function allPages(ctx: RuleContext): Promise<Page[]> {
+  for (const def of registers) {
+    if (pages.has(def.name)) continue;
+    const { first, base } = await firstOf(ctx, def);
+    const got: Page[] = [];
+    if (first.ok && first.records.length > 0)
+      for (const format of ['json', 'xml'] as const) {
+        try {
+          got.push(await readPage(ctx, def, format, base, 'REST.QUERY.LIST_RECORDS'));
+        } catch (err) {
+          if (!(err instanceof Error && err.name === 'ContractViolation')) throw err;
+        }
+      }
+    pages.set(def.name, got);
+  }
+  return [...pages.values()].flat();
 }
 
 describe('REST registers of the register table', () => {
   for (const def of registers) {
     const rule = `REST.REGISTER.${def.name.toUpperCase()}`;
-    ruleTest(
-      [rule, ...RECORD_RULES],
-      `${def.name} (${def.meaning}) lists records keyed by ${def.key.join(' + ')}`,
-      async (ctx) => {
-        const first = await probe(ctx, def.name, { limit: 1 });
-        if (!first.ok) ctx.skip(`the target does not serve ${def.name}: ${first.why}`);
-        if (first.records.length === 0) ctx.skip(`the target has no ${def.name} records`);
-        const base = (await probe(ctx, def.name, { updates_after: first.envelope.sequence ?? '0', limit: 1 })).ok;
-        for (const format of ['json', 'xml'] as const) {
-          let env: Awaited<ReturnType<typeof ctx.client.rest.list>>;
-          try {
-            env = await ctx.client.rest.list(def.name, { limit: SAMPLE } as never, { format });
-          } catch (err) {
-            if (isRefusal(err))
-              expectRule(false, rule, () => `${def.name} in ${format} was refused: ${(err as Error).message}`);
-            throw err;
-          }
-          assertEnvelope(env, def.name);
-          const records = (
-            format === 'json'
-              ? ((rawJson(env) as { data: Record<string, unknown> }).data[def.name] as AnyRecord[])
-              : env.records
-          ) as AnyRecord[];
-          expectRule(records.length > 0, rule, () => `${def.name} lists no record in ${format}, although it has some`);
-          const urls = new Set<string>();
-          for (const record of records) {
-            assertRecordShape(def.name, record, { base });
-            assertMainFields(def, record, rule);
-            const url = String(record['@url']);
-            expectRule(!urls.has(url), rule, () => `${def.name}: two records share the key ${url}`);
-            urls.add(url);
-            expectRule(
-              def.key.some((k) => fieldValue(record, k) !== '') || record[def.key[0]!] === undefined,
-              rule,
-              () => `${show(url)}: every key field (${def.key.join(', ')}) is empty`,
-            );
-          }
+    ruleTest(rule, `${def.name} (${def.meaning}) lists records keyed by ${def.key.join(' + ')}`, async (ctx) => {
+      const { first, base } = await firstOf(ctx, def);
+      if (!first.ok) ctx.skip(`the target does not serve ${def.name}: ${first.why}`);
+      if (first.records.length === 0) ctx.skip(`the target has no ${def.name} records`);
+      const read: Page[] = [];
+      pages.set(def.name, read);
+      for (const format of ['json', 'xml'] as const) {
+        const page = await readPage(ctx, def, format, base, rule);
+        read.push(page);
+        expectRule(
+          page.records.length > 0,
+          rule,
+          () => `${def.name} lists no record in ${format}, although it has some`,
+        );
+        const keys = new Set<string>();
+        for (const record of page.records) {
+          const missing = missingMainFields(def, record);
+          expectRule(
+            missing.length === 0,
+            rule,
+            () => `${show(record['@url'])} returns empty fields (all-fields mode) but lacks ${missing.join(', ')}`,
+          );
+          const key = def.key.map((k) => fieldValue(record, k)).join('/');
+          expectRule(
+            def.key.some((k) => fieldValue(record, k) !== '') || def.key.every((k) => record[k] === undefined),
+            rule,
+            () => `${show(record['@url'])}: every key field (${def.key.join(', ')}) is empty`,
+          );
+          expectRule(!keys.has(key) || key === '', rule, () => `${def.name}: two records share the key ${key}`);
+          keys.add(key);
+          if (def.rowFields.length > 0 && record.rows !== undefined)
+            expectRule(Array.isArray(record.rows), rule, () => `${show(record['@url'])}: rows is not an array`);
         }
-      },
-    );
+      }
+    });
   }
+
+  // runs after the register tests of this file (vitest runs a file's tests in order) on the pages they read
+  for (const { rule, check } of RECORD_CHECKS)
+    ruleTest(rule, `every record of a page of every register, XML and JSON: ${getRule(rule)!.title}`, async (ctx) => {
+      const all = await allPages(ctx);
+      if (all.length === 0) ctx.skip('no register of the table could be read (see the REST.REGISTER tests)');
+      for (const page of all) for (const record of page.records) check(page.register, record, { base: page.base });
+    });
 
   ruleTest(
     ['REST.QUERY.COMPCODE'],
@@ -125,7 +143,11 @@ describe('REST registers of the register table', () => {
       if (compcode === undefined) ctx.skip('the run names no company code (--compcode)');
       const opts = { format: 'json' as const, compcode };
       const list = await ctx.client.rest.list('CUVc', { limit: 1 } as never, opts);
-      assertEnvelope(list, 'CUVc');
+      expectRule(
+        list.hasEnvelope,
+        'REST.QUERY.COMPCODE',
+        () => `GET CUVc with compcode=${compcode} answered no envelope`,
+      );
       if (ctx.profile === 'readonly') return;
       const code = uniqueCode(ctx);
       await createJson(ctx, 'CUVc', [{ Code: code, Name: `${ctx.target.runTag} company` }], opts);
@@ -138,4 +160,23 @@ describe('REST registers of the register table', () => {
       );
     },
   );
+
+  ruleTest('REST.VERSION.PATH', 'the version is in the path: /api/1/<register> is served', async (ctx) => {
+    if (ctx.target.companyIn === 'path')
+      ctx.skip('the run places the company in the path segment (/api/<company>/), where the docs put the version');
+    const res = await ctx.client.request({
+      method: 'GET',
+      path: '/api/1/CUVc',
+      query: [
+        ['limit', '1'],
+        ...(ctx.target.compcode !== undefined ? [['compcode', String(ctx.target.compcode)] as [string, string]] : []),
+      ],
+      headers: { Accept: 'application/json' },
+    });
+    expectRule(
+      res.status >= 200 && res.status < 300 && /"data"\s*:/.test(res.text),
+      'REST.VERSION.PATH',
+      () => `GET /api/1/CUVc answered HTTP ${res.status}: ${show(res.text, 120)}`,
+    );
+  });
 });

@@ -23,19 +23,27 @@ export {
 } from './arbitraries.js';
 export {
   assertEnvelope,
+  assertEnvelopeRegister,
+  assertEnvelopeSequence,
+  assertEnvelopeSystemVersion,
   assertFormat,
+  assertHasEnvelope,
+  assertRecordsArray,
   assertSequenceAdvanced,
   assertSequenceHeader,
+  ENVELOPE_CHECKS,
+  type EnvelopeCheck,
   rawJson,
   sequenceOf,
 } from './assert/envelope.js';
 export {
   assertRecordShape,
-  assertRows,
-  assertStringValues,
-  assertUrl,
   fieldNames,
+  RECORD_CHECKS,
+  type RecordCheck,
   type RecordShapeOptions,
+  recordCheck,
+  recordViolations,
 } from './assert/record-shape.js';
 export { assertSameRecords, recordDifference } from './assert/same-records.js';
 export { assertJsonValid, assertXmlValid, type JsonSchemaRef, restEnvelopeSchema } from './assert/schemas.js';

@@ -83,6 +83,7 @@ describe('ruleTest and ruleProperty', () => {
       // outside strict an advisory is dropped: PASS
       expect(byName('advises').verdicts).toEqual([{ rule: 'REST.RECORD.GET_BY_KEY_NOT_SHOWN', verdict: 'PASS' }]);
       expect(byName('writes').state).toBe('passed');
+      expect(byName('has nothing to shrink').state).toBe('passed');
     },
     SLOW,
   );
@@ -95,6 +96,11 @@ describe('ruleTest and ruleProperty', () => {
       const f = again.byName('fails from limit 10 on').failure!;
       expect(f.counterexample).toBe('[10]');
       expect(f.seed).toBe(first.seed);
+      // a property the path (run and shrink steps) does not fit skips instead of failing
+      expect(again.byName('has nothing to shrink')).toMatchObject({
+        state: 'skipped',
+        reason: expect.stringContaining('belongs to another property'),
+      });
     },
     SLOW,
   );

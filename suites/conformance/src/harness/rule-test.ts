@@ -63,6 +63,9 @@ export type RuleIds = string | readonly string[];
 /** The arbitraries of a property, one per predicate argument. */
 export type Arbitraries<Ts extends unknown[]> = { [K in keyof Ts]: fc.Arbitrary<Ts[K]> };
 
+/** Advisories of one test quoted in its report line; the rest are counted. */
+const MAX_ADVISORIES = 3;
+
 /** Default runs per property: a full run of both APIs must stay under 60 s on two cores. */
 export const DEFAULT_NUM_RUNS = 20;
 
@@ -99,6 +102,7 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
   const session = workerSession();
   session.recorder.beginTest();
   const strict = session.target.profile === 'strict';
+  const advisories: string[] = [];
   const ctx: RuleContext = {
     rules,
     name,
@@ -111,8 +115,12 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
       throw new SkipSignal(reason);
     },
     advise(text: string): void {
-      if (!strict) return;
-      meta.advisory = meta.advisory === undefined ? text : `${meta.advisory}; ${text}`;
+      if (!strict || advisories.includes(text)) return;
+      advisories.push(text);
+      // every property run may advise: keep the report readable with the first few and a count
+      const shown = advisories.slice(0, MAX_ADVISORIES).join('; ');
+      const more = advisories.length - MAX_ADVISORIES;
+      meta.advisory = more > 0 ? `${shown}; and ${more} more` : shown;
     },
   };
   return { ctx, session };
@@ -250,7 +258,15 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
           throw err;
         }
       });
-      const details = await fc.check(property, checkParameters(ctx.target, opts.numRuns ?? DEFAULT_NUM_RUNS));
+      let details: fc.RunDetails<Ts>;
+      try {
+        details = await fc.check(property, checkParameters(ctx.target, opts.numRuns ?? DEFAULT_NUM_RUNS));
+      } catch (err) {
+        // a replay (`--seed S --path P`) selects every test of a rule; the path fits only the property it came from
+        if (ctx.target.path !== undefined && err instanceof Error && err.message.startsWith('Unable to replay'))
+          skipNow(t, `replay: the path ${ctx.target.path} belongs to another property than this one`);
+        throw err;
+      }
       if (skipReason !== undefined) skipNow(t, skipReason);
       if (details.failed) {
         const failure = propertyFailure(details as fc.RunDetails<unknown>, failing);

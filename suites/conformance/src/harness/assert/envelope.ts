@@ -28,55 +28,89 @@ export function assertFormat(env: RestEnvelope<string>, asked: 'xml' | 'json'): 
   else expectRule(format === 'xml', 'REST.ENVELOPE.XML_DEFAULT', () => `got ${format}: ${show(env.raw.text, 120)}`);
 }
 
+/** The `data` member of a JSON answer, when it is an object. */
+function jsonData(env: RestEnvelope<string>): Record<string, unknown> | undefined {
+  const doc = rawJson(env) as { data?: unknown } | null;
+  const data = doc?.data;
+  return typeof data === 'object' && data !== null && !Array.isArray(data)
+    ? (data as Record<string, unknown>)
+    : undefined;
+}
+
+/** The answer holds a `data` envelope (REST.QUERY.LIST_RECORDS: "envelope with record array"). */
+export function assertHasEnvelope(env: RestEnvelope<string>): void {
+  expectRule(env.hasEnvelope, 'REST.QUERY.LIST_RECORDS', () => `no data envelope in ${show(env.raw.text, 200)}`);
+  if (env.format === 'json')
+    expectRule(
+      jsonData(env) !== undefined,
+      'REST.QUERY.LIST_RECORDS',
+      () => `"data" is not an object: ${show(env.raw.text, 200)}`,
+    );
+}
+
+/** `data.@register` names the register of the request (§2 "Envelope (JSON)"). */
+export function assertEnvelopeRegister(env: RestEnvelope<string>, register: string): void {
+  if (!env.hasEnvelope) return;
+  const reg = env.format === 'json' ? jsonData(env)?.['@register'] : env.register;
+  expectRule(reg === register, 'REST.ENVELOPE.REGISTER', () => `data.@register is ${show(reg)}, asked ${register}`);
+}
+
+/** `data.@sequence` is a string holding an integer. */
+export function assertEnvelopeSequence(env: RestEnvelope<string>): void {
+  if (!env.hasEnvelope) return;
+  const seq = env.format === 'json' ? jsonData(env)?.['@sequence'] : env.sequence;
+  expectRule(
+    typeof seq === 'string' && INTEGER.test(seq),
+    'REST.ENVELOPE.SEQUENCE',
+    () => `data.@sequence is ${show(seq)}, not a string holding an integer`,
+  );
+}
+
+/** `data.@systemversion` is a string (§2; §9 "Each envelope reports @systemversion"). */
+export function assertEnvelopeSystemVersion(env: RestEnvelope<string>, rule = 'REST.ENVELOPE.SYSTEMVERSION'): void {
+  if (!env.hasEnvelope) return;
+  const version = env.format === 'json' ? jsonData(env)?.['@systemversion'] : env.systemVersion;
+  expectRule(typeof version === 'string', rule, () => `data.@systemversion is ${show(version)}, not a string`);
+}
+
+/** `data.<Register>` is an array of the records (JSON; XML repeats the record element, checked by the XSD). */
+export function assertRecordsArray(env: RestEnvelope<string>, register: string): void {
+  if (!env.hasEnvelope || env.format !== 'json') return;
+  const data = jsonData(env);
+  if (!data) return;
+  const list = data[register];
+  expectRule(
+    Array.isArray(list),
+    'REST.ENVELOPE.RECORDS_ARRAY',
+    () => `data.${register} is ${list === undefined ? 'missing' : show(list, 120)}, not an array`,
+  );
+}
+
+/** One envelope check of one rule. */
+export interface EnvelopeCheck {
+  readonly rule: string;
+  readonly check: (env: RestEnvelope<string>, register: string) => void;
+}
+
+/** Every envelope check, one per rule (a test of one rule runs only its own). */
+export const ENVELOPE_CHECKS: readonly EnvelopeCheck[] = [
+  { rule: 'REST.QUERY.LIST_RECORDS', check: (env) => assertHasEnvelope(env) },
+  { rule: 'REST.ENVELOPE.REGISTER', check: assertEnvelopeRegister },
+  { rule: 'REST.ENVELOPE.SEQUENCE', check: (env) => assertEnvelopeSequence(env) },
+  { rule: 'REST.ENVELOPE.SYSTEMVERSION', check: (env) => assertEnvelopeSystemVersion(env) },
+  { rule: 'REST.ENVELOPE.RECORDS_ARRAY', check: assertRecordsArray },
+  { rule: 'REST.SEQ.HEADER', check: (env) => assertSequenceHeader(env) },
+];
+
 /**
  * The envelope of a list or write answer: `data` with `@register` naming the register, `@sequence` an
  * integer string, `@systemversion` a string, and `data.<Register>` an array of records (§2 "Envelope
- * (JSON)"; REST.QUERY.LIST_RECORDS). For JSON bodies the raw document is checked, not the client's lenient
- * reading; for XML the XSD checks the element shapes (assertXmlValid) and this the decoded attributes.
+ * (JSON)"). For JSON bodies the raw document is checked, not the client's lenient reading; for XML the
+ * XSD checks the element shapes (assertXmlValid) and this the decoded attributes. The Sequence header is
+ * {@link assertSequenceHeader}'s.
  */
 export function assertEnvelope(env: RestEnvelope<string>, register: string): void {
-  expectRule(env.hasEnvelope, 'REST.QUERY.LIST_RECORDS', () => `no data envelope in ${show(env.raw.text, 200)}`);
-  if (env.format === 'json') {
-    const doc = rawJson(env) as { data?: Record<string, unknown> } | null;
-    const data = doc?.data;
-    expectRule(
-      typeof data === 'object' && data !== null && !Array.isArray(data),
-      'REST.QUERY.LIST_RECORDS',
-      () => `"data" is not an object: ${show(data)}`,
-    );
-    const reg = data['@register'];
-    expectRule(reg === register, 'REST.ENVELOPE.REGISTER', () => `data.@register is ${show(reg)}, asked ${register}`);
-    const seq = data['@sequence'];
-    expectRule(
-      typeof seq === 'string' && INTEGER.test(seq),
-      'REST.ENVELOPE.SEQUENCE',
-      () => `data.@sequence is ${show(seq)}, not a string holding an integer`,
-    );
-    const version = data['@systemversion'];
-    expectRule(
-      typeof version === 'string',
-      'REST.ENVELOPE.SYSTEMVERSION',
-      () => `data.@systemversion is ${show(version)}, not a string`,
-    );
-    const list = data[register];
-    expectRule(
-      Array.isArray(list),
-      'REST.ENVELOPE.RECORDS_ARRAY',
-      () => `data.${register} is ${list === undefined ? 'missing' : show(list, 120)}, not an array`,
-    );
-    return;
-  }
-  expectRule(
-    env.register === register,
-    'REST.ENVELOPE.REGISTER',
-    () => `<data register> is ${show(env.register)}, asked ${register}`,
-  );
-  expectRule(
-    env.sequence !== undefined && INTEGER.test(env.sequence),
-    'REST.ENVELOPE.SEQUENCE',
-    () => `<data sequence> is ${show(env.sequence)}, not an integer`,
-  );
-  expectRule(env.systemVersion !== undefined, 'REST.ENVELOPE.SYSTEMVERSION', () => '<data> has no systemversion');
+  for (const c of ENVELOPE_CHECKS) if (c.rule !== 'REST.SEQ.HEADER') c.check(env, register);
 }
 
 /**

@@ -55,6 +55,10 @@ describe('assertRecordShape', () => {
         '@url': '/api/1/ItemStatusVc/A1/',
         Code: 'A1',
         Location: '',
+        Instock: '1',
+        OrddOut: '0',
+        POQty: '0',
+        RsrvQty: '0',
         rows: [],
       },
       {},
@@ -96,5 +100,28 @@ describe('assertRecordShape', () => {
     ['a register not known to be base, without UUID', 'CUVc', cu({ UUID: undefined }), {}, undefined],
   ])('%s', (_label, register, record, opts, rule) => {
     expect(ruleOf(() => assertRecordShape(register, record as AnyRecord, opts))).toBe(rule);
+  });
+});
+
+describe('assertRecordShape: field modes', () => {
+  const main = ['Code', 'Location', 'Instock', 'OrddOut', 'POQty', 'RsrvQty'];
+  const stock = (fields: Record<string, string>) =>
+    ({
+      '@register': 'ItemStatusVc',
+      '@sequence': '1',
+      '@url': '/api/1/ItemStatusVc/A1/L',
+      rows: [],
+      ...fields,
+    }) as AnyRecord;
+  it.each([
+    [
+      'all fields, empty ones as ""',
+      { ...Object.fromEntries(main.map((f) => [f, '1'])), Code: 'A1', Location: 'L', RsrvQty: '' },
+      undefined,
+    ],
+    ['only non-empty fields', { Code: 'A1', Location: 'L', Instock: '3' }, undefined],
+    ['an empty field but main fields missing', { Code: 'A1', Location: 'L', Instock: '' }, 'REST.RECORD.FIELD_MODES'],
+  ])('%s', (_label, fields, rule) => {
+    expect(ruleOf(() => assertRecordShape('ItemStatusVc', stock(fields)))).toBe(rule);
   });
 });
