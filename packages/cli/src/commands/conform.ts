@@ -394,6 +394,9 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   for (const p of doc.problems.slice(0, 10)) out.write(`\nproblem: ${p}\n`);
   const left = doc.cleanup.residue.filter((r) => r.status === 'left').length;
   if (left > 0) out.write(`\n${left} record(s) of run ${runTag} were left on the target: see the report's residue.\n`);
+  if (s.only !== undefined && doc.totals.NONE === doc.totals.rules) {
+    out.write(`\nNo test of the suite judged any of the ${doc.totals.rules} rule(s) --only ${s.only} selects.\n`);
+  }
   out.write(`\nReports: ${s.outDir}\n`);
   return doc.run.exitCode;
 }

@@ -18,13 +18,19 @@ export interface ConformanceReporterOptions {
   readonly root: string;
 }
 
-function errorText(e: SerializedError | { message?: string; name?: string } | unknown): string {
+/** Terminal colour codes (vitest and its transformers colour their messages); reports hold plain text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is removed
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+
+/** One line of text for an error vitest reports: `Name: message`, colour codes removed. */
+export function errorText(e: SerializedError | { message?: string; name?: string } | unknown): string {
+  let text: string;
   if (e && typeof e === 'object') {
     const { name, message } = e as { name?: unknown; message?: unknown };
-    const text = typeof message === 'string' ? message : JSON.stringify(e);
-    return typeof name === 'string' && name !== 'Error' && name !== '' ? `${name}: ${text}` : text;
-  }
-  return String(e);
+    text = typeof message === 'string' ? message : JSON.stringify(e);
+    if (typeof name === 'string' && name !== 'Error' && name !== '') text = `${name}: ${text}`;
+  } else text = String(e);
+  return text.replace(ANSI, '');
 }
 
 /** `task.meta.erpcert` read defensively: a malformed record is treated as absent, never as a crash of the run. */
