@@ -48,4 +48,5 @@ export {
   VERDICTS,
   type Verdict,
   verdictsOf,
+  violatedRules,
 } from './verdict.js';

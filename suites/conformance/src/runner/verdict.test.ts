@@ -1,7 +1,7 @@
 import type { RuleStanding } from '@erpcert/contract';
 import { describe, expect, it } from 'vitest';
 import type { ConformanceMeta } from '../harness/meta.js';
-import { combineVerdicts, type Profile, type TestOutcome, type Verdict, verdictsOf } from './verdict.js';
+import { combineVerdicts, type Profile, type TestOutcome, type Verdict, verdictsOf, violatedRules } from './verdict.js';
 
 const standings: Record<string, RuleStanding> = { D: 'documented', I: 'inferred', U: 'unspecified' };
 const standingOf = (rule: string) => standings[rule];
@@ -84,6 +84,26 @@ describe('verdictsOf (the mapping of src/harness/meta.ts)', () => {
     expect(got.verdicts.map((v) => v.verdict)).toEqual(want);
     expect(got.verdicts.map((v) => v.rule)).toEqual(rules);
     expect(got.reason).toBe(reason);
+  });
+});
+
+describe('violatedRules', () => {
+  it.each<[string | undefined, string[], string[]]>([
+    [
+      '[REST.QUERY.LIMIT] limit=N returns at most N records: got 6',
+      ['REST.QUERY.LIMIT', 'REST.QUERY.OFFSET'],
+      ['REST.QUERY.LIMIT'],
+    ],
+    [
+      '[rest.query.limit, REST.QUERY.OFFSET] both',
+      ['REST.QUERY.LIMIT', 'REST.QUERY.OFFSET'],
+      ['REST.QUERY.LIMIT', 'REST.QUERY.OFFSET'],
+    ],
+    ['expected 1 to be 2', ['REST.QUERY.LIMIT'], []],
+    ['see [REST.QUERY.LIMIT] later', ['REST.QUERY.LIMIT'], []],
+    [undefined, ['REST.QUERY.LIMIT'], []],
+  ])('%s', (message, rules, want) => {
+    expect(violatedRules(message, rules)).toEqual(want);
   });
 });
 

@@ -32,11 +32,24 @@ export interface TestVerdicts {
 }
 
 /**
- * Maps a test's outcome to a verdict per rule, exactly as the header of `src/harness/meta.ts` says:
+ * The rules a failure names: the harness's violations read `[RULE.ID] title: what was seen`
+ * (src/harness/violation.ts). Only ids among the test's own rules count.
+ */
+export function violatedRules(message: string | undefined, rules: readonly string[]): string[] {
+  const m = message ? /^\s*\[([^\]]+)\]/.exec(message) : null;
+  if (!m) return [];
+  const named = m[1]!.split(/[\s,]+/).map((id) => id.toUpperCase());
+  return rules.filter((r) => named.includes(r));
+}
+
+/**
+ * Maps a test's outcome to a verdict per rule, as the header of `src/harness/meta.ts` says:
  * passed -> PASS (WARN with an advisory in the strict profile); skipped -> SKIP with the reason; failed ->
  * FAIL for documented and inferred rules, and for unspecified rules a WARN in strict and nothing otherwise
- * (the docs say "not shown": never a FAIL). Rules the catalogue does not know (`standingOf` gives
- * undefined) get no verdict; the runner reports them as a defect of the suite.
+ * (the docs say "not shown": never a FAIL). When the failure names the rule it broke (`[RULE.ID] ...`, one
+ * of the test's rules), only that rule is judged: the test's other rules get no verdict from it, since the
+ * test stopped before it could tell. Rules the catalogue does not know (`standingOf` gives undefined) get
+ * no verdict; the runner reports them as a defect of the suite.
  */
 export function verdictsOf(
   rules: readonly string[],
@@ -57,9 +70,10 @@ export function verdictsOf(
     return { verdicts: all('PASS') };
   }
   const reason = meta?.failure?.message ?? outcome.errors[0] ?? 'the test failed without a message';
+  const named = violatedRules(reason, rules);
   const verdicts = rules.map((rule): RuleVerdict => {
     const standing = standingOf(rule);
-    if (standing === undefined) return { rule, verdict: null };
+    if (standing === undefined || (named.length > 0 && !named.includes(rule))) return { rule, verdict: null };
     if (standing === 'unspecified') return { rule, verdict: profile === 'strict' ? 'WARN' : null };
     return { rule, verdict: 'FAIL' };
   });
