@@ -1,6 +1,6 @@
 import type { RuleStanding } from '@erpcert/contract';
 import type { SerializedError } from 'vitest';
-import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
 import type { ConformanceMeta, FailureDetail } from '../harness/meta.js';
 import type { RunEvents } from './events.js';
 import { rulesInName } from './rule-tags.js';
@@ -67,9 +67,14 @@ function readFailure(raw: unknown): FailureDetail | undefined {
  */
 export class ConformanceReporter implements Reporter {
   readonly #o: ConformanceReporterOptions;
+  #vitest: Vitest | undefined;
 
   constructor(options: ConformanceReporterOptions) {
     this.#o = options;
+  }
+
+  onInit(vitest: Vitest): void {
+    this.#vitest = vitest;
   }
 
   #relative(moduleId: string): string {
@@ -79,7 +84,11 @@ export class ConformanceReporter implements Reporter {
   }
 
   async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
-    const files = [...new Set(specifications.map((s) => this.#relative(s.moduleId)))].sort();
+    let specs = [...specifications];
+    const config = this.#vitest?.config;
+    // vitest shards later, in its pool; the files of this run are the shard's, by vitest's own sequencer
+    if (config?.shard) specs = await new config.sequence.sequencer(this.#vitest!).shard(specs);
+    const files = [...new Set(specs.map((s) => this.#relative(s.moduleId)))].sort();
     await this.#o.events.emit({ type: 'run-start', at: new Date().toISOString(), files });
   }
 

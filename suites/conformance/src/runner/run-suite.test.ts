@@ -5,7 +5,10 @@ import type { Profile } from './verdict.js';
 
 const env = { ERPCERT_TARGET: 'http://127.0.0.1:9', ERPCERT_RUN_TAG: 'ECTEST1' };
 
-async function run(files: string[], options: { profile?: Profile; selected?: string[]; signal?: AbortSignal } = {}) {
+async function run(
+  files: string[],
+  options: { profile?: Profile; selected?: string[]; signal?: AbortSignal; shard?: string } = {},
+) {
   const events = new RunEvents();
   const seen: RunEvent[] = [];
   events.on((e) => {
@@ -18,6 +21,7 @@ async function run(files: string[], options: { profile?: Profile; selected?: str
     include: files.map((f) => `src/runner/fixtures/${f}.prop.ts`),
     selected: options.selected,
     signal: options.signal,
+    shard: options.shard,
   });
   const tests = seen.filter((e): e is TestEvent => e.type === 'test');
   const verdictOf = (rule: string) => tests.flatMap((t) => t.verdicts).find((v) => v.rule === rule)?.verdict;
@@ -83,6 +87,17 @@ describe('runSuite on the fixtures', () => {
       ['REST.QUERY.SORT_ASCENDING'],
     ]);
     expect(filtered.every((t) => t.verdicts.length === 0 && t.state === 'skipped')).toBe(true);
+  });
+
+  it('--shard i/n runs a part of the files; the parts together run each file once', async () => {
+    const files = ['passing', 'failing', 'skipping', 'advisory'];
+    const parts = [await run(files, { shard: '1/2' }), await run(files, { shard: '2/2' })];
+    const ran = parts.map((p) => p.seen.flatMap((e) => (e.type === 'module-end' ? [e.file] : [])).sort());
+    // run-start announces the shard's files, not all of them
+    for (const [i, p] of parts.entries()) expect(p.seen[0]).toMatchObject({ type: 'run-start', files: ran[i] });
+    expect(ran[0]!.length).toBeGreaterThan(0);
+    expect(ran[1]!.length).toBeGreaterThan(0);
+    expect([...ran[0]!, ...ran[1]!].sort()).toEqual(files.map((f) => `src/runner/fixtures/${f}.prop.ts`).sort());
   });
 
   it('an aborted signal interrupts the run', async () => {
