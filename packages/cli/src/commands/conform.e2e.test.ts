@@ -17,6 +17,7 @@ import { validateResults } from '../reports/results-validate.js';
 import { filesContaining, xmlWellFormed } from '../reports/testing.js';
 
 const work = mkdtempSync(join(tmpdir(), 'erpcert-e2e-'));
+const bin = join(repoRoot, 'packages', 'cli', 'bin', 'erpcert.mjs');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 async function conform(args: string[], out: string) {
@@ -59,7 +60,6 @@ describe('erpcert conform, whole suite, default options', () => {
   it('against a separately started erpcert serve with its own user and password: exit 0', async () => {
     const user = 'e2e-ci';
     const password = 'pw-E2e-7f3!';
-    const bin = join(repoRoot, 'packages', 'cli', 'bin', 'erpcert.mjs');
     const serve: ChildProcess = spawn(
       process.execPath,
       [bin, 'serve', '--port', '0', '--user', user, '--password', password],
@@ -84,5 +84,28 @@ describe('erpcert conform, whole suite, default options', () => {
       serve.kill('SIGTERM');
       await new Promise((resolve) => (serve.exitCode !== null ? resolve(null) : serve.once('exit', resolve)));
     }
+  }, 600_000);
+
+  it('Ctrl-C (SIGINT) in the middle: tests stop, the ledger is cleaned up, the reports say so, exit 2', async () => {
+    const out = join(work, 'interrupted');
+    const child = spawn(process.execPath, [bin, 'conform', '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stderr!.on('data', (d) => {
+        stderr += d;
+        // the run has started once the first test file has finished
+        if (/^ {2}\S+ +properties\//m.test(stderr)) resolve();
+      });
+      child.once('exit', () => reject(new Error(`conform ended before it could be interrupted:\n${stderr}`)));
+    });
+    child.kill('SIGINT');
+    expect(await exited).toBe(2);
+    expect(stderr).toContain('SIGINT: stopping the tests, then cleaning up and writing what is known');
+    const doc = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as ResultsDocument;
+    expect(doc.run).toMatchObject({ interrupted: true, outcome: 'error', exitCode: 2 });
+    const c = doc.cleanup;
+    expect(c.deleted + c.alreadyGone + c.residue.length).toBe(c.ledgerEntries);
+    expect(validateResults(doc).errors).toEqual([]);
   }, 600_000);
 });

@@ -271,8 +271,12 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   events.on(new ProgressPrinter(err, (io.err as { isTTY?: boolean }).isTTY === true).listener);
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
-    if (abort.signal.aborted) return;
-    say(`${signal}: stopping the tests, then cleaning up and writing what is known`);
+    if (abort.signal.aborted) {
+      // a second Ctrl-C: stop at once; the ledger lists what the run created
+      say(`${signal} again: exiting without cleanup; the records this run created are listed in ${ledger}`);
+      process.exit(2);
+    }
+    say(`${signal}: stopping the tests, then cleaning up and writing what is known (Ctrl-C again: exit at once)`);
     abort.abort();
   };
   if (hooks.signal?.aborted) abort.abort();

@@ -79,6 +79,8 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult
       unhandled.push(...e.errors);
     }
   });
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const ours = new Map(signals.map((sig) => [sig, new Set(process.listeners(sig))]));
   const vitest = await createVitest(
     'test',
     {
@@ -96,6 +98,9 @@ export async function runSuite(options: SuiteRunOptions): Promise<SuiteRunResult
     {},
     { stdout: sink(logged), stderr: sink(logged) },
   );
+  // vitest's logger exits the process 1 ms after SIGINT/SIGTERM; the caller stops the run through `signal`
+  // and must clean up the target first, so those listeners go (vitest.close() would remove them anyway)
+  for (const sig of signals) for (const l of process.listeners(sig)) if (!ours.get(sig)!.has(l)) process.off(sig, l);
   const cancel = () => {
     interrupted = true;
     void vitest.cancelCurrentRun('keyboard-input');
