@@ -25,13 +25,30 @@ function parseRows(raw: unknown[], col: number): Record<string, string>[] {
   return typeof json === 'string' && json !== '[]' ? (JSON.parse(json) as Record<string, string>[]) : [];
 }
 
-/** Tag strings per field, made once per page: rendering 10,000 records is string building only. */
-function xmlTags(names: readonly string[]) {
-  return {
-    open: names.map((n) => `<${n}>`),
-    close: names.map((n) => `</${n}>`),
-    empty: names.map((n) => `<${n}/>`),
-  };
+interface Tags {
+  readonly open: readonly string[];
+  readonly close: readonly string[];
+  readonly empty: readonly string[];
+  /** `,"<name>":` for JSON. */
+  readonly key: readonly string[];
+}
+const tagCache = new Map<string, Tags>();
+
+/** Tag strings per field list, made once and kept (a one-record write answer is then cheap too). */
+function tags(names: readonly string[]): Tags {
+  const id = names.join(',');
+  let t = tagCache.get(id);
+  if (!t) {
+    t = {
+      open: names.map((n) => `<${n}>`),
+      close: names.map((n) => `</${n}>`),
+      empty: names.map((n) => `<${n}/>`),
+      key: names.map((n) => `,${JSON.stringify(n)}:`),
+    };
+    if (tagCache.size >= 1000) tagCache.clear();
+    tagCache.set(id, t);
+  }
+  return t;
 }
 
 /**
@@ -43,9 +60,9 @@ export function recordsXml(page: RecordPage, options: RenderOptions = {}): strin
   const { plan } = page;
   const reg = plan.register;
   const nonBlank = options.nonBlank === true;
-  const head = xmlTags(plan.header.map((h) => h.name));
+  const head = tags(plan.header.map((h) => h.name));
   const cols = plan.header.map((h) => h.col);
-  const rowTags = xmlTags(plan.rowFields);
+  const rowTags = tags(plan.rowFields);
   const open = `<${reg} register="${escapeXml(reg)}" sequence="`;
   const close = `</${reg}>\n`;
   const out: string[] = [];
@@ -83,9 +100,9 @@ export function recordsXml(page: RecordPage, options: RenderOptions = {}): strin
 export function recordsJson(page: RecordPage, options: RenderOptions = {}): string {
   const { plan } = page;
   const nonBlank = options.nonBlank === true;
-  const keys = plan.header.map((h) => `,${JSON.stringify(h.name)}:`);
+  const keys = tags(plan.header.map((h) => h.name)).key;
   const cols = plan.header.map((h) => h.col);
-  const rowKeys = plan.rowFields.map((f) => `,${JSON.stringify(f)}:`);
+  const rowKeys = tags(plan.rowFields).key;
   const head = `{"@register":${JSON.stringify(plan.register)},"@sequence":"`;
   const out: string[] = ['['];
   let first = true;
