@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 
 /** One finished request: status, body size and wall time. */
 export interface Sample {
@@ -84,4 +85,65 @@ export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * A light load generator for write throughput: raw keep-alive sockets with pre-serialised requests
+ * (as wrk or autocannon do), so that on a 2-core machine the client leaves the server its core.
+ * Expects Content-Length framed responses (the server without --quirks).
+ */
+export async function rawThroughput(
+  baseUrl: string,
+  total: number,
+  connections: number,
+  request: { method: string; path: string; body: string },
+): Promise<number> {
+  const url = new URL(baseUrl);
+  const body = Buffer.from(request.body);
+  const bytes = Buffer.concat([
+    Buffer.from(
+      `${request.method} ${request.path} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+        `Authorization: Basic ${Buffer.from('erpcert:erpcert').toString('base64')}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n`,
+    ),
+    body,
+  ]);
+  let started = 0;
+  const t0 = performance.now();
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname);
+      let pending: Buffer = Buffer.alloc(0);
+      const send = () => {
+        if (started >= total) {
+          socket.end();
+          resolve();
+          return;
+        }
+        started++;
+        socket.write(bytes);
+      };
+      socket.on('connect', send);
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        for (;;) {
+          const end = pending.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const head = pending.subarray(0, end).toString('latin1');
+          const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+          if (pending.length < end + 4 + length) return;
+          const answer = pending.subarray(end + 4, end + 4 + length);
+          pending = pending.subarray(end + 4 + length);
+          if (!head.startsWith('HTTP/1.1 200') || answer.includes('<error')) {
+            reject(new Error(`write failed: ${head.split('\r\n')[0]} ${answer.toString()}`));
+            socket.destroy();
+            return;
+          }
+          send();
+        }
+      });
+    });
+  await Promise.all(Array.from({ length: connections }, one));
+  return total / ((performance.now() - t0) / 1000);
 }

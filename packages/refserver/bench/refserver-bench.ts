@@ -7,7 +7,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { repoRoot } from '@erpcert/contract';
-import { BenchClient, median } from './http-load.js';
+import { BenchClient, median, rawThroughput } from './http-load.js';
 
 const SEED = Number(process.env.ERPCERT_BENCH_SEED ?? 110_000);
 const WRITES = Number(process.env.ERPCERT_BENCH_WRITES ?? 4000);
@@ -98,11 +98,12 @@ async function timedReads(client: BenchClient, server: Child, path: string, reps
   return { ms: median(times), bytes, cpuMs: cpu / reps };
 }
 
-/** Requests per second of `total` writes, and the server's CPU time per write. */
-async function timedWrites(client: BenchClient, server: Child, path: string, body: string) {
-  await client.throughput(300, CONCURRENCY, () => ['POST', path, body]);
+/** Requests per second of `total` writes (light raw-socket client), and the server's CPU time per write. */
+async function timedWrites(server: Child, path: string, body: string) {
+  const req = { method: 'POST', path, body };
+  await rawThroughput(server.url, 300, CONCURRENCY, req);
   const before = await server.cpu();
-  const rate = await client.throughput(WRITES, CONCURRENCY, () => ['POST', path, body]);
+  const rate = await rawThroughput(server.url, WRITES, CONCURRENCY, req);
   return { rate, cpuMs: ((await server.cpu()) - before) / WRITES };
 }
 
@@ -114,7 +115,7 @@ async function measure(client: BenchClient, server: Child): Promise<Result[]> {
   const journal =
     'set_field.TransDate=2025-06-01&set_row_field.0.AccNumber=1000&set_row_field.0.DebVal=10' +
     '&set_row_field.1.AccNumber=3000&set_row_field.1.CredVal=10';
-  const inv = await timedWrites(client, server, '/api/1/IVVc', invoice);
+  const inv = await timedWrites(server, '/api/1/IVVc', invoice);
   results.push({
     name: 'form POST, confirmed 1-row invoices',
     value: inv.rate,
@@ -124,7 +125,7 @@ async function measure(client: BenchClient, server: Child): Promise<Result[]> {
     documented: '3-4/s',
     serverCpuMs: inv.cpuMs,
   });
-  const tr = await timedWrites(client, server, '/api/1/TRVc', journal);
+  const tr = await timedWrites(server, '/api/1/TRVc', journal);
   results.push({
     name: 'form POST, 2-row journal entries (TRVc)',
     value: tr.rate,
