@@ -86,6 +86,25 @@ describe('ResultsCollector', () => {
     expect(doc.tests.map((t) => t.rules)).toEqual([['REST.QUERY.LIMIT']]);
   });
 
+  it('a FAIL a selected test found outside the selection is reported, not dropped', () => {
+    const both = testEvent({
+      rules: ['REST.QUERY.LIMIT', 'REST.QUERY.FIELDS'],
+      state: 'failed',
+      verdicts: [
+        { rule: 'REST.QUERY.LIMIT', verdict: null },
+        { rule: 'REST.QUERY.FIELDS', verdict: 'FAIL' },
+      ],
+      reason: '[REST.QUERY.FIELDS] fields: got more',
+    });
+    const doc = sampleResults({ events: [start, both, end], scope: 'REST.QUERY.LIMIT' });
+    expect(doc.rules.map((r) => [r.id, r.verdict])).toEqual([
+      ['REST.QUERY.LIMIT', 'NONE'],
+      ['REST.QUERY.FIELDS', 'FAIL'],
+    ]);
+    expect(doc.run.exitCode).toBe(1);
+    expect(validateResults(doc).errors).toEqual([]);
+  });
+
   it('lists untagged tests and unknown rule ids as problems', () => {
     const untagged = testEvent({ rules: [], state: 'passed', verdicts: [], name: 'no ids', fullName: 'x > no ids' });
     const unknown = testEvent({

@@ -40,7 +40,7 @@ function count(verdicts: readonly ReportVerdict[]): VerdictCounts {
  */
 export class ResultsCollector {
   readonly #scope: readonly Rule[];
-  readonly #known: (id: string) => boolean;
+  readonly #lookup: (id: string) => Rule | undefined;
   readonly #replay: ReplayBase;
   readonly #tests: TestEvent[] = [];
   readonly #named = new Set<string>();
@@ -50,12 +50,12 @@ export class ResultsCollector {
 
   /**
    * @param scope the rules of the matrix, in catalogue order
-   * @param known whether the catalogue knows a rule id
+   * @param lookup the catalogue's rule of an id (undefined: unknown)
    * @param replay the run options a replay command repeats
    */
-  constructor(scope: readonly Rule[], known: (id: string) => boolean, replay: ReplayBase) {
+  constructor(scope: readonly Rule[], lookup: (id: string) => Rule | undefined, replay: ReplayBase) {
     this.#scope = scope;
-    this.#known = known;
+    this.#lookup = lookup;
     this.#replay = replay;
   }
 
@@ -97,7 +97,15 @@ export class ResultsCollector {
         replay: replayCommand(this.#replay, failed, f?.seed, f?.path),
       });
     }
-    const rules: RuleResult[] = this.#scope.map((rule) => {
+    // a rule outside the selection that a selected test found broken is reported too: a FAIL never vanishes
+    const inScope = new Set(this.#scope.map((r) => r.id));
+    const alsoFailed = [
+      ...new Set(this.#tests.flatMap((t) => t.verdicts.filter((v) => v.verdict === 'FAIL').map((v) => v.rule))),
+    ]
+      .filter((id) => !inScope.has(id))
+      .map((id) => this.#lookup(id))
+      .filter((r): r is Rule => r !== undefined);
+    const rules: RuleResult[] = [...this.#scope, ...alsoFailed].map((rule) => {
       const judging = this.#tests
         .map((t) => ({ t, v: t.verdicts.find((v) => v.rule === rule.id)?.verdict ?? null }))
         .filter((x): x is { t: TestEvent; v: Verdict } => x.v !== null);
@@ -147,7 +155,7 @@ export class ResultsCollector {
       ...[
         ...new Set(
           this.#tests.flatMap((t) =>
-            t.rules.filter((r) => !this.#known(r)).map((r) => `${t.file}: unknown rule id ${r}`),
+            t.rules.filter((r) => this.#lookup(r) === undefined).map((r) => `${t.file}: unknown rule id ${r}`),
           ),
         ),
       ],

@@ -161,9 +161,13 @@ export interface ResultsDocument {
   readonly tool: { readonly name: 'erpcert'; readonly version: string };
   readonly run: RunInfo;
   readonly spec: SpecInfo;
-  /** Over the rules in scope (every rule, or those `--only` selects). */
+  /** Over {@link rules}. */
   readonly totals: VerdictCounts;
   readonly areas: readonly AreaCounts[];
+  /**
+   * The rules in scope (every rule, or those `--only` selects), in catalogue order, then any rule outside the
+   * selection that a selected test found broken (a FAIL is never dropped).
+   */
   readonly rules: readonly RuleResult[];
   readonly tests: readonly TestEntry[];
   readonly failures: readonly FailureEntry[];

@@ -43,7 +43,7 @@ export function sampleResults(
   overrides: { events?: readonly RunEvent[]; scope?: string; only?: string | null; context?: Partial<RunContext> } = {},
 ): ResultsDocument {
   const scope = matchRules(overrides.scope ?? 'REST.QUERY.*,REST.ERRORS.*');
-  const collector = new ResultsCollector(scope, (id) => getRule(id) !== undefined, { user: 'ci' });
+  const collector = new ResultsCollector(scope, getRule, { user: 'ci' });
   const events: readonly RunEvent[] = overrides.events ?? sampleEvents();
   for (const e of events) collector.listener(e);
   return collector.build({

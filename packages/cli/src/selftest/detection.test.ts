@@ -16,28 +16,38 @@ const doc = (...events: RunEvent[]): ResultsDocument =>
   sampleResults({ events: [...events, end], scope: 'REST.QUERY.*' });
 
 describe('judge', () => {
-  it.each<[string, ResultsDocument, string]>([
+  const wide: Mutant = { ...mutant, select: 'REST.QUERY.*' };
+  it.each<[string, Mutant, ResultsDocument, string]>([
     [
       'exactly the broken rules FAIL',
+      mutant,
       doc(fail('REST.QUERY.LIMIT'), fail('REST.QUERY.OFFSET'), pass('REST.QUERY.FIELDS')),
       'detected',
     ],
-    ['one broken rule passes', doc(fail('REST.QUERY.LIMIT'), pass('REST.QUERY.OFFSET')), 'missed'],
+    ['one broken rule passes', mutant, doc(fail('REST.QUERY.LIMIT'), pass('REST.QUERY.OFFSET')), 'missed'],
     [
-      'another rule FAILs too',
+      'another rule of the selection FAILs too',
+      wide,
       doc(fail('REST.QUERY.LIMIT'), fail('REST.QUERY.OFFSET'), fail('REST.QUERY.FIELDS')),
       'unspecific',
     ],
     [
+      'a rule outside the selection FAILs too (found by a selected test)',
+      mutant,
+      doc(fail('REST.QUERY.LIMIT'), fail('REST.QUERY.OFFSET'), fail('REST.QUERY.FIELDS')),
+      'detected',
+    ],
+    [
       'the run broke (a file did not load)',
+      mutant,
       sampleResults({
         events: [fail('REST.QUERY.LIMIT'), { type: 'module-end', file: 'f', errors: ['boom'] }, end],
         scope: 'REST.QUERY.*',
       }),
       'error',
     ],
-  ])('%s', (_name, d, want) => {
-    expect(judge(mutant, d)).toBe(want);
+  ])('%s', (_name, m, d, want) => {
+    expect(judge(m, d)).toBe(want);
   });
 });
 

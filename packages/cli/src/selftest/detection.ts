@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { matchRules, repoRoot } from '@erpcert/contract';
 import type { ResultsDocument } from '../reports/results.js';
 import type { Mutant } from './proxy.js';
 
@@ -45,12 +45,18 @@ export interface DetectionReport {
 /** The `--only` glob of a mutant. */
 export const selectionOf = (m: Mutant): string => m.select ?? m.breaks.join(',');
 
-/** Judges one mutant's run from its results document. */
+/**
+ * Judges one mutant's run from its results document: every broken rule FAILed, and no other rule of the
+ * selection did. (A FAIL outside the selection, found by a selected test, is listed in `failed` but does
+ * not count against the mutant: breaking one behaviour may show through a neighbouring rule.)
+ */
 export function judge(m: Mutant, doc: ResultsDocument): MutantOutcome['status'] {
   if (doc.run.exitCode === 2) return 'error';
   const failed = new Set(doc.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id));
   if (!m.breaks.every((r) => failed.has(r))) return 'missed';
-  return failed.size === m.breaks.length ? 'detected' : 'unspecific';
+  const selected = new Set(matchRules(selectionOf(m)).map((r) => r.id));
+  const elsewhere = [...failed].filter((r) => selected.has(r) && !m.breaks.includes(r));
+  return elsewhere.length === 0 ? 'detected' : 'unspecific';
 }
 
 /** Sums the outcomes up: the rate counts `detected` only. */

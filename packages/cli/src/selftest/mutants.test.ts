@@ -204,8 +204,8 @@ describe('mutants that rewrite one request or response (checked on the exchange 
       '/WebErpAPI.hal?action=deleterow&register=IVVc&id=10000001%3A2%2C4',
     ],
     [
-      'insertrow-one-row-late',
-      '/WebErpAPI.hal?action=insertrow&register=IVVc&id=10000001%3A0%3A1',
+      'insertrow-one-row-early',
+      '/WebErpAPI.hal?action=insertrow&register=IVVc&id=10000001%3A2%3A1',
       '/WebErpAPI.hal?action=insertrow&register=IVVc&id=10000001%3A1%3A1',
     ],
     ['perpage-ignored', '/WebErpAPI.hal?register=IVVc&page=1&perpage=5', '/WebErpAPI.hal?register=IVVc&page=1'],
@@ -217,6 +217,11 @@ describe('mutants that rewrite one request or response (checked on the exchange 
     ['report-without-usercode', '/WebErpAPI.hal?action=report', '/WebErpAPI.hal?action=report&usercode=ADMIN'],
   ])('%s rewrites %s', (id, from, to) => {
     expect(urlOf(mutant(id).request!(req(from)))).toBe(to);
+  });
+
+  it('insertrow-one-row-early leaves afterRow 0 alone', () => {
+    const at0 = req('/WebErpAPI.hal?action=insertrow&register=IVVc&id=10000001%3A0%3A2');
+    expect(urlOf(mutant('insertrow-one-row-early').request!(at0))).toBe(at0.url);
   });
 
   it('okflag-ignored drops set_field.OKFlag=1 from a form POST', () => {

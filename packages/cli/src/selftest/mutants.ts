@@ -40,15 +40,15 @@ function dropListParam(name: string, register = true): Mutant['request'] {
       : req;
 }
 
-/** Adds `delta` to every number of a `<register>:` id part (deleterow rows, insertrow afterRow). */
-function shiftIdParts(req: ProxyRequest, action: string, part: 1, delta: number): ProxyRequest {
+/** Adds `delta` to every number >= `min` of an id part (deleterow rows, insertrow afterRow). */
+function shiftIdParts(req: ProxyRequest, action: string, part: 1, delta: number, min = 0): ProxyRequest {
   if (portalAction(req) !== action) return req;
   const id = queryOf(req).get('id');
   if (id === null) return req;
   const parts = id.split(':');
   if (parts.length < 2) return req;
   parts[part] = parts[part]!.split(',')
-    .map((n) => (/^\d+$/.test(n) ? String(Number(n) + delta) : n))
+    .map((n) => (/^\d+$/.test(n) && Number(n) >= min ? String(Number(n) + delta) : n))
     .join(',');
   return withQuery(req, (q) => q.set('id', parts.join(':')));
 }
@@ -308,10 +308,11 @@ export function mutants(ctx: MutantContext): Mutant[] {
       request: (req) => shiftIdParts(req, 'deleterow', 1, 1),
     },
     {
-      id: 'insertrow-one-row-late',
-      description: 'insertrow puts the new row one row further down than afterRow',
+      id: 'insertrow-one-row-early',
+      description: 'insertrow with afterRow k >= 1 puts the new row after row k-1',
       breaks: ['PORTAL.ROWS.INSERTROW_POSITION'],
-      request: (req) => shiftIdParts(req, 'insertrow', 1, 1),
+      // afterRow 0 (at the beginning) is left alone: that is PORTAL.ROWS.INSERTROW_AT_BEGINNING, another rule
+      request: (req) => shiftIdParts(req, 'insertrow', 1, -1, 1),
     },
     {
       id: 'approvalstatus-6',

@@ -1,0 +1,151 @@
+/**
+ * The settings of `erpcert conform`, checked from its option values (flag > ERPCERT_<FLAG> >
+ * erpcert.config.json > default, packages/cli/src/options.ts): every bad value is a UsageError that says
+ * what to do (exit 2).
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { rules as catalogue, matchRules, type Rule, RuleGlobError } from '@erpcert/contract';
+import { type OptionValues, UsageError } from '../options.js';
+import type { Profile } from '../reports/runner.js';
+
+/** Seed size of the embedded server: the same as `erpcert serve`, so both targets hold the same data. */
+export const EMBEDDED_SEED_SIZE = 100;
+/**
+ * What the embedded server is run with unless flags say otherwise: its default login, company 1, and demo
+ * users of its seed (packages/refserver/README.md "Demo users"): ADMIN may do everything (reports,
+ * un-confirm), ACC may un-confirm, JD has neither (the refusals).
+ */
+export const EMBEDDED_DEFAULT = {
+  user: 'erpcert',
+  password: 'erpcert',
+  compcode: 1,
+  usercode: 'ADMIN',
+  unokUsercode: 'ACC',
+  limitedUsercode: 'JD',
+} as const;
+
+/** Settings a run is made of, checked. */
+export interface ConformSettings {
+  readonly target?: string;
+  readonly user?: string;
+  readonly password?: string;
+  readonly compcode?: number;
+  readonly usercode?: string;
+  readonly unokUsercode?: string;
+  readonly limitedUsercode?: string;
+  readonly portalcc?: string;
+  readonly portalPath: string;
+  readonly companyIn: 'query' | 'path';
+  readonly profile: Profile;
+  readonly runs?: number;
+  readonly seed?: number;
+  readonly path?: string;
+  readonly only?: string;
+  readonly scope: readonly Rule[];
+  readonly shard?: string;
+  readonly pace?: number;
+  readonly cleanup: boolean;
+  readonly timeoutMs: number;
+  readonly outDir: string;
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+const int = (v: unknown) => (typeof v === 'number' ? v : undefined);
+
+function timestamp(d: Date): string {
+  return d
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
+}
+
+/** A fresh report folder: `reports/conformance/<timestamp>`, with `-2`, `-3`... when taken. */
+function defaultOutDir(cwd: string, now: Date): string {
+  const base = resolve(cwd, 'reports', 'conformance', timestamp(now));
+  let dir = base;
+  for (let i = 2; existsSync(dir); i++) dir = `${base}-${i}`;
+  return dir;
+}
+
+/** Checks the option values; throws UsageError with what to do (exit 2). */
+export function conformSettings(values: OptionValues, cwd: string, now: Date): ConformSettings {
+  const target = str(values.target)?.replace(/\/+$/, '');
+  if (target !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      throw new UsageError(`--target must be a URL such as https://erp.example.com, got ${JSON.stringify(target)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new UsageError('--target must be an http:// or https:// URL');
+    if (url.username || url.password)
+      throw new UsageError(
+        'put the credentials in --user and --password (or ERPCERT_PASSWORD), not in the --target URL',
+      );
+    if (url.search || url.hash) throw new UsageError('--target is the base URL only, without a query or fragment');
+  }
+  const positive = (name: string) => {
+    const v = int(values[name]);
+    if (v !== undefined && v < 1) throw new UsageError(`--${name} must be at least 1, got ${v}`);
+    return v;
+  };
+  const runs = positive('runs');
+  const compcode = positive('compcode');
+  const timeout = positive('timeout') ?? 15;
+  const seed = int(values.seed);
+  const path = str(values.path);
+  if (path !== undefined && seed === undefined)
+    throw new UsageError('--path replays one run of a property and needs its --seed');
+  if (path !== undefined && !/^\d+(:\d+)*$/.test(path))
+    throw new UsageError(`--path must look like 3:1:0 (fast-check's path), got ${JSON.stringify(path)}`);
+  const only = str(values.only);
+  let scope: readonly Rule[] = catalogue;
+  if (only !== undefined) {
+    try {
+      scope = matchRules(only);
+    } catch (err) {
+      if (err instanceof RuleGlobError) throw new UsageError(`--only: ${err.message}`);
+      throw err;
+    }
+    if (scope.length === 0)
+      throw new UsageError(
+        `--only ${only} matches no rule of specs/rules.yaml (ids look like REST.QUERY.SORT_ASCENDING; * spans dots)`,
+      );
+  }
+  const shard = str(values.shard);
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--shard must be i/n with 1 <= i <= n, e.g. 2/4, got ${JSON.stringify(shard)}`);
+  }
+  const paceText = str(values.pace);
+  const pace = paceText === undefined ? undefined : Number(paceText);
+  if (pace !== undefined && !(Number.isFinite(pace) && pace > 0))
+    throw new UsageError(`--pace must be a positive number of requests per second, got ${JSON.stringify(paceText)}`);
+  const out = str(values.out);
+  return {
+    ...(target !== undefined ? { target } : {}),
+    ...(str(values.user) !== undefined ? { user: str(values.user)! } : {}),
+    ...(typeof values.password === 'string' ? { password: values.password } : {}),
+    ...(compcode !== undefined ? { compcode } : {}),
+    ...(str(values.usercode) !== undefined ? { usercode: str(values.usercode)! } : {}),
+    ...(str(values['unok-usercode']) !== undefined ? { unokUsercode: str(values['unok-usercode'])! } : {}),
+    ...(str(values['limited-usercode']) !== undefined ? { limitedUsercode: str(values['limited-usercode'])! } : {}),
+    ...(str(values.portalcc) !== undefined ? { portalcc: str(values.portalcc)! } : {}),
+    portalPath: str(values['portal-path']) ?? '/WebErpAPI.hal',
+    companyIn: values['company-in'] === 'path' ? 'path' : 'query',
+    profile: (str(values.profile) ?? 'full') as Profile,
+    ...(runs !== undefined ? { runs } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(path !== undefined ? { path } : {}),
+    ...(only !== undefined ? { only } : {}),
+    scope,
+    ...(shard !== undefined ? { shard } : {}),
+    ...(pace !== undefined ? { pace } : {}),
+    cleanup: values.cleanup !== false,
+    timeoutMs: timeout * 1000,
+    outDir: out !== undefined ? resolve(cwd, out) : defaultOutDir(cwd, now),
+  };
+}
