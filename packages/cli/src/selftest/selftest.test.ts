@@ -2,8 +2,8 @@
  * The suite's detection power (issue 5 "The suite is tested too"): each mutant of mutants.ts breaks one
  * documented behaviour behind a proxy in front of the reference server; `erpcert conform --only <its rules>`
  * must FAIL exactly the rules it names (within its selection). A baseline run of all those rules through an
- * unchanged proxy must FAIL
- * nothing. The rate goes to reports/selftest/<timestamp>/detection.json and one line of output.
+ * unchanged proxy must FAIL nothing. The rate goes to reports/selftest/<timestamp>/detection.json and one
+ * line of output.
  *
  * Time: every run is one `erpcert conform` (a vitest start and a worker that loads the suite), so the runs go
  * two at a time, each lane with its own reference server (a run's sequence-feed properties must not see the
