@@ -1,6 +1,7 @@
 /// <reference path="./autocannon.d.ts" />
+
+import type { Latency } from '@erpcert/load-k6';
 import autocannon from 'autocannon';
-import type { Latency } from '../../k6/scenarios/catalogue.js';
 import type { CheckFailure } from './checks.js';
 
 /** Per-connection state a request sequence keeps between its requests (autocannon's `context`). */

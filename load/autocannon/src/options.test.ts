@@ -1,5 +1,5 @@
+import type { K6ScenarioOptions } from '@erpcert/load-k6';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { K6ScenarioOptions } from '../../k6/src/run-options.js';
 import { LoadConfigError, type LoadRunOptions } from './options.js';
 import { checkOptions, hardTimeoutMs, offeredRate } from './run-scenario.js';
 

@@ -1,4 +1,4 @@
-import type { ScenarioName } from '../../k6/scenarios/catalogue.js';
+import type { ScenarioName } from '@erpcert/load-k6';
 
 /**
  * The stepped variant of a rate scenario: `stages` constant-rate steps of `stageSeconds`, from `start` up by

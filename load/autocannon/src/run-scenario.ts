@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type DocumentedFigure,
-  type LoadScenarioResult,
-  type ReadFigure,
-  scenarios,
-} from '../../k6/scenarios/catalogue.js';
+import { type DocumentedFigure, type LoadScenarioResult, type ReadFigure, scenarios } from '@erpcert/load-k6';
 import { connectionsFor, type RunMeasurement, runPlan, type ScenarioRequest } from './open-model.js';
 import { DEFAULT_INFO_RATES, LoadConfigError, type LoadRunOptions, READ_BATCH } from './options.js';
 import { saturate } from './saturation.js';

@@ -1,4 +1,4 @@
-import type { Latency } from '../../k6/scenarios/catalogue.js';
+import type { Latency } from '@erpcert/load-k6';
 import { connectionsFor, runPlan, type ScenarioRequest } from './open-model.js';
 import type { SaturationOptions } from './options.js';
 

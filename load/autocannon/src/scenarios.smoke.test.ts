@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { scenarios } from '@erpcert/load-k6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scenarios } from '../../k6/scenarios/catalogue.js';
 import { runAutocannonScenario } from './run-scenario.js';
 
 /**

@@ -1,5 +1,5 @@
 import { type ErpClient, isErpClientError } from '@erpcert/client';
-import type { ScenarioName } from '../../k6/scenarios/catalogue.js';
+import type { ScenarioName } from '@erpcert/load-k6';
 import { LoadTargetError } from './options.js';
 import type { TargetRequests } from './target.js';
 

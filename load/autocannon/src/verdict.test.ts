@@ -1,5 +1,5 @@
+import { scenarios } from '@erpcert/load-k6';
 import { describe, expect, it } from 'vitest';
-import { scenarios } from '../../k6/scenarios/catalogue.js';
 import { judge, judgeSaturation, type VerdictInput } from './verdict.js';
 
 const byName = (name: string) => scenarios.find((s) => s.name === name)!.documented;

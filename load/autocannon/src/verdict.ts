@@ -1,4 +1,4 @@
-import type { DocumentedFigure } from '../../k6/scenarios/catalogue.js';
+import type { DocumentedFigure } from '@erpcert/load-k6';
 
 /** What a verdict is made of: one scenario's measured figures. */
 export interface VerdictInput {

@@ -1,9 +1,5 @@
 /**
  * The two load engines and the scenario catalogue, in one place for the CLI.
- *
- * @remarks Relative imports because packages/cli does not list `@erpcert/load-k6` and
- * `@erpcert/load-autocannon` among its dependencies yet (adding them needs a lockfile update); once it does,
- * these become package imports and nothing else changes.
  */
 export {
   closedLoop,
@@ -12,7 +8,7 @@ export {
   LoadTargetError,
   newLoadRunTag,
   runAutocannonScenario,
-} from '../../../../load/autocannon/src/index.js';
+} from '@erpcert/load-autocannon';
 export {
   type DocumentedFigure,
   K6Error,
@@ -24,4 +20,4 @@ export {
   runK6Scenario,
   type ScenarioName,
   scenarios,
-} from '../../../../load/k6/src/index.js';
+} from '@erpcert/load-k6';

@@ -1,21 +1,13 @@
 /**
  * Helpers of the reports' tests. Not used by the CLI itself.
- *
- * @remarks fast-xml-parser is loaded from the reference server's dependencies because packages/cli does not
- * list it (adding a devDependency needs a lockfile update); swap for a plain import once it does.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { getRule, matchRules, repoRoot } from '@erpcert/contract';
+import { getRule, matchRules } from '@erpcert/contract';
+import { XMLValidator } from 'fast-xml-parser';
 import { ResultsCollector, type RunContext } from './collector.js';
 import type { ResultsDocument } from './results.js';
 import type { RunEvent, TestEvent } from './runner.js';
-
-const fromRefserver = createRequire(join(repoRoot, 'packages', 'refserver', 'package.json'));
-const { XMLValidator } = fromRefserver('fast-xml-parser') as {
-  XMLValidator: { validate(xml: string): true | { err: { code: string; msg: string; line: number } } };
-};
 
 /** True when `xml` is a well-formed XML document, else the parser's complaint. */
 export function xmlWellFormed(xml: string): true | string {
