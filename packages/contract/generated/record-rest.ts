@@ -1989,8 +1989,10 @@ export interface components {
          * @description A record of any register (§2 Record). Every record carries `@register`, `@sequence` and `@url`; base
          *     registers also carry `UUID`, `ServerSequence` and `SyncFlags`; records with lines carry `rows`, and
          *     registers without lines return `rows` as an empty array. Which fields come back depends on a field
-         *     mode whose selecting parameter is not shown, so no field beyond the three `@` members and `rows` is
-         *     required.
+         *     mode whose selecting parameter is not shown, so no field beyond the three `@` members is required.
+         *     `rows` is not required here either: with `fields` the caller names the fields to return and the docs do
+         *     not say whether `rows` comes back then. Reads without `fields` are held to the rows rules by the
+         *     conformance suite (REST.RECORD.ROWS_*), not by this schema.
          */
         RecordBase: {
             /** @description Register name. */
@@ -2005,7 +2007,7 @@ export interface components {
             ServerSequence?: string;
             /** @description Base registers only. */
             SyncFlags?: string;
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -2043,7 +2045,7 @@ export interface components {
             UUID?: string;
             ServerSequence?: string;
             SyncFlags?: string;
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -2112,7 +2114,7 @@ export interface components {
             TerminateFlag?: string;
             AutoObjects?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -2149,7 +2151,7 @@ export interface components {
             TerminateFlag?: string;
             AutoObjects?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -2223,7 +2225,7 @@ export interface components {
             Volume?: string;
             Terminated?: string;
             BarCode?: string;
-            rows: components["schemas"]["INVcRow"][];
+            rows?: components["schemas"]["INVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -2275,7 +2277,7 @@ export interface components {
             Volume?: string;
             Terminated?: string;
             BarCode?: string;
-            rows: components["schemas"]["INVcRowXml"][];
+            rows?: components["schemas"]["INVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -2391,7 +2393,7 @@ export interface components {
             eMail?: string;
             Phone?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -2448,7 +2450,7 @@ export interface components {
             eMail?: string;
             Phone?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -2572,7 +2574,7 @@ export interface components {
             BaseSum4?: string;
             InvoiceNr?: string;
             OfficialSerNr?: string;
-            rows: components["schemas"]["IVVcRow"][];
+            rows?: components["schemas"]["IVVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -2643,7 +2645,7 @@ export interface components {
             BaseSum4?: string;
             InvoiceNr?: string;
             OfficialSerNr?: string;
-            rows: components["schemas"]["IVVcRowXml"][];
+            rows?: components["schemas"]["IVVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -2788,7 +2790,7 @@ export interface components {
             APAcc?: string;
             CurncyCode?: string;
             RefStr?: string;
-            rows: components["schemas"]["VIVcRow"][];
+            rows?: components["schemas"]["VIVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -2851,7 +2853,7 @@ export interface components {
             APAcc?: string;
             CurncyCode?: string;
             RefStr?: string;
-            rows: components["schemas"]["VIVcRowXml"][];
+            rows?: components["schemas"]["VIVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -2967,7 +2969,7 @@ export interface components {
             AccType?: string;
             VATCode?: string;
             blockedFlag?: string;
-            rows: components["schemas"]["AccVcRow"][];
+            rows?: components["schemas"]["AccVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -3011,7 +3013,7 @@ export interface components {
             AccType?: string;
             VATCode?: string;
             blockedFlag?: string;
-            rows: components["schemas"]["AccVcRowXml"][];
+            rows?: components["schemas"]["AccVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -3102,7 +3104,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["ORVcRow"][];
+            rows?: components["schemas"]["ORVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -3166,7 +3168,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["ORVcRowXml"][];
+            rows?: components["schemas"]["ORVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -3294,7 +3296,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["POVcRow"][];
+            rows?: components["schemas"]["POVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -3351,7 +3353,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["POVcRowXml"][];
+            rows?: components["schemas"]["POVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -3461,7 +3463,7 @@ export interface components {
              */
             OKFlag?: "0" | "1";
             CurncyCode?: string;
-            rows: components["schemas"]["PUVcRow"][];
+            rows?: components["schemas"]["PUVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -3513,7 +3515,7 @@ export interface components {
              */
             OKFlag?: "0" | "1";
             CurncyCode?: string;
-            rows: components["schemas"]["PUVcRowXml"][];
+            rows?: components["schemas"]["PUVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -3613,7 +3615,7 @@ export interface components {
             Sum3?: string;
             Sum4?: string;
             ValidUntilDate?: string;
-            rows: components["schemas"]["QTVcRow"][];
+            rows?: components["schemas"]["QTVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -3665,7 +3667,7 @@ export interface components {
             Sum3?: string;
             Sum4?: string;
             ValidUntilDate?: string;
-            rows: components["schemas"]["QTVcRowXml"][];
+            rows?: components["schemas"]["QTVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -3765,7 +3767,7 @@ export interface components {
             Name?: string;
             TransDate?: string;
             CurncyCode?: string;
-            rows: components["schemas"]["ExpVcRow"][];
+            rows?: components["schemas"]["ExpVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -3819,7 +3821,7 @@ export interface components {
             Name?: string;
             TransDate?: string;
             CurncyCode?: string;
-            rows: components["schemas"]["ExpVcRowXml"][];
+            rows?: components["schemas"]["ExpVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -3919,7 +3921,7 @@ export interface components {
             POQty?: string;
             RsrvQty?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -3956,7 +3958,7 @@ export interface components {
             POQty?: string;
             RsrvQty?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -3990,7 +3992,7 @@ export interface components {
             ExVatPrice?: string;
             Comment?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4025,7 +4027,7 @@ export interface components {
             ExVatPrice?: string;
             Comment?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4089,7 +4091,7 @@ export interface components {
             pdrdays?: string;
             pdComment?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4126,7 +4128,7 @@ export interface components {
             pdrdays?: string;
             pdComment?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4193,7 +4195,7 @@ export interface components {
             ARAcc?: string;
             ClassType?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4229,7 +4231,7 @@ export interface components {
             ARAcc?: string;
             ClassType?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4294,7 +4296,7 @@ export interface components {
             InvAcc?: string;
             SalesAcc?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4330,7 +4332,7 @@ export interface components {
             InvAcc?: string;
             SalesAcc?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4403,7 +4405,7 @@ export interface components {
             Email?: string;
             DelCountry?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4447,7 +4449,7 @@ export interface components {
             Email?: string;
             DelCountry?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4531,7 +4533,7 @@ export interface components {
             Mail?: string;
             UserCode?: string;
             LangCode?: string;
-            rows: components["schemas"]["EmplVcRow"][];
+            rows?: components["schemas"]["EmplVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -4581,7 +4583,7 @@ export interface components {
             Mail?: string;
             UserCode?: string;
             LangCode?: string;
-            rows: components["schemas"]["EmplVcRowXml"][];
+            rows?: components["schemas"]["EmplVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4670,7 +4672,7 @@ export interface components {
             Name?: string;
             CType?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4704,7 +4706,7 @@ export interface components {
             Name?: string;
             CType?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4765,7 +4767,7 @@ export interface components {
             Location?: string;
             CostPrice?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4801,7 +4803,7 @@ export interface components {
             Location?: string;
             CostPrice?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4838,7 +4840,7 @@ export interface components {
             EndDate?: string;
             Invalid?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4876,7 +4878,7 @@ export interface components {
             EndDate?: string;
             Invalid?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -4946,7 +4948,7 @@ export interface components {
             LangCode?: string;
             emailAddr?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -4983,7 +4985,7 @@ export interface components {
             LangCode?: string;
             emailAddr?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -5057,7 +5059,7 @@ export interface components {
             Lim8?: string;
             Lim9?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -5100,7 +5102,7 @@ export interface components {
             Lim8?: string;
             Lim9?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -5180,7 +5182,7 @@ export interface components {
             FromDate?: string;
             ToDate?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -5217,7 +5219,7 @@ export interface components {
             FromDate?: string;
             ToDate?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -5288,7 +5290,7 @@ export interface components {
              */
             OKFlag?: "0" | "1";
             TotQty?: string;
-            rows: components["schemas"]["StockMovVcRow"][];
+            rows?: components["schemas"]["StockMovVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -5338,7 +5340,7 @@ export interface components {
              */
             OKFlag?: "0" | "1";
             TotQty?: string;
-            rows: components["schemas"]["StockMovVcRowXml"][];
+            rows?: components["schemas"]["StockMovVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -5433,7 +5435,7 @@ export interface components {
             OKFlag?: "0" | "1";
             Location?: string;
             TotQty?: string;
-            rows: components["schemas"]["SDVcRow"][];
+            rows?: components["schemas"]["SDVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -5482,7 +5484,7 @@ export interface components {
             OKFlag?: "0" | "1";
             Location?: string;
             TotQty?: string;
-            rows: components["schemas"]["SDVcRowXml"][];
+            rows?: components["schemas"]["SDVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -5578,7 +5580,7 @@ export interface components {
             perType?: string;
             perLength?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -5621,7 +5623,7 @@ export interface components {
             perType?: string;
             perLength?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -5706,7 +5708,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["Bud1VcRow"][];
+            rows?: components["schemas"]["Bud1VcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -5757,7 +5759,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["Bud1VcRowXml"][];
+            rows?: components["schemas"]["Bud1VcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -5849,7 +5851,7 @@ export interface components {
             DSum?: string;
             CSum?: string;
             DiffVal?: string;
-            rows: components["schemas"]["FBVcRow"][];
+            rows?: components["schemas"]["FBVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -5894,7 +5896,7 @@ export interface components {
             DSum?: string;
             CSum?: string;
             DiffVal?: string;
-            rows: components["schemas"]["FBVcRowXml"][];
+            rows?: components["schemas"]["FBVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -5975,7 +5977,7 @@ export interface components {
             EndDate?: string;
             VacDaysNorm?: string;
             Status?: string;
-            rows: components["schemas"]["ContractVcRow"][];
+            rows?: components["schemas"]["ContractVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -6024,7 +6026,7 @@ export interface components {
             EndDate?: string;
             VacDaysNorm?: string;
             Status?: string;
-            rows: components["schemas"]["ContractVcRowXml"][];
+            rows?: components["schemas"]["ContractVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -6115,7 +6117,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["WorkedHoursVcRow"][];
+            rows?: components["schemas"]["WorkedHoursVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -6196,7 +6198,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["WorkedHoursVcRowXml"][];
+            rows?: components["schemas"]["WorkedHoursVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -6356,7 +6358,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["AbsenceVcRow"][];
+            rows?: components["schemas"]["AbsenceVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -6410,7 +6412,7 @@ export interface components {
              * @enum {string}
              */
             OKFlag?: "0" | "1";
-            rows: components["schemas"]["AbsenceVcRowXml"][];
+            rows?: components["schemas"]["AbsenceVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -6512,7 +6514,7 @@ export interface components {
              */
             OKFlag?: "0" | "1";
             Total?: string;
-            rows: components["schemas"]["OpenTransVcRow"][];
+            rows?: components["schemas"]["OpenTransVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -6563,7 +6565,7 @@ export interface components {
              */
             OKFlag?: "0" | "1";
             Total?: string;
-            rows: components["schemas"]["OpenTransVcRowXml"][];
+            rows?: components["schemas"]["OpenTransVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -6661,7 +6663,7 @@ export interface components {
             OKFlag?: "0" | "1";
             Closed?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -6702,7 +6704,7 @@ export interface components {
             OKFlag?: "0" | "1";
             Closed?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -6781,7 +6783,7 @@ export interface components {
             CurPayVal?: string;
             TransDate?: string;
             PayCurCode?: string;
-            rows: components["schemas"]["IPVcRow"][];
+            rows?: components["schemas"]["IPVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -6834,7 +6836,7 @@ export interface components {
             CurPayVal?: string;
             TransDate?: string;
             PayCurCode?: string;
-            rows: components["schemas"]["IPVcRowXml"][];
+            rows?: components["schemas"]["IPVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -6932,7 +6934,7 @@ export interface components {
             CSum?: string;
             DiffVal?: string;
             IntYc?: string;
-            rows: components["schemas"]["TRVcRow"][];
+            rows?: components["schemas"]["TRVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -6983,7 +6985,7 @@ export interface components {
             CSum?: string;
             DiffVal?: string;
             IntYc?: string;
-            rows: components["schemas"]["TRVcRowXml"][];
+            rows?: components["schemas"]["TRVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -7076,7 +7078,7 @@ export interface components {
             PayMode?: string;
             CurPayVal?: string;
             PayCurCode?: string;
-            rows: components["schemas"]["OPVcRow"][];
+            rows?: components["schemas"]["OPVcRow"][];
         } & {
             [key: string]: unknown;
         };
@@ -7124,7 +7126,7 @@ export interface components {
             PayMode?: string;
             CurPayVal?: string;
             PayCurCode?: string;
-            rows: components["schemas"]["OPVcRowXml"][];
+            rows?: components["schemas"]["OPVcRowXml"][];
         } & {
             [key: string]: unknown;
         };
@@ -7214,7 +7216,7 @@ export interface components {
             VATVal?: string;
             VATCode?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBase"][];
+            rows?: components["schemas"]["RowBase"][];
         } & {
             [key: string]: unknown;
         };
@@ -7253,7 +7255,7 @@ export interface components {
             VATVal?: string;
             VATCode?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
-            rows: components["schemas"]["RowBaseXml"][];
+            rows?: components["schemas"]["RowBaseXml"][];
         } & {
             [key: string]: unknown;
         };

@@ -63,7 +63,12 @@ const broken: Case[] = [
     (e) => Object.assign(e.data.IVVc[0]!, { '@url': '/api/1/ORVc/100001' }),
     '/@url must match pattern',
   ],
-  ['a missing rows array', (e) => delete (e.data.IVVc[0] as Record<string, unknown>).rows, "required property 'rows'"],
+  // rows itself is optional (with `fields` the docs leave open whether it comes back), but never a non-array
+  [
+    'rows that is not an array',
+    (e) => Object.assign(e.data.IVVc[0]!, { rows: { '@rownumber': '0' } }),
+    '/rows must be array',
+  ],
   ['an OKFlag outside 0/1', (e) => Object.assign(e.data.IVVc[0]!, { OKFlag: '2' }), '/OKFlag must be equal to one of'],
   ['a non-integer @sequence', (e) => Object.assign(e.data, { '@sequence': 'abc' }), '/data/@sequence must match'],
   [

@@ -28,6 +28,6 @@ describe('generated types (packages/contract/generated/)', () => {
     const query: RestOperations['listIVVc']['parameters']['query'] = { compcode: 1, 'filter.CustCode': 'C1' };
     type ListPath = keyof RestPaths;
     const path: ListPath = '/api/1/PLVc/{PLCode}/{ArtCode}';
-    expect([record.rows[0]?.ArtCode, query.compcode, path]).toEqual(['A1', 1, '/api/1/PLVc/{PLCode}/{ArtCode}']);
+    expect([record.rows?.[0]?.ArtCode, query.compcode, path]).toEqual(['A1', 1, '/api/1/PLVc/{PLCode}/{ArtCode}']);
   });
 });
