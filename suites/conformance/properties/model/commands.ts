@@ -165,9 +165,14 @@ export class ConvertCmd implements Cmd {
     const params = { id: d.serNr, usercode: r.convertUser, ...(d.register === 'QTVc' ? { regname: 'QTVc' } : {}) };
     const before = await currentSequence(r.ctx);
     const o = await attempt(r.ctx.client.portal.call(`action_${action}`, params as never));
+    // The docs name no precondition beyond the source (§4): a second conversion of the same source to the same
+    // register may be refused or may make another record; only the first one must succeed.
+    const again = d.convertedTo?.includes(to) === true;
+    if (again && !o.ok && o.error.kind === 'erp') return;
     expectRule(o.ok, 'PORTAL.CONVERT.NEWDATA_EXISTS', () => `${action} ${show(params)}: ${describeOutcome(o)}`);
     const newdata = (o.value as { newdata?: string }).newdata ?? '';
     d.converted = true; // a conversion may mark its source: its @sequence no longer tells the order of our writes
+    d.convertedTo = [...(d.convertedTo ?? []), to];
     expectRule(newdata !== '', 'PORTAL.CONVERT.NEWDATA_EXISTS', () => `${action} answered no newdata`);
     ledgerCreated(r.ctx, to, newdata);
     const record = (await bySerNr(r, to, newdata)).at(-1);

@@ -29,6 +29,8 @@ export interface ModelDoc {
   writeOrder: number;
   /** A conversion took this document as its source (which may write it too). */
   converted?: boolean;
+  /** Registers this document has been converted to: whether a source converts twice is not shown (§3, §4). */
+  convertedTo?: string[];
 }
 
 /** The whole model of a run. */

@@ -32,6 +32,13 @@ describe('uniqueCode', () => {
     for (const c of codes) expect(c).toMatch(/^ECAB12[0-9A-Z]{4,}$/);
     expect(uniqueCode(ctx, 'X')).toMatch(/X$/);
   });
+
+  it('never makes with an extra suffix a code it makes without one (counter 1 + "A" against counter 1A)', () => {
+    const ctx = { target: { runTag: 'ECAB12' } } as RuleContext;
+    const withExtra = new Set(Array.from({ length: 60 }, () => uniqueCode(ctx, 'A')));
+    const plain = Array.from({ length: 2000 }, () => uniqueCode(ctx));
+    expect(plain.filter((c) => withExtra.has(c))).toEqual([]);
+  });
 });
 
 describe('created records go into the ledger', () => {

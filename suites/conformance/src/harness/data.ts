@@ -4,6 +4,7 @@
  * portal, and make codes unique to the run.
  */
 import { randomInt } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   isErpClientError,
   type RestCallOptions,
@@ -25,12 +26,34 @@ const workerPart = randomInt(36 ** 3)
   .padStart(3, '0');
 
 /**
- * A code unique to this run and worker, starting with the run tag: `<tag><worker><n>` (`EC4K2Q7ZA3`), at
- * most 14 characters for a 6-character tag. `extra` (upper-cased letters and digits) is appended.
+ * A code unique to this run and worker, starting with the run tag: `<tag><worker><nnnn>` (`EC4K2Q7ZA0003`),
+ * 13 characters for a 6-character tag. `extra` (upper-cased letters and digits) is appended. The counter has a
+ * fixed width so that no `<n><extra>` can equal another `<n>` (counter 1 with extra "A" against counter 1A).
  */
 export function uniqueCode(ctx: Pick<RuleContext, 'target'>, extra = ''): string {
   counter += 1;
-  return `${ctx.target.runTag}${workerPart}${counter.toString(36).toUpperCase()}${extra}`;
+  return `${ctx.target.runTag}${workerPart}${counter.toString(36).toUpperCase().padStart(4, '0')}${extra}`;
+}
+
+/**
+ * True when this run created the record, whether or not a test has removed it since (every ledger line counts,
+ * `gone` ones too). Such records come and go while other test files run, so a property about the target's
+ * existing data must not judge them: another worker may delete one between its discovery and its use.
+ */
+export function createdByThisRun(ctx: Pick<RuleContext, 'target'>, register: string, key: string): boolean {
+  const file = ctx.target.ledger;
+  if (!existsSync(file)) return false;
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .some((line) => {
+      if (line.trim() === '') return false;
+      try {
+        const e = JSON.parse(line) as { register?: unknown; key?: unknown };
+        return e.register === register && e.key === key;
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** Appends a created record to the run's ledger (runner/ledger.ts), so that the runner cleans it up. */

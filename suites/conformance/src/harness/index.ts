@@ -50,6 +50,7 @@ export { assertJsonValid, assertXmlValid, type JsonSchemaRef, restEnvelopeSchema
 export { Baselines, judgeStable, MAX_BASELINE_RECORDS, type RegisterData } from './baseline.js';
 export {
   type Created,
+  createdByThisRun,
   createForm,
   createJson,
   deleteRecord,

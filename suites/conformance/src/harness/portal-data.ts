@@ -33,14 +33,17 @@ async function findBasis(ctx: RuleContext): Promise<DocumentBasis | string> {
   if (!customers.ok || customers.records.length === 0)
     customers = await probe(ctx, 'CUVc', { fields: 'Code', limit: 5 });
   if (!customers.ok) return `the target refuses CUVc: ${customers.why}`;
-  const customer = customers.records.map((r) => fieldValue(r, 'Code')).find((c) => c !== '');
+  // never one of this run's own contacts: another test file may delete it while this one uses it
+  const customer = customers.records
+    .map((r) => fieldValue(r, 'Code'))
+    .find((c) => c !== '' && !c.startsWith(ctx.target.runTag));
   if (customer === undefined) return 'the target has no contact (CUVc) to make a document for';
   const items = await probe(ctx, 'INVc', { fields: 'Code,Terminated', limit: 30 });
   if (!items.ok) return `the target refuses INVc: ${items.why}`;
   const codes = items.records
     .filter((r) => fieldValue(r, 'Terminated') !== '1')
     .map((r) => fieldValue(r, 'Code'))
-    .filter((c) => c !== '' && !c.includes(':'));
+    .filter((c) => c !== '' && !c.includes(':') && !c.startsWith(ctx.target.runTag));
   if (codes.length === 0) return 'the target has no item (INVc) to put on a document row';
   return { customer, items: codes.slice(0, 10) };
 }
