@@ -10,6 +10,9 @@
  * - vitest failed, and at least one rule is documented/inferred  -> FAIL, with `failure`
  * - vitest failed, and every rule is unspecified                 -> WARN in strict, nothing in other profiles
  *   (the docs say "not shown": never a FAIL)
+ * A failure whose message starts with the rule it broke (`[RULE.ID] ...`, as the harness's contract
+ * violations do) judges only that rule; the test's other rules get no verdict from it
+ * (runner/verdict.ts `violatedRules`). So tag a test with every rule it checks, and fail with the one broken.
  */
 
 /** A request/response pair as the client observed it, secrets already masked by the client. */
