@@ -1,25 +1,14 @@
-import { closeXmlValidator, validateXml } from '@erpcert/contract';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../app.js';
-import { call, testApp } from '../testing/test-client.js';
+import { validateXml } from '@erpcert/contract';
+import { describe, expect, it } from 'vitest';
+import { call } from '../testing/test-client.js';
 import { createPortalRoute } from './dispatcher.js';
 import { EditLocks } from './edit-locks.js';
 import { PortalError, type PortalHandler, type PortalState } from './handler.js';
 import { resolvePortalOptions } from './portal-options.js';
 import { errstrOf, portal, resOf } from './testing/portal-client.js';
-import { loadPortalFixture } from './testing/portal-fixture.js';
+import { portalTestApps } from './testing/portal-fixture.js';
 
-const apps: App[] = [];
-function app() {
-  const a = testApp();
-  loadPortalFixture(a.store);
-  apps.push(a);
-  return a;
-}
-afterEach(() => {
-  for (const a of apps.splice(0)) a.close();
-});
-afterAll(() => closeXmlValidator());
+const app = portalTestApps();
 
 describe('portal dispatcher: login and auth', () => {
   it('answers login with the login result on both paths, and opens an HSESSION session', async () => {
@@ -147,8 +136,7 @@ describe('portal dispatcher: handler failures', () => {
   };
 
   it('answers "Internal error" for an unexpected exception and logs it, without the stack in the body', async () => {
-    const a = testApp();
-    apps.push(a);
+    const a = app(); // the fixture's data is not needed here, only its closing after the test
     a.mount('/t.hal', createPortalRoute([boom, jsonOp, refuse], state()));
     const res = await call(a, 'GET', '/t.hal?action=boom');
     expect(res.status).toBe(200);
@@ -158,8 +146,7 @@ describe('portal dispatcher: handler failures', () => {
   });
 
   it('answers a PortalError as errstr, and a JSON operation in JSON', async () => {
-    const a = testApp();
-    apps.push(a);
+    const a = app(); // the fixture's data is not needed here, only its closing after the test
     a.mount('/t.hal', createPortalRoute([boom, jsonOp, refuse], state()));
     expect(errstrOf((await call(a, 'GET', '/t.hal?action=refuse')).text)).toBe('nope, because');
     const res = await call(a, 'GET', '/t.hal?action=jsonop');

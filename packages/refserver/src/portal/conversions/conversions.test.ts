@@ -1,21 +1,10 @@
-import { closeXmlValidator, validateXml } from '@erpcert/contract';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../app.js';
-import { call, testApp } from '../../testing/test-client.js';
+import { validateXml } from '@erpcert/contract';
+import { describe, expect, it } from 'vitest';
+import { call } from '../../testing/test-client.js';
 import { errstrOf, parsePortal, portal, resOf } from '../testing/portal-client.js';
-import { loadPortalFixture, PF } from '../testing/portal-fixture.js';
+import { PF, portalTestApps } from '../testing/portal-fixture.js';
 
-const apps: App[] = [];
-function app() {
-  const a = testApp();
-  loadPortalFixture(a.store);
-  apps.push(a);
-  return a;
-}
-afterEach(() => {
-  for (const a of apps.splice(0)) a.close();
-});
-afterAll(() => closeXmlValidator());
+const app = portalTestApps();
 
 const sub = (register: string, q: Record<string, string>) => ({ action: 'action', register, ...q });
 

@@ -1,22 +1,12 @@
-import { closeXmlValidator, validateXml } from '@erpcert/contract';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { validateXml } from '@erpcert/contract';
+import { describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
-import { call, testApp } from '../../testing/test-client.js';
+import { call } from '../../testing/test-client.js';
 import { errstrOf, parsePortal, portal } from '../testing/portal-client.js';
-import { loadPortalFixture, PF } from '../testing/portal-fixture.js';
+import { PF, portalTestApps } from '../testing/portal-fixture.js';
 import { pdfString, winAnsiBytes, writePdf } from './pdf-writer.js';
 
-const apps: App[] = [];
-function app() {
-  const a = testApp();
-  loadPortalFixture(a.store);
-  apps.push(a);
-  return a;
-}
-afterEach(() => {
-  for (const a of apps.splice(0)) a.close();
-});
-afterAll(() => closeXmlValidator());
+const app = portalTestApps();
 
 /**
  * Checks the structure of a PDF (ISO 32000-1 §7.5): the header, every object where the cross-reference table

@@ -1,23 +1,12 @@
-import { closeXmlValidator, validateXml, type XmlBodyKind } from '@erpcert/contract';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { validateXml, type XmlBodyKind } from '@erpcert/contract';
+import { describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
-import { testApp } from '../../testing/test-client.js';
 import { REGISTERS_PER_OPERATION } from '../operation-registers.js';
 import { asList, errstrOf, type Parsed, parsePortal, portal } from '../testing/portal-client.js';
-import { loadPortalFixture, PF } from '../testing/portal-fixture.js';
+import { PF, portalTestApps } from '../testing/portal-fixture.js';
 import { referenceNumber } from './open-items.js';
 
-const apps: App[] = [];
-function app() {
-  const a = testApp();
-  loadPortalFixture(a.store);
-  apps.push(a);
-  return a;
-}
-afterEach(() => {
-  for (const a of apps.splice(0)) a.close();
-});
-afterAll(() => closeXmlValidator());
+const app = portalTestApps();
 
 async function list(a: App, register: string, extra: Record<string, string> = {}) {
   const res = await portal(a, { register, ...extra });

@@ -1,21 +1,10 @@
-import { closeXmlValidator, validateXml } from '@erpcert/contract';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { validateXml } from '@erpcert/contract';
+import { describe, expect, it } from 'vitest';
 import type { App } from '../../app.js';
-import { testApp } from '../../testing/test-client.js';
 import { errstrOf, parsePortal, portal } from '../testing/portal-client.js';
-import { loadPortalFixture } from '../testing/portal-fixture.js';
+import { portalTestApps } from '../testing/portal-fixture.js';
 
-const apps: App[] = [];
-function app() {
-  const a = testApp();
-  loadPortalFixture(a.store);
-  apps.push(a);
-  return a;
-}
-afterEach(() => {
-  for (const a of apps.splice(0)) a.close();
-});
-afterAll(() => closeXmlValidator());
+const app = portalTestApps();
 
 /** The Code of every result element, in order. */
 async function codes(a: App, register: string, id: string, extra: Record<string, string> = {}) {

@@ -1,5 +1,9 @@
+import { closeXmlValidator } from '@erpcert/contract';
+import { afterAll, afterEach } from 'vitest';
+import type { App } from '../../app.js';
 import type { RecordStore } from '../../store/record-store.js';
 import { loadFixture } from '../../testing/fixtures.js';
+import { testApp } from '../../testing/test-client.js';
 import { grantRight, RIGHTS } from '../access.js';
 import { addTemplate } from '../document/templates.js';
 import { MAIL_FROM, MAIL_SERVER, setSetting } from '../settings.js';
@@ -95,4 +99,22 @@ export function loadPortalFixture(store: RecordStore, company = 1): void {
       { stp: '1', EmpCodeRow: 'E002' },
     ]);
   });
+}
+
+/**
+ * For a portal test file: returns a factory of in-process apps with the portal fixture loaded. Each test's
+ * apps are closed after it, and the XSD validator after the file. Call once at the top level of the file.
+ */
+export function portalTestApps(): () => ReturnType<typeof testApp> {
+  const apps: App[] = [];
+  afterEach(() => {
+    for (const a of apps.splice(0)) a.close();
+  });
+  afterAll(() => closeXmlValidator());
+  return () => {
+    const a = testApp();
+    loadPortalFixture(a.store);
+    apps.push(a);
+    return a;
+  };
 }
