@@ -1,27 +1,15 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipWithoutChromium } from '../testing/chromium.js';
 import { renderLoadReportHtml } from './report-html.js';
 import { sampleLoadRun } from './testing.js';
 
-/** Debian's chromium (`apt-get install -y chromium`). */
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const available = existsSync(CHROMIUM);
-
-// Skips only where chromium is not installed and this is not CI; under CI=1 the test runs and fails without it.
-describe.skipIf(!available && process.env.CI !== '1')('load report.html in headless Chromium', () => {
+// skips only where chromium is not installed and this is not CI (testing/chromium.ts)
+describe.skipIf(skipWithoutChromium)('load report.html in headless Chromium', () => {
   const doc = sampleLoadRun();
   const dir = mkdtempSync(join(tmpdir(), 'erpcert-load-html-'));
   const file = join(dir, 'report.html');
@@ -29,7 +17,7 @@ describe.skipIf(!available && process.env.CI !== '1')('load report.html in headl
 
   beforeAll(async () => {
     writeFileSync(file, renderLoadReportHtml(doc));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
