@@ -1,13 +1,8 @@
-/**
- * The settings of `erpcert conform`, checked from its option values (flag > ERPCERT_<FLAG> >
- * erpcert.config.json > default, packages/cli/src/options.ts): every bad value is a UsageError that says
- * what to do (exit 2).
- */
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rules as catalogue, matchRules, type Rule, RuleGlobError } from '@erpcert/contract';
 import { type OptionValues, UsageError } from '../options.js';
 import type { Profile } from '../reports/runner.js';
+import { defaultReportDir, int, str, targetUrl } from '../settings-common.js';
 
 /** Seed size of the embedded server: the same as `erpcert serve`, so both targets hold the same data. */
 export const EMBEDDED_SEED_SIZE = 100;
@@ -50,42 +45,9 @@ export interface ConformSettings {
   readonly outDir: string;
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-const int = (v: unknown) => (typeof v === 'number' ? v : undefined);
-
-function timestamp(d: Date): string {
-  return d
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/:/g, '-');
-}
-
-/** A fresh report folder: `reports/conformance/<timestamp>`, with `-2`, `-3`... when taken. */
-function defaultOutDir(cwd: string, now: Date): string {
-  const base = resolve(cwd, 'reports', 'conformance', timestamp(now));
-  let dir = base;
-  for (let i = 2; existsSync(dir); i++) dir = `${base}-${i}`;
-  return dir;
-}
-
 /** Checks the option values; throws UsageError with what to do (exit 2). */
 export function conformSettings(values: OptionValues, cwd: string, now: Date): ConformSettings {
-  const target = str(values.target)?.replace(/\/+$/, '');
-  if (target !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      throw new UsageError(`--target must be a URL such as https://erp.example.com, got ${JSON.stringify(target)}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new UsageError('--target must be an http:// or https:// URL');
-    if (url.username || url.password)
-      throw new UsageError(
-        'put the credentials in --user and --password (or ERPCERT_PASSWORD), not in the --target URL',
-      );
-    if (url.search || url.hash) throw new UsageError('--target is the base URL only, without a query or fragment');
-  }
+  const target = targetUrl(values.target);
   const positive = (name: string) => {
     const v = int(values[name]);
     if (v !== undefined && v < 1) throw new UsageError(`--${name} must be at least 1, got ${v}`);
@@ -146,6 +108,6 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     ...(pace !== undefined ? { pace } : {}),
     cleanup: values.cleanup !== false,
     timeoutMs: timeout * 1000,
-    outDir: out !== undefined ? resolve(cwd, out) : defaultOutDir(cwd, now),
+    outDir: out !== undefined ? resolve(cwd, out) : defaultReportDir(cwd, 'conformance', now),
   };
 }

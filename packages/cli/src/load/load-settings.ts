@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type OptionValues, UsageError } from '../options.js';
+import { defaultReportDir, int, str, targetUrl } from '../settings-common.js';
 import { type ScenarioName, scenarios } from './engines.js';
 
 /** The checked settings of one `erpcert load` run. */
@@ -39,24 +39,6 @@ export const MAX_DURATION = 3600;
 /** Demo data of the embedded server: 10,000 journal entries for the documented 10,000-record reads. */
 export const DEFAULT_SEED_SIZE = 10_000;
 
-const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-const int = (v: unknown) => (typeof v === 'number' ? v : undefined);
-
-function timestamp(d: Date): string {
-  return d
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/:/g, '-');
-}
-
-/** A fresh report folder: `reports/load/<timestamp>`, with `-2`, `-3`... when taken. */
-export function defaultLoadOutDir(cwd: string, now: Date): string {
-  const base = resolve(cwd, 'reports', 'load', timestamp(now));
-  let dir = base;
-  for (let i = 2; existsSync(dir); i++) dir = `${base}-${i}`;
-  return dir;
-}
-
 /** `all`, one name, or names separated by commas. */
 export function parseScenarios(text: string): ScenarioName[] {
   const names = scenarios.map((s) => s.name);
@@ -82,22 +64,7 @@ export function parseBatchSizes(text: string): number[] {
 
 /** Checks the option values of `erpcert load`; throws UsageError with what to do (exit 2). */
 export function loadSettings(values: OptionValues, cwd: string, now: Date): LoadSettings {
-  const target = str(values.target)?.replace(/\/+$/, '');
-  if (target !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      throw new UsageError(`--target must be a URL such as https://erp.example.com, got ${JSON.stringify(target)}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-      throw new UsageError('--target must be an http:// or https:// URL');
-    if (url.username || url.password)
-      throw new UsageError(
-        'put the credentials in --user and --password (or ERPCERT_PASSWORD), not in the --target URL',
-      );
-    if (url.search || url.hash) throw new UsageError('--target is the base URL only, without a query or fragment');
-  }
+  const target = targetUrl(values.target);
   const positive = (name: string, max = Number.MAX_SAFE_INTEGER) => {
     const v = int(values[name]);
     if (v !== undefined && (v < 1 || v > max)) throw new UsageError(`--${name} must be 1 to ${max}, got ${v}`);
@@ -138,6 +105,6 @@ export function loadSettings(values: OptionValues, cwd: string, now: Date): Load
     saturationStageSeconds: positive('saturation-stage-seconds', 600) ?? 2,
     dashboard: values.dashboard === true,
     ...(str(values.baseline) !== undefined ? { baseline: resolve(cwd, str(values.baseline)!) } : {}),
-    outDir: out !== undefined ? resolve(cwd, out) : defaultLoadOutDir(cwd, now),
+    outDir: out !== undefined ? resolve(cwd, out) : defaultReportDir(cwd, 'load', now),
   };
 }
