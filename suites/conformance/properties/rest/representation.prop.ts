@@ -1,7 +1,7 @@
 // Representation (issue 5 "Representation"; record-rest-api.md §1, §2 "Envelope (JSON)", "Record", §4 rule
 // 11): XML and JSON describe the same records, every value is a string, `@url` matches the key,
 // `@rownumber` is 0-based, every XML body validates against its XSD and every JSON body against its schema.
-import { registers as catalogue, getRule } from '@erpcert/contract';
+import { getRule } from '@erpcert/contract';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
@@ -22,23 +22,12 @@ import {
   type RuleContext,
   rawJson,
   recordCheck,
-  registersWithData,
   restEnvelopeSchema,
   ruleProperty,
   show,
+  tableRegisterWithData,
   uniqueCode,
 } from '../../src/harness/index.js';
-
-const TABLE = catalogue.map((r) => r.name);
-let withData: Promise<string[]> | undefined;
-
-/** The table's registers that hold records on the target (one `limit=1` read each, once per file). */
-async function registersArb(ctx: RuleContext) {
-  withData ??= registersWithData(ctx, TABLE);
-  const list = await withData;
-  if (list.length === 0) ctx.skip('the target has no records in any register of the table');
-  return fc.constantFrom(...list);
-}
 
 /** A small read: a page, sometimes with a field list. */
 const readArb = fc.record({
@@ -80,7 +69,7 @@ describe('REST representation', () => {
   ruleProperty(
     'REST.ENVELOPE.XML_DEFAULT',
     'a request without Accept: application/json is answered in XML',
-    async (ctx) => [await registersArb(ctx), readArb],
+    async (ctx) => [await tableRegisterWithData(ctx), readArb],
     async (ctx, register, query) => {
       assertFormat(await ctx.client.rest.list(register, query as never, { format: 'xml' }), 'xml');
     },
@@ -90,7 +79,7 @@ describe('REST representation', () => {
   ruleProperty(
     'REST.ENVELOPE.JSON_ON_ACCEPT',
     'a request with Accept: application/json is answered in JSON, holding the records of the XML answer',
-    async (ctx) => [await registersArb(ctx), readArb],
+    async (ctx) => [await tableRegisterWithData(ctx), readArb],
     async (ctx, register, query) => {
       const { xml, json, stable } = await bothFormats(ctx, register, query);
       assertFormat(json, 'json');
@@ -103,7 +92,7 @@ describe('REST representation', () => {
     ruleProperty(
       rule,
       `every list answer, XML or JSON: ${getRule(rule)!.title}`,
-      async (ctx) => [await registersArb(ctx), readArb, formatArb],
+      async (ctx) => [await tableRegisterWithData(ctx), readArb, formatArb],
       async (ctx, register, query, format) => {
         check(await ctx.client.rest.list(register, query as never, { format }), register);
       },
@@ -113,7 +102,7 @@ describe('REST representation', () => {
   ruleProperty(
     'REST.VERSION.SYSTEMVERSION',
     'every envelope, of a read or a write, reports @systemversion',
-    async (ctx) => [await registersArb(ctx), formatArb, fc.boolean()],
+    async (ctx) => [await tableRegisterWithData(ctx), formatArb, fc.boolean()],
     async (ctx, register, format, write) => {
       if (write && ctx.profile !== 'readonly') {
         const created = await createJson(
@@ -135,7 +124,7 @@ describe('REST representation', () => {
     ruleProperty(
       rule,
       `every record of a list answer, XML or JSON: ${getRule(rule)!.title}`,
-      async (ctx) => [await registersArb(ctx), readArb, formatArb],
+      async (ctx) => [await tableRegisterWithData(ctx), readArb, formatArb],
       async (ctx, register, query, format) => {
         const env = await ctx.client.rest.list(register, query as never, { format });
         const base = await isBase(ctx, register, env.sequence);
@@ -147,7 +136,7 @@ describe('REST representation', () => {
   ruleProperty(
     'REST.QUERY.LIST_RECORDS',
     'every XML body validates against rest-envelope.xsd and every JSON body against <Register>Envelope',
-    async (ctx) => [await registersArb(ctx), readArb],
+    async (ctx) => [await tableRegisterWithData(ctx), readArb],
     async (ctx, register, query) => {
       const { xml, json } = await bothFormats(ctx, register, query);
       await assertXmlValid(xml.raw.text, 'rest-envelope', 'REST.QUERY.LIST_RECORDS');

@@ -12,22 +12,12 @@ import {
   keyFromUrl,
   malformedListParameter,
   probe,
-  type RuleContext,
-  registersWithData,
   ruleProperty,
   ruleTest,
   show,
+  tableRegisterWithData,
   uniqueCode,
 } from '../../src/harness/index.js';
-
-const TABLE = catalogue.map((r) => r.name);
-let withData: Promise<string[]> | undefined;
-async function registersArb(ctx: RuleContext) {
-  withData ??= registersWithData(ctx, TABLE);
-  const list = await withData;
-  if (list.length === 0) ctx.skip('the target has no records in any register of the table');
-  return fc.constantFrom(...list);
-}
 
 /** The outcome of a call: its value, or the refusal's first line. */
 async function outcome<T>(call: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; why: string }> {
@@ -43,7 +33,7 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
   ruleProperty(
     'REST.RECORD.GET_BY_KEY_NOT_SHOWN',
     'GET /api/1/<register>/<key> answers that one record (real deployments do)',
-    async (ctx) => [await registersArb(ctx), fc.nat({ max: 9 })],
+    async (ctx) => [await tableRegisterWithData(ctx), fc.nat({ max: 9 })],
     async (ctx, register, pick) => {
       const p = await probe(ctx, register, { limit: 10 });
       const record = p.ok ? (p.records[pick % Math.max(1, p.records.length)] as AnyRecord | undefined) : undefined;
@@ -98,7 +88,7 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
   ruleProperty(
     'REST.RECORD.FIELD_MODE_PARAM_NOT_SHOWN',
     'a plain GET answers in the all-fields mode (empty fields as "")',
-    async (ctx) => [await registersArb(ctx)],
+    async (ctx) => [await tableRegisterWithData(ctx)],
     async (ctx, register) => {
       const def = catalogue.find((r) => r.name === register)!;
       const p = await probe(ctx, register, { limit: 5 });
@@ -119,7 +109,7 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
   ruleProperty(
     ['REST.ERRORS.STATUS_CODES_NOT_SHOWN', 'REST.ERRORS.BODY_FORMAT_NOT_SHOWN', 'REST.ERRORS.CODES_NOT_SHOWN'],
     'a malformed list parameter is answered with an error shape (<error code description/>), not a 5xx or data',
-    async (ctx) => [await registersArb(ctx), malformedListParameter()],
+    async (ctx) => [await tableRegisterWithData(ctx), malformedListParameter()],
     async (ctx, register, bad) => {
       const query = bad.name === 'range' ? { range: bad.value } : { [bad.name]: bad.value };
       const inPath = ctx.target.companyIn === 'path' && ctx.target.compcode !== undefined;

@@ -13,7 +13,8 @@ import {
   type RestRecord,
   type RestRowFields,
 } from '@erpcert/client';
-import { getRegister } from '@erpcert/contract';
+import { getRegister, registers as registerCatalogue } from '@erpcert/contract';
+import fc from 'fast-check';
 import { appendLedger } from '../runner/ledger.js';
 import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
 import type { RuleContext } from './rule-test.js';
@@ -176,6 +177,22 @@ export async function registersWithData(ctx: RuleContext, candidates: readonly s
     if (p.ok && p.records.length >= min) found.push(register);
   }
   return found;
+}
+
+let tableWithData: Promise<string[]> | undefined;
+
+/**
+ * One of the register table's registers that hold records on the target, as an arbitrary (one `limit=1` read
+ * per register, once per worker); skips the test when none has records.
+ */
+export async function tableRegisterWithData(ctx: RuleContext): Promise<fc.Arbitrary<string>> {
+  tableWithData ??= registersWithData(
+    ctx,
+    registerCatalogue.map((r) => r.name),
+  );
+  const list = await tableWithData;
+  if (list.length === 0) ctx.skip('the target has no records in any register of the table');
+  return fc.constantFrom(...list);
 }
 
 /**

@@ -61,6 +61,7 @@ export {
   probe,
   readAll,
   registersWithData,
+  tableRegisterWithData,
   UnledgeredRecordError,
   uniqueCode,
 } from './data.js';
