@@ -55,14 +55,20 @@ async function startChild(): Promise<Child> {
       nl = buffered.indexOf('\n');
     }
   });
+  // one exit listener for every pending line (not one per call: cpu() is called for every measure)
+  const pending = new Set<(err: Error) => void>();
+  child.once('exit', (code) => {
+    for (const reject of pending) reject(new Error(`bench server exited ${code}`));
+  });
   const nextLine = () =>
     new Promise<string>((resolve, reject) => {
       const l = lines.shift();
-      if (l !== undefined) resolve(l);
-      else {
-        waiters.push(resolve);
-        child.once('exit', (code) => reject(new Error(`bench server exited ${code}`)));
-      }
+      if (l !== undefined) return resolve(l);
+      pending.add(reject);
+      waiters.push((line) => {
+        pending.delete(reject);
+        resolve(line);
+      });
     });
   const url = await nextLine();
   return {
