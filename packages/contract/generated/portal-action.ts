@@ -1230,10 +1230,14 @@ export interface components {
             row?: string;
             field?: string;
         };
+        /** @description `<message description="..."/>` element. Not in the docs: real deployments send it before `<data>` (then the body has no single root, which the XSDs describe; no single OpenAPI schema can), so a client must accept it there. */
+        PortalMessageElement: {
+            description?: string;
+        };
         /** @description Failure: an `<error>` element or a non-empty `errstr` attribute. */
         PortalFailure: components["schemas"]["PortalError"] | components["schemas"]["PortalFailedResult"];
-        /** @description Any XML under `<data>`; the docs do not show this body. */
-        PortalOpenData: Record<string, never>;
+        /** @description Any XML under `<data>`: child elements, attributes or text (startsigning answers "a URL to redirect the user to"); the docs do not show this body. No `type`, so that text content is described too, as the XSD's open kind (mixed content) accepts it. */
+        PortalOpenData: unknown;
         /** @description Capabilities, each 0 or 1, as child elements. */
         PortalLoginSupported: {
             activities: components["schemas"]["PortalFlag"];
@@ -1314,6 +1318,7 @@ export interface components {
         PortalAttachment: {
             uuid: components["schemas"]["PortalUuid"];
             filename: string;
+            /** @description "size is a number": a decimal is allowed, as in the XSD (NonNegativeNumber); >= 0 because it is a size. */
             size: number;
             date: components["schemas"]["PortalDate"];
         };

@@ -50,7 +50,7 @@ function applyThen(s: SchemaNode): SchemaNode {
 }
 
 /** Merges `allOf` parts into one schema (properties and required lists combined, outer keywords win). */
-function flatten(doc: SchemaNode, schema: SchemaNode): SchemaNode {
+export function flatten(doc: SchemaNode, schema: SchemaNode): SchemaNode {
   const s = applyThen(resolveSchema(doc, schema));
   if (!Array.isArray(s.allOf)) return s;
   const { allOf, ...outer } = s;

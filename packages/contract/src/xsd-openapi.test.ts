@@ -10,33 +10,9 @@ import {
   type SchemaNode,
   samplePattern,
 } from './xsd-openapi-example.js';
+import { kindOfSchema } from './xsd-openapi-kinds.js';
 
 afterAll(closeXmlValidator);
-
-/** The XSD kind that describes the body of a named OpenAPI schema; undefined when no XSD applies. */
-function kindOfSchema(name: string): XmlBodyKind | undefined {
-  if (/EnvelopeXml$/.test(name)) return 'rest-envelope';
-  const fixed: Record<string, XmlBodyKind> = {
-    ObservedErrorXml: 'error-only',
-    ObservedMessageXml: 'error-only',
-    PortalOperationResult: 'portal-result',
-    PortalFailedResult: 'portal-result',
-    PortalError: 'error-only',
-    PortalLoginResult: 'portal-login',
-    PortalUploadResult: 'portal-upload-result',
-    PortalConversionResult: 'portal-conversion-result',
-    PortalHasApiResult: 'portal-hasusernewapi',
-    PortalApprovalStatus: 'portal-approval',
-    PortalDocument: 'portal-document',
-    PortalAttachmentList: 'portal-attachments',
-    PortalLookupResult: 'portal-lookup',
-    PortalListARVc: 'portal-arap-list',
-    PortalListAPVc: 'portal-arap-list',
-    PortalOpenData: 'open',
-    PortalUploadRequest: 'portal-upload-request',
-  };
-  return fixed[name] ?? (/^PortalList/.test(name) ? 'portal-list' : undefined);
-}
 
 const refName = (s: SchemaNode) => (typeof s.$ref === 'string' ? s.$ref.split('/').pop()! : undefined);
 

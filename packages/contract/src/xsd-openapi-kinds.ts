@@ -1,0 +1,31 @@
+import type { XmlBodyKind } from './xsd-kinds.js';
+
+/**
+ * The XSD kind that describes the body of a named OpenAPI component schema; undefined when no XSD applies.
+ * Shared by both agreement tests (`xsd-openapi.test.ts` renders from the schemas, `xsd-openapi-reverse.test.ts`
+ * decodes the XSD fixtures into them); specs/xsd/README.md "Agreement with the OpenAPI specs".
+ */
+export function kindOfSchema(name: string): XmlBodyKind | undefined {
+  if (/EnvelopeXml$/.test(name)) return 'rest-envelope';
+  const fixed: Record<string, XmlBodyKind> = {
+    ObservedErrorXml: 'error-only',
+    ObservedMessageXml: 'error-only',
+    PortalOperationResult: 'portal-result',
+    PortalFailedResult: 'portal-result',
+    PortalError: 'error-only',
+    PortalMessageElement: 'error-only',
+    PortalLoginResult: 'portal-login',
+    PortalUploadResult: 'portal-upload-result',
+    PortalConversionResult: 'portal-conversion-result',
+    PortalHasApiResult: 'portal-hasusernewapi',
+    PortalApprovalStatus: 'portal-approval',
+    PortalDocument: 'portal-document',
+    PortalAttachmentList: 'portal-attachments',
+    PortalLookupResult: 'portal-lookup',
+    PortalListARVc: 'portal-arap-list',
+    PortalListAPVc: 'portal-arap-list',
+    PortalOpenData: 'open',
+    PortalUploadRequest: 'portal-upload-request',
+  };
+  return fixed[name] ?? (/^PortalList/.test(name) ? 'portal-list' : undefined);
+}
