@@ -73,7 +73,7 @@ export interface components {
         };
         /** @description Failure: an `<error>` element or a non-empty `errstr` attribute. */
         PortalFailure: components["schemas"]["PortalError"] | components["schemas"]["PortalFailedResult"];
-        /** @description Any XML under `<data>`: child elements, attributes or text (startsigning answers "a URL to redirect the user to"); the docs do not show this body. No `type`, so that text content is described too, as the XSD's open kind (mixed content) accepts it. */
+        /** @description Any XML under `<data>`: child elements, attributes or text (startsigning answers "a URL to redirect the user to"); the docs do not show this body. No `type`, so that text content is described too, as the open kind of the XSD (mixed content) accepts it. */
         PortalOpenData: unknown;
         /** @description Capabilities, each 0 or 1, as child elements. */
         PortalLoginSupported: {
