@@ -77,7 +77,8 @@ const schemaRegister = (name: string) => /^(.+)EnvelopeXml$/.exec(name)?.[1] ?? 
 /**
  * The OpenAPI schemas one top-level element of a body of `kind` must satisfy: those of its kind (`<error>` and
  * `<message>` are `error-only` parts of any body) in the spec of that kind, whose root element has the element's
- * name, for the body's register where schemas exist per register; failure alternatives only for failure bodies.
+ * name, for the body's register where schemas exist per register (all of them when the body names none, as an
+ * empty list page); failure alternatives only for failure bodies.
  */
 function targetsOf(root: XmlElement, kind: XmlBodyKind, failure: boolean): XmlSchema[] {
   const partKind: XmlBodyKind = root.name === 'error' || root.name === 'message' ? 'error-only' : kind;
@@ -90,7 +91,7 @@ function targetsOf(root: XmlElement, kind: XmlBodyKind, failure: boolean): XmlSc
       s.kind === partKind &&
       s.root === root.name &&
       (failure || !failureSchemas.has(s.name)) &&
-      (schemaRegister(s.name) === undefined || schemaRegister(s.name) === register),
+      (register === undefined || schemaRegister(s.name) === undefined || schemaRegister(s.name) === register),
   );
 }
 
