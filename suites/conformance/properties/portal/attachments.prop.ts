@@ -82,7 +82,12 @@ describe('attachments', () => {
       await assertPortalXml(ctx, listed.raw.text, 'portal-attachments', 'PORTAL.ATTACH.LIST_SHAPE');
       for (const a of listed.attachments) {
         expectRule(UUID.test(a.uuid ?? ''), 'PORTAL.ATTACH.FILE_ID_UUID', () => `attachment uuid ${show(a.uuid)}`);
-        expectRule(/^\d+$/.test(a.size ?? ''), 'PORTAL.ATTACH.LIST_SHAPE', () => `attachment size ${show(a.size)}`);
+        // "size is a number" (§2 Result element shapes): a non-negative number, not necessarily whole
+        expectRule(
+          /^\d+(\.\d+)?$/.test(a.size ?? ''),
+          'PORTAL.ATTACH.LIST_SHAPE',
+          () => `attachment size ${show(a.size)}`,
+        );
         expectRule(DATE.test(a.date ?? ''), 'PORTAL.ATTACH.LIST_SHAPE', () => `attachment date ${show(a.date)}`);
       }
       const entry = listed.attachments.find((a) => a.uuid === uuid);
