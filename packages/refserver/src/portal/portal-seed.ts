@@ -6,6 +6,7 @@ import { grantRight, RIGHTS } from './access.js';
 import { AttachmentStore } from './attachments/attachment-store.js';
 import type { DocumentKind } from './document/labels.js';
 import { addTemplate } from './document/templates.js';
+import { ACTIVITY_STATES } from './registers.js';
 import { MAIL_FROM, MAIL_SERVER, setSetting } from './settings.js';
 
 /** Access groups and their rights in every demo company (README "Users and permissions"). */
@@ -35,7 +36,6 @@ const TEMPLATES: readonly [string, string, DocumentKind, boolean, boolean][] = [
 ];
 
 const ACT_TYPES = ['CALL', 'MEET', 'TASK'];
-const ACT_STATES = ['TODO', 'INPROGRESS', 'DONE'];
 const TOPICS = ['Follow up offer', 'Delivery check', 'Contract renewal', 'Price talk', 'Visit', 'Support call'];
 
 /**
@@ -80,7 +80,7 @@ export function seedPortal(app: App, size: number): void {
         EndTime: '10:00',
         CostTime: '1',
         ActType: r.pick(ACT_TYPES),
-        ActState: ACT_STATES[i % ACT_STATES.length]!,
+        ActState: ACTIVITY_STATES[i % ACTIVITY_STATES.length]!,
         CUCode: cu,
         CUName: name,
         Comment: `${c.prefix}${r.pick(TOPICS)}`,

@@ -11,6 +11,12 @@ import { tableName } from '../store/record-table.js';
  * portal-action-api.md §2 "Field-trigger catalogue".
  */
 
+/**
+ * The activity states (ActVc ActState) the demo data uses, in board order. ActState is "reserved, no effect" in
+ * the trigger catalogue and its values are not shown: these are the server's own (README "Kanban").
+ */
+export const ACTIVITY_STATES: readonly string[] = ['TODO', 'INPROGRESS', 'DONE'];
+
 /** ActVc, activities. */
 const ActVc: RegisterInput = {
   name: 'ActVc',

@@ -1,4 +1,5 @@
 import type { PortalHandler } from '../handler.js';
+import { ACTIVITY_STATES } from '../registers.js';
 import { attrs, recordElementXml } from '../xml.js';
 import { LIST_DEFS } from './list-defs.js';
 import { parseListRequest } from './list-params.js';
@@ -6,9 +7,6 @@ import { queryList } from './record-lists.js';
 
 /** Cards per column when `maxsize` is absent (the default is not shown; README "Kanban"). */
 export const KANBAN_MAXSIZE_DEFAULT = 20;
-
-/** Column order: the activity states of the demo data first, others after them by name. */
-const STATE_ORDER = ['TODO', 'INPROGRESS', 'DONE'];
 
 /**
  * `register=Kanban`: the activities (ActVc) as a board, one `<column state count>` per activity state
@@ -31,9 +29,10 @@ const kanban: PortalHandler = {
       if (!columns.has(state)) columns.set(state, []);
       columns.get(state)!.push(r);
     }
+    // column order: the known activity states first, in board order, then any other state by name
     const rank = (s: string) => {
-      const i = STATE_ORDER.indexOf(s);
-      return i < 0 ? STATE_ORDER.length : i;
+      const i = ACTIVITY_STATES.indexOf(s);
+      return i < 0 ? ACTIVITY_STATES.length : i;
     };
     const states = [...columns.keys()].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
     let body = '';
