@@ -35,178 +35,114 @@ export interface PortalOperationDef {
 }
 
 /**
- * Every operation of the portal spec. Checked against specs/portal-action.openapi.yaml by a test, and by the type
- * checker against the generated `PortalOperations` (a missing or unknown operationId does not compile).
+ * Every operation of the portal spec as `[method, result]`. Checked against specs/portal-action.openapi.yaml by
+ * a test, and by the type checker against the generated `PortalOperations` (a missing or unknown operationId
+ * does not compile).
  */
-export const PORTAL_OPERATIONS = {
-  login: { method: 'GET', dispatch: { action: 'login' }, result: 'login' },
-  deactivate: { method: 'GET', dispatch: { action: 'deactivate' }, result: 'result' },
-  delete: { method: 'GET', dispatch: { action: 'delete' }, result: 'result' },
-  deleterow: { method: 'GET', dispatch: { action: 'deleterow' }, result: 'result' },
-  insertrow: { method: 'GET', dispatch: { action: 'insertrow' }, result: 'result' },
-  posttext: { method: 'POST', dispatch: { action: 'posttext' }, result: 'result' },
-  document: { method: 'GET', dispatch: { action: 'document' }, result: 'document' },
-  pastespecial: { method: 'GET', dispatch: { action: 'pastespecial' }, result: 'lookup' },
-  windowactions: { method: 'POST', dispatch: { action: 'windowactions' }, result: 'trigger' },
-  windowactions_encrypted: {
-    method: 'POST',
-    dispatch: { action: 'windowactions', encrypted: 'true' },
-    result: 'trigger',
-  },
-  activeeditfields: { method: 'POST', dispatch: { action: 'activeeditfields' }, result: 'activefields' },
-  report: { method: 'POST', dispatch: { action: 'report' }, result: 'json' },
-  action_doupload: { method: 'POST', dispatch: { action: 'action', register: 'doupload' }, result: 'upload' },
-  action_getattachlist: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getattachlist' },
-    result: 'attachments',
-  },
-  action_getfile: { method: 'GET', dispatch: { action: 'action', register: 'getfile' }, result: 'file' },
-  action_deleteattachment: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'deleteattachment' },
-    result: 'result',
-  },
-  action_getrecordlinks: { method: 'GET', dispatch: { action: 'action', register: 'getrecordlinks' }, result: 'open' },
-  action_sendemail: { method: 'GET', dispatch: { action: 'action', register: 'sendemail' }, result: 'result' },
-  action_checkapprovalstatus: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'checkapprovalstatus' },
-    result: 'approval',
-  },
-  action_sendforapproval: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'sendforapproval' },
-    result: 'result',
-  },
-  action_approveactivity: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'approveactivity' },
-    result: 'result',
-  },
-  action_rejectactivity: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'rejectactivity' },
-    result: 'result',
-  },
-  action_cancelapproval: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'cancelapproval' },
-    result: 'result',
-  },
-  action_getapprovalpersons: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getapprovalpersons' },
-    result: 'open',
-  },
-  action_signactivity: { method: 'GET', dispatch: { action: 'action', register: 'signactivity' }, result: 'result' },
-  action_createsigningactivity: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'createsigningactivity' },
-    result: 'result',
-  },
-  action_createsigningsess: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'createsigningsess' },
-    result: 'result',
-  },
-  action_startsigning: { method: 'GET', dispatch: { action: 'action', register: 'startsigning' }, result: 'open' },
-  action_cancelsigning: { method: 'GET', dispatch: { action: 'action', register: 'cancelsigning' }, result: 'result' },
-  action_getactivitydata: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getactivitydata' },
-    result: 'open',
-  },
-  action_getcomments: { method: 'GET', dispatch: { action: 'action', register: 'getcomments' }, result: 'open' },
-  action_addcomment: { method: 'POST', dispatch: { action: 'action', register: 'addcomment' }, result: 'result' },
-  action_settaskdescription: {
-    method: 'POST',
-    dispatch: { action: 'action', register: 'settaskdescription' },
-    result: 'result',
-  },
-  action_getactivitytypes: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getactivitytypes' },
-    result: 'open',
-  },
-  action_linktosourcerecord: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'linktosourcerecord' },
-    result: 'open',
-  },
-  action_getreportfilters: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getreportfilters' },
-    result: 'json',
-  },
-  action_getemployeeinfo: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getemployeeinfo' },
-    result: 'open',
-  },
-  action_getvacationbalance: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getvacationbalance' },
-    result: 'open',
-  },
-  action_getemptimeplan: { method: 'GET', dispatch: { action: 'action', register: 'getemptimeplan' }, result: 'open' },
-  action_getemptimeplannewformat: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getemptimeplannewformat' },
-    result: 'open',
-  },
-  action_createslinvoicefromorder: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'createslinvoicefromorder' },
-    result: 'conversion',
-  },
-  action_createsalesorderfromquotation: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'createsalesorderfromquotation' },
-    result: 'conversion',
-  },
-  action_createslinvoicefromquotation: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'createslinvoicefromquotation' },
-    result: 'conversion',
-  },
-  action_copyrecord: { method: 'GET', dispatch: { action: 'action', register: 'copyrecord' }, result: 'result' },
-  action_unokrecord: { method: 'GET', dispatch: { action: 'action', register: 'unokrecord' }, result: 'result' },
-  action_hasusernewapi: { method: 'GET', dispatch: { action: 'action', register: 'hasusernewapi' }, result: 'hasapi' },
-  action_getportalusers: { method: 'GET', dispatch: { action: 'action', register: 'getportalusers' }, result: 'open' },
-  action_getadminusers: { method: 'GET', dispatch: { action: 'action', register: 'getadminusers' }, result: 'open' },
-  action_getallusers: { method: 'GET', dispatch: { action: 'action', register: 'getallusers' }, result: 'open' },
-  action_getcontactpersons: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getcontactpersons' },
-    result: 'open',
-  },
-  action_getnotifications: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getnotifications' },
-    result: 'open',
-  },
-  action_getdashboardkpi: {
-    method: 'GET',
-    dispatch: { action: 'action', register: 'getdashboardkpi' },
-    result: 'open',
-  },
-  action_getbilinks: { method: 'GET', dispatch: { action: 'action', register: 'getbilinks' }, result: 'open' },
-  action_registerapi: { method: 'GET', dispatch: { action: 'action', register: 'registerapi' }, result: 'result' },
-  action_buildrecidstr: { method: 'GET', dispatch: { action: 'action', register: 'buildrecidstr' }, result: 'open' },
-  list_INVc: { method: 'GET', dispatch: { register: 'INVc' }, result: 'list' },
-  list_CUVc: { method: 'GET', dispatch: { register: 'CUVc' }, result: 'list' },
-  list_ActVc: { method: 'GET', dispatch: { register: 'ActVc' }, result: 'list' },
-  list_Kanban: { method: 'GET', dispatch: { register: 'Kanban' }, result: 'open' },
-  list_IVVc: { method: 'GET', dispatch: { register: 'IVVc' }, result: 'list' },
-  list_VIVc: { method: 'GET', dispatch: { register: 'VIVc' }, result: 'list' },
-  list_StockTakeVc: { method: 'GET', dispatch: { register: 'StockTakeVc' }, result: 'list' },
-  list_ORVc: { method: 'GET', dispatch: { register: 'ORVc' }, result: 'list' },
-  list_QTVc: { method: 'GET', dispatch: { register: 'QTVc' }, result: 'list' },
-  list_EPOrderDocVc: { method: 'GET', dispatch: { register: 'EPOrderDocVc' }, result: 'list' },
-  list_ARVc: { method: 'GET', dispatch: { register: 'ARVc' }, result: 'list' },
-  list_APVc: { method: 'GET', dispatch: { register: 'APVc' }, result: 'list' },
-} as const satisfies { readonly [K in PortalOperationId]: PortalOperationDef };
+const OPERATIONS = {
+  login: ['GET', 'login'],
+  deactivate: ['GET', 'result'],
+  delete: ['GET', 'result'],
+  deleterow: ['GET', 'result'],
+  insertrow: ['GET', 'result'],
+  posttext: ['POST', 'result'],
+  document: ['GET', 'document'],
+  pastespecial: ['GET', 'lookup'],
+  windowactions: ['POST', 'trigger'],
+  windowactions_encrypted: ['POST', 'trigger'],
+  activeeditfields: ['POST', 'activefields'],
+  report: ['POST', 'json'],
+  action_doupload: ['POST', 'upload'],
+  action_getattachlist: ['GET', 'attachments'],
+  action_getfile: ['GET', 'file'],
+  action_deleteattachment: ['GET', 'result'],
+  action_getrecordlinks: ['GET', 'open'],
+  action_sendemail: ['GET', 'result'],
+  action_checkapprovalstatus: ['GET', 'approval'],
+  action_sendforapproval: ['GET', 'result'],
+  action_approveactivity: ['GET', 'result'],
+  action_rejectactivity: ['GET', 'result'],
+  action_cancelapproval: ['GET', 'result'],
+  action_getapprovalpersons: ['GET', 'open'],
+  action_signactivity: ['GET', 'result'],
+  action_createsigningactivity: ['GET', 'result'],
+  action_createsigningsess: ['GET', 'result'],
+  action_startsigning: ['GET', 'open'],
+  action_cancelsigning: ['GET', 'result'],
+  action_getactivitydata: ['GET', 'open'],
+  action_getcomments: ['GET', 'open'],
+  action_addcomment: ['POST', 'result'],
+  action_settaskdescription: ['POST', 'result'],
+  action_getactivitytypes: ['GET', 'open'],
+  action_linktosourcerecord: ['GET', 'open'],
+  action_getreportfilters: ['GET', 'json'],
+  action_getemployeeinfo: ['GET', 'open'],
+  action_getvacationbalance: ['GET', 'open'],
+  action_getemptimeplan: ['GET', 'open'],
+  action_getemptimeplannewformat: ['GET', 'open'],
+  action_createslinvoicefromorder: ['GET', 'conversion'],
+  action_createsalesorderfromquotation: ['GET', 'conversion'],
+  action_createslinvoicefromquotation: ['GET', 'conversion'],
+  action_copyrecord: ['GET', 'result'],
+  action_unokrecord: ['GET', 'result'],
+  action_hasusernewapi: ['GET', 'hasapi'],
+  action_getportalusers: ['GET', 'open'],
+  action_getadminusers: ['GET', 'open'],
+  action_getallusers: ['GET', 'open'],
+  action_getcontactpersons: ['GET', 'open'],
+  action_getnotifications: ['GET', 'open'],
+  action_getdashboardkpi: ['GET', 'open'],
+  action_getbilinks: ['GET', 'open'],
+  action_registerapi: ['GET', 'result'],
+  action_buildrecidstr: ['GET', 'open'],
+  list_INVc: ['GET', 'list'],
+  list_CUVc: ['GET', 'list'],
+  list_ActVc: ['GET', 'list'],
+  list_Kanban: ['GET', 'open'],
+  list_IVVc: ['GET', 'list'],
+  list_VIVc: ['GET', 'list'],
+  list_StockTakeVc: ['GET', 'list'],
+  list_ORVc: ['GET', 'list'],
+  list_QTVc: ['GET', 'list'],
+  list_EPOrderDocVc: ['GET', 'list'],
+  list_ARVc: ['GET', 'list'],
+  list_APVc: ['GET', 'list'],
+} as const satisfies { readonly [K in PortalOperationId]: readonly ['GET' | 'POST', PortalResultKind] };
+
+/**
+ * The query values that select an operation, derived from its operationId (portal-action-api.md §1; the spec's
+ * `x-erpcert-dispatch`): `action_<name>` is `action=action&register=<name>`, `list_<R>` is `register=<R>`,
+ * `windowactions_encrypted` adds `encrypted=true`, any other id is `action=<id>`.
+ */
+export type PortalDispatch<Op extends PortalOperationId> = Op extends `action_${infer Name}`
+  ? { readonly action: 'action'; readonly register: Name }
+  : Op extends `list_${infer R}`
+    ? { readonly register: R }
+    : Op extends 'windowactions_encrypted'
+      ? { readonly action: 'windowactions'; readonly encrypted: 'true' }
+      : { readonly action: Op };
+
+/** The dispatch values of `id` (see {@link PortalDispatch}). */
+export function dispatchOf<Op extends PortalOperationId>(id: Op): PortalDispatch<Op> {
+  if (id.startsWith('action_')) return { action: 'action', register: id.slice('action_'.length) } as PortalDispatch<Op>;
+  if (id.startsWith('list_')) return { register: id.slice('list_'.length) } as PortalDispatch<Op>;
+  if (id === 'windowactions_encrypted') return { action: 'windowactions', encrypted: 'true' } as PortalDispatch<Op>;
+  return { action: id } as PortalDispatch<Op>;
+}
+
+/** Every operation of the portal spec: its method, dispatch values and result shape. */
+export const PORTAL_OPERATIONS = Object.fromEntries(
+  (Object.keys(OPERATIONS) as PortalOperationId[]).map((id) => {
+    const [method, result] = OPERATIONS[id];
+    return [id, { method, dispatch: dispatchOf(id), result }];
+  }),
+) as {
+  readonly [K in PortalOperationId]: {
+    readonly method: (typeof OPERATIONS)[K][0];
+    readonly dispatch: PortalDispatch<K>;
+    readonly result: (typeof OPERATIONS)[K][1];
+  };
+};
 
 /** The list operations: `list_<register>` (no `action`; `register` names the list, §1). */
 export type PortalListRegister = {
