@@ -206,44 +206,35 @@ export function portalMixSequence(t: TargetRequests, d: ScenarioData): ScenarioR
   const invoices = d.invoices ?? ['1'];
   let n = 0;
   const pick = <T>(xs: readonly T[]) => xs[n++ % xs.length] as T;
-  const lookup: ScenarioRequest = {
+  const get = (query: () => [string, string][], check: ScenarioRequest['check']): ScenarioRequest => ({
     method: 'GET',
-    build: () => ({
-      path: t.portalPath([
-        ['action', 'pastespecial'],
-        ['register', 'INVc'],
-        ['id', pick(searches)],
-      ]),
-      headers,
-    }),
-    check: (status, body) => checkLookup(status, body, 'INVc'),
+    build: () => ({ path: t.portalPath(query()), headers }),
+    check,
     completesOperation: true,
-  };
-  const list: ScenarioRequest = {
-    method: 'GET',
-    build: () => ({
-      path: t.portalPath([
-        ['register', 'IVVc'],
-        ['page', String(1 + (n++ % 5))],
-        ['perpage', '20'],
-      ]),
-      headers,
-    }),
-    check: (status, body) => checkListPage(status, body),
-    completesOperation: true,
-  };
-  const document: ScenarioRequest = {
-    method: 'GET',
-    build: () => ({
-      path: t.portalPath([
-        ['action', 'document'],
-        ['register', 'IVVc'],
-        ['id', pick(invoices)],
-      ]),
-      headers,
-    }),
-    check: (status, body) => checkDocument(status, body),
-    completesOperation: true,
-  };
+  });
+  const lookup = get(
+    () => [
+      ['action', 'pastespecial'],
+      ['register', 'INVc'],
+      ['id', pick(searches)],
+    ],
+    (status, body) => checkLookup(status, body, 'INVc'),
+  );
+  const list = get(
+    () => [
+      ['register', 'IVVc'],
+      ['page', String(1 + (n++ % 5))],
+      ['perpage', '20'],
+    ],
+    (status, body) => checkListPage(status, body),
+  );
+  const document = get(
+    () => [
+      ['action', 'document'],
+      ['register', 'IVVc'],
+      ['id', pick(invoices)],
+    ],
+    (status, body) => checkDocument(status, body),
+  );
   return [lookup, list, lookup, document, lookup, list];
 }
