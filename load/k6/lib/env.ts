@@ -12,7 +12,8 @@ export interface RunSettings {
   readonly password: string;
   /** REST company placement: `/api/1/X?compcode=N` (query) or `/api/N/X` (path); record-rest-api.md §4 rule 8. */
   readonly companyIn: 'query' | 'path';
-  readonly compcode: number;
+  /** Company code; when absent none is sent (the target's default company), as the autocannon engine does. */
+  readonly compcode?: number;
   /** Portal endpoint; real deployments often use `/WebExcellentAPI.hal` (DESIGN.md). */
   readonly portalPath: string;
   readonly compno?: string;
@@ -94,7 +95,7 @@ export function readSettings(defaults: { rate?: number; durationSeconds: number 
     user: envString('ERPCERT_USER', 'erpcert'),
     password: envString('ERPCERT_PASSWORD', 'erpcert'),
     companyIn,
-    compcode: envNumber('ERPCERT_COMPCODE', 1),
+    compcode: envOptional('ERPCERT_COMPCODE') === undefined ? undefined : envNumber('ERPCERT_COMPCODE', 0),
     portalPath: portalPath.startsWith('/') ? portalPath : `/${portalPath}`,
     compno: envOptional('ERPCERT_COMPNO'),
     usercode: envOptional('ERPCERT_USERCODE'),

@@ -21,7 +21,8 @@ export function queryString(query: Query): string {
 
 /** URL of a REST list/create path (record-rest-api.md §4), company in the query or in the path. */
 export function restUrl(settings: RunSettings, register: string, query: Query = {}): string {
-  const version = settings.companyIn === 'path' ? settings.compcode : 1;
+  // without a company code: /api/1/ (the documented version) and no compcode, i.e. the target's default company
+  const version = settings.companyIn === 'path' ? (settings.compcode ?? 1) : 1;
   const all: Query = settings.companyIn === 'query' ? { compcode: settings.compcode, ...query } : query;
   const qs = queryString(all);
   return `${settings.target}/api/${version}/${register}${qs === '' ? '' : `?${qs}`}`;

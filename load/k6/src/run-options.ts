@@ -23,7 +23,7 @@ export interface K6ScenarioOptions {
   readonly rate?: number;
   /** @defaultValue 'query' */
   readonly companyIn?: 'query' | 'path';
-  /** @defaultValue 1 */
+  /** REST company code (record-rest-api.md §4). @defaultValue not sent: the target's default company */
   readonly compcode?: number;
   /** @defaultValue '/WebErpAPI.hal' */
   readonly portalPath?: string;
