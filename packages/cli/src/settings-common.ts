@@ -34,7 +34,7 @@ function timestamp(d: Date): string {
 }
 
 /** A fresh report folder `reports/<kind>/<timestamp>`, with `-2`, `-3`... when taken. */
-export function defaultReportDir(cwd: string, kind: 'conformance' | 'load', now: Date): string {
+export function defaultReportDir(cwd: string, kind: 'conformance' | 'load' | 'cleanup', now: Date): string {
   const base = resolve(cwd, 'reports', kind, timestamp(now));
   let dir = base;
   for (let i = 2; existsSync(dir); i++) dir = `${base}-${i}`;

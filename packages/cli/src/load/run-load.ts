@@ -19,6 +19,7 @@ import {
   type ScenarioName,
 } from './engines.js';
 import { catalogueEntry, failedEntry, scenarioEntry } from './figures.js';
+import { writeLoadLedger } from './load-ledger.js';
 import type { BaselineComparison, LoadRunDocument, LoadScenarioEntry } from './load-results.js';
 import { type LoadSettings, loadSettings } from './load-settings.js';
 import { readLoadRun } from './read-load-run.js';
@@ -203,6 +204,7 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
       entries.push(entry);
       say(`${name}: ${entry.verdict.toUpperCase()} ${entry.reason}`);
     }
+    await writeLoadLedger(base, { embedded, scenarios: s.scenarios, outDir: s.outDir, say, problems });
     if (baselineDoc) baseline = compareWithBaseline(entries, baselineDoc, s.baseline!);
   } catch (e) {
     if (e instanceof LoadStop || e instanceof LoadConfigError || (e instanceof K6Error && e.kind !== 'vendor')) {

@@ -20,6 +20,8 @@ export interface LedgerEntry {
   readonly at?: string;
   /** Set when a test deleted the record itself (the cleanup skips it). */
   readonly gone?: boolean;
+  /** The run tag the record carries, where the ledger's folder does not name it (load runs: `erpcert-load-1a2b3c4d`). */
+  readonly tag?: string;
 }
 
 /**
@@ -64,6 +66,10 @@ export function readLedger(file: string): LedgerContents {
       }
       if (e.company !== undefined && !Number.isInteger(e.company)) {
         problems.push(`ledger line ${i + 1}: "company" must be an integer`);
+        return;
+      }
+      if (e.tag !== undefined && typeof e.tag !== 'string') {
+        problems.push(`ledger line ${i + 1}: "tag" must be a string`);
         return;
       }
       const id = identity(e as LedgerEntry);
