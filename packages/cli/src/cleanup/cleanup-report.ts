@@ -86,7 +86,9 @@ export function renderSummary(doc: CleanupDocument, max = 30): string {
   ];
   if (doc.residue.length > 0) {
     lines.push('', 'Left on the target:');
-    for (const r of doc.residue.slice(0, max)) lines.push(`  ${r.status.padEnd(9)} ${label(r)}: ${r.reason}`);
+    const order: ResidueItem['status'][] = ['failed', 'untouched', 'closed', 'kept'];
+    const sorted = [...doc.residue].sort((a, b) => order.indexOf(a.status) - order.indexOf(b.status));
+    for (const r of sorted.slice(0, max)) lines.push(`  ${r.status.padEnd(9)} ${label(r)}: ${r.reason}`);
     if (doc.residue.length > max) lines.push(`  ... and ${doc.residue.length - max} more: see cleanup.json`);
   }
   for (const p of doc.problems.slice(0, 10)) lines.push(`problem: ${p}`);
