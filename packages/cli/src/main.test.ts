@@ -21,7 +21,8 @@ describe('erpcert main', () => {
   it('--help lists every command of the command-line contract', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
-    for (const c of ['serve', 'conform', 'load', 'report']) expect(stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['serve', 'conform', 'load', 'cleanup', 'report'])
+      expect(stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 
   it('an unknown command exits 2 and names the commands', async () => {

@@ -33,7 +33,8 @@ async function recordsWith(tag: string): Promise<string[]> {
     expect(res.status).toBe(200);
     const records = ((await res.json()) as { data: Record<string, unknown[]> }).data[register]!;
     expect(records.length).toBeLessThan(5000);
-    for (const r of records) if (JSON.stringify(r).includes(tag)) hits.push(`${register} ${(r as { '@url': string })['@url']}`);
+    for (const r of records)
+      if (JSON.stringify(r).includes(tag)) hits.push(`${register} ${(r as { '@url': string })['@url']}`);
   }
   return hits;
 }

@@ -47,7 +47,14 @@ async function expectLookAlikesUntouched() {
 function conformanceFolder(name: string, entries: readonly Ref[]): string {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
-  const target = { url: t.url, embedded: false, user: t.user, compcode: 1, companyIn: 'query', portalPath: '/WebErpAPI.hal' };
+  const target = {
+    url: t.url,
+    embedded: false,
+    user: t.user,
+    compcode: 1,
+    companyIn: 'query',
+    portalPath: '/WebErpAPI.hal',
+  };
   writeFileSync(
     join(dir, 'results.json'),
     JSON.stringify({ schemaVersion: 1, kind: 'erpcert-conformance', run: { runTag: TAG, target } }),
@@ -173,9 +180,12 @@ describe('erpcert cleanup never touches a record without the tag or the fixture 
     await expectLookAlikesUntouched();
     const doc = JSON.parse(readFileSync(join(dir, 'cleanup.json'), 'utf8')) as CleanupDocument;
     expect(doc.totals).toMatchObject({ records: 3 + lookAlikes.length, deleted: 2, closed: 1, failed: 0 });
-    expect(doc.residue.filter((x) => x.status === 'untouched').map((x) => x.key).sort()).toEqual(
-      lookAlikes.map((x) => x.ledgerKey).sort(),
-    );
+    expect(
+      doc.residue
+        .filter((x) => x.status === 'untouched')
+        .map((x) => x.key)
+        .sort(),
+    ).toEqual(lookAlikes.map((x) => x.ledgerKey).sort());
     expect(doc.residue.find((x) => x.key === run.item!.ledgerKey)).toMatchObject({ status: 'closed' });
     expect(Object.keys(doc.target)).not.toContain('password');
   });

@@ -8,8 +8,12 @@ import {
   valueCarriesTag,
 } from './tag-match.js';
 
-const record = (register: string, key: string, fields: Record<string, string> = {}, rows: Record<string, string>[] = []) =>
-  ({ register, key, sequence: 1, fields, rows }) satisfies ScannedRecord;
+const record = (
+  register: string,
+  key: string,
+  fields: Record<string, string> = {},
+  rows: Record<string, string>[] = [],
+) => ({ register, key, sequence: 1, fields, rows }) satisfies ScannedRecord;
 
 describe('tagKind', () => {
   it.each([

@@ -31,12 +31,12 @@ async function records(t: TestTarget, register: string, query: Record<string, st
 }
 
 /** A record by its key field values (`filter.<key>`), or undefined when the target has none. */
-export async function readRecord(t: TestTarget, register: string, key: Record<string, string>): Promise<Json | undefined> {
-  const found = await records(
-    t,
-    register,
-    Object.fromEntries(Object.entries(key).map(([k, v]) => [`filter.${k}`, v])),
-  );
+export async function readRecord(
+  t: TestTarget,
+  register: string,
+  key: Record<string, string>,
+): Promise<Json | undefined> {
+  const found = await records(t, register, Object.fromEntries(Object.entries(key).map(([k, v]) => [`filter.${k}`, v])));
   return found[0];
 }
 
