@@ -50,15 +50,21 @@ describe('ledger', () => {
         'not json',
         '{"register":"IVVc"}',
         '{"register":"X","key":"2","company":"a"}',
+        '{"register":"X","key":"3","tag":7}',
+        '{"register":"TRVc","key":"2026/1","tag":"erpcert-load-1a2b3c4d"}',
         '',
       ].join('\n'),
     );
     const { entries, problems } = readLedger(file);
-    expect(entries).toEqual([{ register: 'IVVc', key: '1' }]);
+    expect(entries).toEqual([
+      { register: 'IVVc', key: '1' },
+      { register: 'TRVc', key: '2026/1', tag: 'erpcert-load-1a2b3c4d' },
+    ]);
     expect(problems).toEqual([
       'ledger line 2: not JSON',
       'ledger line 3: needs "register" and "key" strings',
       'ledger line 4: "company" must be an integer',
+      'ledger line 5: "tag" must be a string',
     ]);
   });
 });
