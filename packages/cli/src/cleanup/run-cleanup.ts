@@ -56,7 +56,9 @@ async function planForReport(
   const groups = new Map<string, { register: string; company: number | undefined }>();
   for (const e of source.entries)
     groups.set(`${e.company ?? ''}/${e.register}`, { register: e.register, company: e.company });
-  for (const { register, company } of groups.values()) {
+  for (const [i, { register, company }] of [...groups.values()].entries()) {
+    // about one second between large reads (record-rest-api.md §4 rule 12), across registers as within one
+    if (i > 0 && s.pauseMs > 0) await new Promise((r) => setTimeout(r, s.pauseMs));
     // every record of the register is read (key, tag places): the tag decides what may be touched, not the ledger
     const result = await findTagged(conn, source.runTag ?? '', [register], {
       batch: s.batch,
