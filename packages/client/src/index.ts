@@ -47,7 +47,17 @@ export type {
 export { headerValue } from './exchange.js';
 export { type Har, type HarEntry, HarRecorder, harEntry, toHar, writeHar } from './har.js';
 export type { CallOptions, RawResponse } from './http-core.js';
-export { MASK, Masker, SECRET_NAME } from './mask.js';
+export {
+  MASK,
+  Masker,
+  MIN_SECRET_LENGTH,
+  maskHeaderValue,
+  maskJson,
+  maskPairs,
+  maskUrl,
+  maskXml,
+  SECRET_NAME,
+} from './mask.js';
 export { OAuthTokenSource } from './oauth.js';
 export { Pacer, type PacingOptions } from './pacer.js';
 export {

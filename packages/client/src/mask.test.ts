@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { MASK, Masker, maskHeaderValue, maskJson, maskPairs, maskXml } from './mask.js';
+import { MASK, Masker, MIN_SECRET_LENGTH, maskHeaderValue, maskJson, maskPairs, maskUrl, maskXml } from './mask.js';
 
 describe('masking by position', () => {
   it.each([
     ['Authorization', 'Basic dTpw', 'Basic ***'],
     ['authorization', 'Bearer abc.def', 'Bearer ***'],
-    ['Cookie', 'HSESSION=abc123; theme=dark', 'HSESSION=***; theme=dark'],
+    ['Cookie', 'HSESSION=abc123; theme=dark', 'HSESSION=***; theme=***'],
+    ['Cookie', 'a=1;b=2', 'a=***;b=***'],
     ['Set-Cookie', 'HSESSION=abc123; Path=/; HttpOnly', 'HSESSION=***; Path=/; HttpOnly'],
+    [
+      'Set-Cookie',
+      'HSESSION=p; Expires=Wed, 21 Oct 2026 07:28:00 GMT, other=x; Path=/',
+      'HSESSION=***; Expires=Wed, 21 Oct 2026 07:28:00 GMT, other=***; Path=/',
+    ],
+    ['X-Api-Token', 'p', '***'],
     ['Content-Type', 'text/xml', 'text/xml'],
+    ['Sequence', '1234', '1234'],
   ])('header %s: %s', (name, value, want) => {
     expect(maskHeaderValue(name, value)).toBe(want);
   });
@@ -21,6 +29,7 @@ describe('masking by position', () => {
     ],
     ['set_field%2EPassword=abc', 'set_field%2EPassword=***'],
     ['token_type=Bearer', 'token_type=Bearer'],
+    ['HSESSION=p&q=1', 'HSESSION=***&q=1'],
   ])('pairs %s', (input, want) => {
     expect(maskPairs(input)).toBe(want);
   });
@@ -62,10 +71,33 @@ describe('Masker.scrub (by value)', () => {
     expect(m.scrub(`seen ${credential} here`)).toBe(`seen ${MASK} here`);
   });
 
-  it('ignores secrets too short to scrub safely', () => {
+  it.each(['p', 'test', 'data', 'rules', 'a'.repeat(MIN_SECRET_LENGTH - 1)])(
+    'does not search free text for the short secret %j (ordinary words stay)',
+    (secret) => {
+      const m = new Masker();
+      m.addBasic('erpcert', secret);
+      const text = `{"rules": [], "tests": "data" } p ${secret}`;
+      expect(m.scrub(text)).toBe(text);
+      // where it stands it is masked all the same
+      expect(m.url(`http://erpcert:${secret}@h/x?password=${secret}&q=${secret}`)).toBe(
+        `http://erpcert:${MASK}@h/x?password=${MASK}&q=${secret}`,
+      );
+      expect(m.body(`set_field.Password=${secret}&x=1`, 'application/x-www-form-urlencoded')).toBe(
+        `set_field.Password=${MASK}&x=1`,
+      );
+    },
+  );
+
+  it('searches free text for a secret of MIN_SECRET_LENGTH characters', () => {
     const m = new Masker();
-    m.addSecret('ab');
-    expect(m.scrub('abc')).toBe('abc');
+    m.addSecret('erpcert1');
+    expect(m.scrub('erpcert erpcert1 erpcert12')).toBe(`erpcert ${MASK} ${MASK}2`);
+  });
+
+  it('masks the password of a URL user-info, whatever it is', () => {
+    expect(maskUrl('https://u:p@h:8080/a?b=1')).toBe(`https://u:${MASK}@h:8080/a?b=1`);
+    expect(maskUrl('https://h/a@b?c=d')).toBe('https://h/a@b?c=d');
+    expect(maskUrl('/api/1/IVVc?password=x#f')).toBe(`/api/1/IVVc?password=${MASK}#f`);
   });
 
   it('masks URLs by parameter name and by value', () => {

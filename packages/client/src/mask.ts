@@ -4,12 +4,17 @@ import type { ExchangeHeader } from './exchange.js';
 export const MASK = '***';
 
 /** Names of fields, parameters and JSON keys whose values are secrets (suffix match, any case). */
-export const SECRET_NAME = /(password|passwd|pwd|secret|token|hsession)$/i;
+export const SECRET_NAME = /(password|passwd|pwd|secret|token|session|session_?id|api_?key)$/i;
 
-/** Literal secrets shorter than this are not scrubbed from free text (they would mask ordinary words). */
-export const MIN_LITERAL_SECRET = 4;
-
-const COOKIE_VALUE = /(\bHSESSION\s*=\s*)[^;,\s]*/gi;
+/**
+ * The shortest secret that is searched for in free text (bodies, messages, report strings, terminal lines).
+ * A shorter one is too likely to be an ordinary word of the data or of a report (`test`, `data`, `rules`, `p`):
+ * searching for it would mask keys, rule ids and the report's own words. It is still masked where it stands,
+ * whatever its length: the `Authorization` header, cookie values, parameters, JSON members and XML elements
+ * named like a secret, and the password of a URL's user-info. Eight is the usual minimum of password
+ * policies. The CLI (packages/cli/src/reports/secrets.ts) uses this same constant.
+ */
+export const MIN_SECRET_LENGTH = 8;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -28,13 +33,17 @@ export class Masker {
   readonly #literals = new Set<string>();
   #pattern: RegExp | undefined;
 
-  /** Registers a secret value (a password, a token, a session id) to scrub from all recorded text. */
+  /**
+   * Registers a secret value (a password, a token, a session id) to scrub from all recorded text; one shorter
+   * than {@link MIN_SECRET_LENGTH} is only masked where it stands (see there).
+   */
   addSecret(value: string | undefined): void {
-    if (!value || value.length < MIN_LITERAL_SECRET) return;
+    if (!value || value.length < MIN_SECRET_LENGTH) return;
     const forms = [
       value,
       encodeURIComponent(value),
       encodeURIComponent(value).replace(/%20/g, '+'),
+      new URLSearchParams({ p: value }).toString().slice(2), // form bodies and URL.searchParams
       JSON.stringify(value).slice(1, -1),
       xmlEscape(value),
     ];
@@ -54,7 +63,12 @@ export class Masker {
     this.addSecret(Buffer.from(`${user}:${password}`, 'utf8').toString('base64'));
   }
 
-  /** Replaces every registered secret in `text`. */
+  /** True when some secret is registered for {@link scrub}. */
+  get searching(): boolean {
+    return this.#literals.size > 0;
+  }
+
+  /** Replaces every registered secret in `text` (free text: secrets of {@link MIN_SECRET_LENGTH} and more). */
   scrub(text: string): string {
     if (this.#literals.size === 0 || text.length === 0) return text;
     if (!this.#pattern) {
@@ -69,34 +83,52 @@ export class Masker {
     return headers.map(({ name, value }) => ({ name, value: this.scrub(maskHeaderValue(name, value)) }));
   }
 
-  /** Masks secret query values of an absolute or relative URL. */
+  /** Masks the user-info password and secret query values of an absolute or relative URL, then registered secrets. */
   url(url: string): string {
-    const q = url.indexOf('?');
-    if (q < 0) return this.scrub(url);
-    const hash = url.indexOf('#', q);
-    const end = hash < 0 ? url.length : hash;
-    return this.scrub(url.slice(0, q + 1) + maskPairs(url.slice(q + 1, end)) + url.slice(end));
+    return this.scrub(maskUrl(url));
   }
 
   /** Masks a text body by its MIME type (form, JSON, XML), then registered secrets. */
   body(text: string, mimeType: string): string {
     const mime = mimeType.toLowerCase();
     let out = text;
-    if (mime.includes('x-www-form-urlencoded')) out = maskPairs(text);
+    if (mime.includes('x-www-form-urlencoded') || (mime === '' && /^[\w.%[\]-]+=[^\s]*$/.test(text)))
+      out = maskPairs(text);
     else if (mime.includes('json') || /^\s*[[{]/.test(text)) out = maskJson(text);
     if (mime.includes('xml') || /^\s*</.test(text)) out = maskXml(out);
     return this.scrub(out);
   }
 }
 
-/** Masks one header value by name. */
+/** Masks the password of a URL's user-info (`https://u:***@host/`) and its secret query values. */
+export function maskUrl(url: string): string {
+  let out = url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i, `$1${MASK}@`);
+  const q = out.indexOf('?');
+  if (q < 0) return out;
+  const hash = out.indexOf('#', q);
+  const end = hash < 0 ? out.length : hash;
+  out = out.slice(0, q + 1) + maskPairs(out.slice(q + 1, end)) + out.slice(end);
+  return out;
+}
+
+/**
+ * Masks one header value by name: the credentials of `Authorization`, every cookie value of `Cookie`, the
+ * value of the cookie a `Set-Cookie` sets (its attributes stay), and the whole value of a header named like
+ * a secret (`X-Api-Token`).
+ */
 export function maskHeaderValue(name: string, value: string): string {
   const lower = name.toLowerCase();
   if (lower === 'authorization' || lower === 'proxy-authorization') {
     const space = value.indexOf(' ');
     return space < 0 ? MASK : `${value.slice(0, space)} ${MASK}`;
   }
-  if (lower === 'cookie' || lower === 'set-cookie') return value.replace(COOKIE_VALUE, `$1${MASK}`);
+  if (lower === 'cookie') return value.replace(/(^|;)(\s*[^=;]+=)[^;]*/g, `$1$2${MASK}`);
+  if (lower === 'set-cookie')
+    // one header line per cookie; a recorder may join several with ', ' (a date's comma is followed by a day)
+    return value.replace(/(^|,\s*)([^=;,\s]+\s*=)[^;,]*/g, (all, head: string, name: string) =>
+      /^\d/.test(name) ? all : `${head}${name}${MASK}`,
+    );
+  if (SECRET_NAME.test(lower)) return MASK;
   return value;
 }
 

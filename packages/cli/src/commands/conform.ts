@@ -18,7 +18,7 @@ import {
   TARGET_ENV,
   type TargetConnection,
 } from '../reports/runner.js';
-import { scrubbingWriter, secretForms } from '../reports/secrets.js';
+import { maskData, maskingWriter, runMasker } from '../reports/secrets.js';
 import { specInfo } from '../reports/spec-info.js';
 import { renderSummaryTable } from '../reports/summary-table.js';
 import { writeReports } from '../reports/write-reports.js';
@@ -80,10 +80,10 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     portalPath: s.portalPath,
     timeoutMs: s.timeoutMs,
   };
-  const secrets = secretForms(conn.user, conn.password);
+  const masker = runMasker(conn.user, conn.password);
   // everything printed passes through the mask, like everything written (DESIGN.md: passwords are never printed)
-  const out = scrubbingWriter(io.out, secrets);
-  const err = scrubbingWriter(io.err, secrets);
+  const out = maskingWriter(io.out, masker);
+  const err = maskingWriter(io.err, masker);
   const say = (line: string) => err.write(`erpcert conform: ${line}\n`);
   if (s.target === undefined) {
     try {
@@ -126,8 +126,10 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   };
   const events = new RunEvents();
   const collector = new ResultsCollector(s.scope, getRule, replay);
-  events.on(collector.listener);
-  events.on(new ProgressPrinter(err, (io.err as { isTTY?: boolean }).isTTY === true).listener);
+  // every event is masked as data before anything reads it: the document, its curl lines and the progress
+  const progress = new ProgressPrinter(err, (io.err as { isTTY?: boolean }).isTTY === true);
+  events.on((e) => collector.listener(maskData(masker, e)));
+  events.on((e) => progress.listener(maskData(masker, e)));
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (abort.signal.aborted) {
@@ -220,32 +222,35 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     ...(s.shard ? ['--shard', s.shard] : []),
     ...(s.pace ? ['--pace', s.pace] : []),
   ];
-  const doc = collector.build({
-    run: {
-      startedAt: started.toISOString(),
-      finishedAt: finished.toISOString(),
-      durationMs: Math.max(0, finished.getTime() - started.getTime()),
-      target,
-      profile: s.profile,
-      runs: s.runs ?? null,
-      seed: s.seed ?? null,
-      path: s.path ?? null,
-      only: s.only ?? null,
-      shard: s.shard ?? null,
-      pace: s.pace ?? null,
-      runTag,
-      interrupted: result.reason === 'interrupted',
-      command: conformCommand(replay, repeat),
-    },
-    spec: specInfo(),
-    toolVersion: TOOL_VERSION,
-    cleanup,
-    errors,
-    problems,
-  });
+  const doc = maskData(
+    masker,
+    collector.build({
+      run: {
+        startedAt: started.toISOString(),
+        finishedAt: finished.toISOString(),
+        durationMs: Math.max(0, finished.getTime() - started.getTime()),
+        target,
+        profile: s.profile,
+        runs: s.runs ?? null,
+        seed: s.seed ?? null,
+        path: s.path ?? null,
+        only: s.only ?? null,
+        shard: s.shard ?? null,
+        pace: s.pace ?? null,
+        runTag,
+        interrupted: result.reason === 'interrupted',
+        command: conformCommand(replay, repeat),
+      },
+      spec: specInfo(),
+      toolVersion: TOOL_VERSION,
+      cleanup,
+      errors,
+      problems,
+    }),
+  );
   const written = writeReports(doc, s.outDir, {
     docsBase: `${relative(s.outDir, docsDir).split('\\').join('/')}/`,
-    secrets,
+    masker,
   });
   if (written.schemaErrors.length > 0)
     say(

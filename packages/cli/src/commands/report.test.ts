@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { Masker } from '@erpcert/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
 import { sampleResults } from '../reports/testing.js';
@@ -29,13 +30,13 @@ describe('erpcert report', () => {
   const reports = join(root, 'reports');
   const older = sampleResults();
   const newer = sampleResults({ events: [{ type: 'run-end', at: 'x', reason: 'passed', errors: [] }] });
-  writeReports(older, join(reports, 'conformance', '2025-03-01T10-00-00Z'), { docsBase: '', secrets: [] });
+  writeReports(older, join(reports, 'conformance', '2025-03-01T10-00-00Z'), { docsBase: '', masker: new Masker() });
   writeReports(
     { ...newer, run: { ...newer.run, startedAt: '2025-03-02T08:00:00.000Z', shard: '2/3' } },
     join(reports, 'conformance', '2025-03-02T08-00-00Z'),
     {
       docsBase: '',
-      secrets: [],
+      masker: new Masker(),
     },
   );
   const load = join(reports, 'load', '2025-03-01T12-00-00Z');

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runMasker } from '../reports/secrets.js';
 import { validateLoadResults } from './load-results-validate.js';
 import { LoadRunReadError, readLoadRun } from './read-load-run.js';
 import { sampleLoadRun } from './testing.js';
@@ -55,7 +56,7 @@ describe('results.json and load-results.schema.json', () => {
   it('masks secrets in every file it writes', () => {
     const out = join(dir, 'run-secret');
     const doc = sampleLoadRun({ command: 'erpcert load --password s3cret-Pw' });
-    const written = writeLoadReports(doc, out, ['s3cret-Pw']);
+    const written = writeLoadReports(doc, out, runMasker('ci', 's3cret-Pw'));
     for (const f of [written.results, written.summary, written.html]) {
       expect(readFileSync(f, 'utf8')).not.toContain('s3cret-Pw');
       expect(readFileSync(f, 'utf8')).toContain('***');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createClient, isErpClientError } from '@erpcert/client';
 import type { CommandIO } from '../command.js';
 import type { OptionValues } from '../options.js';
-import { scrubbingWriter, secretForms } from '../reports/secrets.js';
+import { maskingWriter, runMasker } from '../reports/secrets.js';
 import { baselineText, compareWithBaseline } from './baseline.js';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.js';
 import {
@@ -131,9 +131,9 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
   const embedded = s.target === undefined;
   const user = s.user ?? (embedded ? EMBEDDED.user : undefined);
   const password = s.password ?? (embedded ? EMBEDDED.password : undefined);
-  const secrets = secretForms(user, password);
-  const out = scrubbingWriter(io.out, secrets);
-  const err = scrubbingWriter(io.err, secrets);
+  const masker = runMasker(user, password);
+  const out = maskingWriter(io.out, masker);
+  const err = maskingWriter(io.err, masker);
   const say = (line: string) => err.write(`erpcert load: ${line}\n`);
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -264,7 +264,7 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
       baseline,
       problems,
     };
-    const written = writeLoadReports(doc, s.outDir, secrets);
+    const written = writeLoadReports(doc, s.outDir, masker);
     if (written.schemaErrors.length > 0)
       say(
         `results.json does not match load-results.schema.json (a bug of erpcert): ${written.schemaErrors.slice(0, 3).join('; ')}`,

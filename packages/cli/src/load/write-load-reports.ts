@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scrubSecrets } from '../reports/secrets.js';
+import type { Masker } from '@erpcert/client';
+import { maskData } from '../reports/secrets.js';
 import type { LoadRunDocument } from './load-results.js';
 import { validateLoadResults } from './load-results-validate.js';
 import { renderLoadReportHtml } from './report-html.js';
@@ -14,20 +15,17 @@ export interface WrittenLoadReports {
   readonly schemaErrors: readonly string[];
 }
 
-/** Writes `results.json`, `summary.md` and `report.html` into `dir`, every text scrubbed of `secrets`. */
-export function writeLoadReports(
-  doc: LoadRunDocument,
-  dir: string,
-  secrets: readonly string[] = [],
-): WrittenLoadReports {
+/** Writes `results.json`, `summary.md` and `report.html` into `dir`, rendered from the document masked as data. */
+export function writeLoadReports(unmasked: LoadRunDocument, dir: string, masker?: Masker): WrittenLoadReports {
   mkdirSync(dir, { recursive: true });
+  const doc = masker ? maskData(masker, unmasked) : unmasked;
   const files = {
     results: join(dir, 'results.json'),
     summary: join(dir, 'summary.md'),
     html: join(dir, 'report.html'),
   };
-  writeFileSync(files.results, scrubSecrets(`${JSON.stringify(doc, null, 2)}\n`, secrets));
-  writeFileSync(files.summary, scrubSecrets(renderLoadSummaryMd(doc), secrets));
-  writeFileSync(files.html, scrubSecrets(renderLoadReportHtml(doc), secrets));
+  writeFileSync(files.results, `${JSON.stringify(doc, null, 2)}\n`);
+  writeFileSync(files.summary, renderLoadSummaryMd(doc));
+  writeFileSync(files.html, renderLoadReportHtml(doc));
   return { ...files, schemaErrors: validateLoadResults(doc).errors };
 }

@@ -1,48 +1,98 @@
 /**
- * The last line of defence for "passwords and session ids are read, never printed" (DESIGN.md
- * "Command-line contract"): the client masks exchanges, and every report text passes through
- * {@link scrubSecrets} before it is written.
+ * "Passwords and session ids are read, never printed" (DESIGN.md "Command-line contract"). Secrets are masked
+ * where they stand, never by a substring replace over a whole report: the client masks the exchanges it records
+ * (packages/client mask.ts); the CLI masks every event of a run and the results document as data, walking the
+ * object (keys, rule ids and the report's own words are never touched); junit.xml, summary.md, report.html,
+ * curl and replay lines are rendered from that masked data. Free text (messages, bodies, terminal lines) is
+ * searched only for secrets of at least {@link MIN_SECRET_LENGTH} characters, the client's own threshold: a
+ * shorter password (`test`, `data`, `p`) would mask ordinary words. It is masked where it stands: the
+ * `Authorization` header, cookie values, parameters and fields named like a secret, a URL's user-info.
  */
+import { MASK, Masker, MIN_SECRET_LENGTH, maskHeaderValue } from '@erpcert/client';
+import type { RecordedExchange } from './runner.js';
 
-/** What replaces a secret. */
-export const MASK = '***';
+export { MASK, MIN_SECRET_LENGTH };
+
+/** The masker of a run: the Basic credentials (password and base64 credential) of `user` and `password`. */
+export function runMasker(user: string | undefined, password: string | undefined): Masker {
+  const masker = new Masker();
+  if (password !== undefined && password !== '') {
+    if (user !== undefined) masker.addBasic(user, password);
+    else masker.addSecret(password);
+  }
+  return masker;
+}
+
+type Headers = Readonly<Record<string, string>>;
+
+function maskHeaders(masker: Masker, headers: Headers): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, masker.scrub(maskHeaderValue(name, value))]),
+  );
+}
+
+function contentType(headers: Headers): string {
+  return Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+}
+
+/** One recorded exchange masked where each secret stands: URL, header values, bodies by their type, the error. */
+export function maskExchange(masker: Masker, e: RecordedExchange): RecordedExchange {
+  const { request, response } = e;
+  return {
+    ...e,
+    request: {
+      ...request,
+      url: masker.url(request.url),
+      headers: maskHeaders(masker, request.headers),
+      ...(request.body !== undefined ? { body: masker.body(request.body, contentType(request.headers)) } : {}),
+    },
+    ...(response !== undefined
+      ? {
+          response: {
+            ...response,
+            headers: maskHeaders(masker, response.headers),
+            ...(response.body !== undefined ? { body: masker.body(response.body, contentType(response.headers)) } : {}),
+          },
+        }
+      : {}),
+    ...(e.error !== undefined ? { error: masker.scrub(e.error) } : {}),
+  };
+}
+
+function isExchange(v: Record<string, unknown>): boolean {
+  const r = v.request as Record<string, unknown> | undefined;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.method === 'string' &&
+    typeof r.url === 'string' &&
+    typeof r.headers === 'object' &&
+    r.headers !== null
+  );
+}
 
 /**
- * The password of the embedded reference server when none is given (packages/refserver). It is printed in
- * the README and `erpcert serve --help`, so it is not a secret, and masking the word would garble every
- * report (it is also the tool's and the default user's name).
+ * Masks any JSON-like value as data: a copy in which every recorded exchange is masked where its secrets stand
+ * ({@link maskExchange}) and every other string is searched for the registered secrets. Keys, numbers and
+ * booleans are kept as they are, so the masked value has the same structure as `value`.
  */
-export const PUBLIC_DEFAULT_PASSWORD = 'erpcert';
-
-/** The forms in which a password can show up: as is, URL- and form-encoded, and inside a Basic credential. */
-export function secretForms(user: string | undefined, password: string | undefined): string[] {
-  if (password === undefined || password === '') return [];
-  const forms = new Set<string>();
-  if (password !== PUBLIC_DEFAULT_PASSWORD) {
-    forms.add(password);
-    forms.add(encodeURIComponent(password));
-    forms.add(encodeURIComponent(password).replace(/%20/g, '+'));
-    forms.add(new URLSearchParams({ p: password }).toString().slice(2)); // form bodies and URL.searchParams
-  }
-  if (user !== undefined) forms.add(Buffer.from(`${user}:${password}`, 'utf8').toString('base64'));
-  return [...forms].filter((f) => f !== '').sort((a, b) => b.length - a.length);
+export function maskData<T>(masker: Masker, value: T): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return masker.scrub(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    const exchange = isExchange(o) ? (maskExchange(masker, o as unknown as RecordedExchange) as object) : o;
+    return Object.fromEntries(Object.entries(exchange).map(([k, x]) => [k, walk(x)]));
+  };
+  return walk(value) as T;
 }
 
-/** Replaces every occurrence of every secret (longest first) with {@link MASK}. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s !== '') out = out.split(s).join(MASK);
-  return out;
-}
-
-/** A writer that masks secrets in everything written through it (terminal output of a run). */
-export function scrubbingWriter(
-  out: { write(text: string): unknown },
-  secrets: readonly string[],
-): { write(text: string): boolean } {
+/** A writer that masks the registered secrets in everything written through it (terminal output of a run). */
+export function maskingWriter(out: { write(text: string): unknown }, masker: Masker): { write(text: string): boolean } {
   return {
     write(text: string) {
-      out.write(scrubSecrets(text, secrets));
+      out.write(masker.scrub(text));
       return true;
     },
   };

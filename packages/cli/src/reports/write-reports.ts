@@ -1,10 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Masker } from '@erpcert/client';
 import { renderJunit } from './junit.js';
 import { renderReportHtml } from './report-html.js';
 import type { ResultsDocument } from './results.js';
 import { validateResults } from './results-validate.js';
-import { scrubSecrets } from './secrets.js';
+import { maskData } from './secrets.js';
 import { renderSummaryMd } from './summary-md.js';
 
 /** The four files of a conformance report folder. */
@@ -14,8 +15,8 @@ export const REPORT_FILES = ['junit.xml', 'results.json', 'summary.md', 'report.
 export interface WriteReportsOptions {
   /** Doc links of report.html start with this (relative to the report folder, or absolute). */
   readonly docsBase: string;
-  /** Every form of every secret of the run (secrets.ts); masked in every file. */
-  readonly secrets: readonly string[];
+  /** The run's masker (secrets.ts runMasker): the document is masked as data before anything is rendered. */
+  readonly masker: Masker;
 }
 
 /** What was written. `schemaErrors` is non-empty when results.json does not match results.schema.json (a bug). */
@@ -25,9 +26,13 @@ export interface WrittenReports {
   readonly schemaErrors: readonly string[];
 }
 
-/** Writes junit.xml, results.json, summary.md and report.html into `dir` (created if needed), secrets masked. */
-export function writeReports(doc: ResultsDocument, dir: string, options: WriteReportsOptions): WrittenReports {
+/**
+ * Writes junit.xml, results.json, summary.md and report.html into `dir` (created if needed), all four rendered
+ * from the document masked as data (secrets.ts maskData), never scrubbed as text.
+ */
+export function writeReports(unmasked: ResultsDocument, dir: string, options: WriteReportsOptions): WrittenReports {
   mkdirSync(dir, { recursive: true });
+  const doc = maskData(options.masker, unmasked);
   const texts: Record<(typeof REPORT_FILES)[number], string> = {
     'junit.xml': renderJunit(doc),
     'results.json': `${JSON.stringify(doc, null, 2)}\n`,
@@ -37,7 +42,7 @@ export function writeReports(doc: ResultsDocument, dir: string, options: WriteRe
   const files: string[] = [];
   for (const name of REPORT_FILES) {
     const path = join(dir, name);
-    writeFileSync(path, scrubSecrets(texts[name], options.secrets), 'utf8');
+    writeFileSync(path, texts[name], 'utf8');
     files.push(path);
   }
   return { dir, files, schemaErrors: validateResults(doc).errors };

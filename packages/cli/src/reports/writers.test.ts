@@ -6,7 +6,7 @@ import { esc } from './html.js';
 import { renderJunit, xmlEscape } from './junit.js';
 import { renderReportHtml } from './report-html.js';
 import { validateResults } from './results-validate.js';
-import { secretForms } from './secrets.js';
+import { runMasker } from './secrets.js';
 import { mdCell, renderSummaryMd } from './summary-md.js';
 import { renderSummaryTable } from './summary-table.js';
 import { filesContaining, sampleEvents, sampleResults, testEvent, xmlWellFormed } from './testing.js';
@@ -163,7 +163,7 @@ describe('writeReports', () => {
   it('writes the four files, results.json valid against its schema, secrets masked in all of them', () => {
     const secret = 'hunter2-Secret';
     const leaky = sampleResults({ context: { errors: [`failed with ${secret}`] } });
-    const written = writeReports(leaky, dir, { docsBase: '', secrets: secretForms('ci', secret) });
+    const written = writeReports(leaky, dir, { docsBase: '', masker: runMasker('ci', secret) });
     expect(written.files.map((f) => f.slice(dir.length + 1))).toEqual([...REPORT_FILES]);
     expect(written.schemaErrors).toEqual([]);
     expect(validateResults(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'))).errors).toEqual([]);
