@@ -142,6 +142,11 @@ describe('conform with passwords that are also ordinary words', () => {
         expect(authorization ?? cookie).toMatch(/^(Basic |HSESSION=)\*\*\*$/);
       }
 
+      // the recorded data keeps its own words: every REST answer still opens with its `data` member or element
+      const bodies = exchanges.map((x) => x.response?.body ?? '').filter((b) => b !== '');
+      expect(bodies.length).toBeGreaterThan(0);
+      for (const b of bodies) expect(b).toMatch(/^\s*(\{\s*"data"\s*:|(<\?xml[^>]*>\s*)?<data[\s>])/);
+
       expect(validateResults(run.doc).errors).toEqual([]);
       expect(xmlWellFormed(run.files['junit.xml']!)).toBe(true);
       // the random password cannot stand for a key: its run gives the structure the others must keep
