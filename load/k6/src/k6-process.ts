@@ -3,6 +3,7 @@
  * summary), SIGKILL five seconds later. Output is passed on and kept with the password masked.
  */
 import { spawn } from 'node:child_process';
+import { MIN_SECRET_LENGTH } from '@erpcert/client';
 import { K6Error } from './errors.js';
 
 export interface K6Exit {
@@ -16,9 +17,12 @@ export interface K6Exit {
 
 const TAIL_CHARS = 16_384;
 
-/** Replaces every occurrence of `secret` by `***`. */
+/**
+ * Replaces every occurrence of `secret` by `***` in k6's free-text output, when the secret is long enough to be
+ * searched for (the client's MIN_SECRET_LENGTH: a shorter one would mask ordinary words of the output).
+ */
 export function maskSecret(text: string, secret: string | undefined): string {
-  return secret === undefined || secret === '' ? text : text.split(secret).join('***');
+  return secret === undefined || secret.length < MIN_SECRET_LENGTH ? text : text.split(secret).join('***');
 }
 
 /** The message of the last error line k6 logged (`level=error msg="..."`, unescaped), if any. */
