@@ -8,13 +8,15 @@ import { defaultReportDir, int, str, targetUrl } from '../settings-common.js';
 export const EMBEDDED_SEED_SIZE = 100;
 /**
  * What the embedded server is run with unless flags say otherwise: its default login, company 1, and demo
- * users of its seed (packages/refserver/README.md "Demo users"): ADMIN may do everything (reports,
+ * company 2 to compare with, and demo users of its seed (packages/refserver/README.md "Demo users"): ADMIN may do everything (reports,
  * un-confirm), ACC may un-confirm, JD has neither (the refusals).
  */
 export const EMBEDDED_DEFAULT = {
   user: 'erpcert',
   password: 'erpcert',
   compcode: 1,
+  /** The second company of the demo data (refserver DEMO_COMPANIES): other names and prices, a tenth of the data. */
+  otherCompcode: 2,
   usercode: 'ADMIN',
   unokUsercode: 'ACC',
   limitedUsercode: 'JD',
@@ -26,6 +28,8 @@ export interface ConformSettings {
   readonly user?: string;
   readonly password?: string;
   readonly compcode?: number;
+  /** A second company whose data differs (REST.QUERY.COMPCODE and PORTAL.GLOBAL.COMPNO compare the two). */
+  readonly otherCompcode?: number;
   readonly usercode?: string;
   readonly unokUsercode?: string;
   readonly limitedUsercode?: string;
@@ -55,6 +59,11 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
   };
   const runs = positive('runs');
   const compcode = positive('compcode');
+  const otherCompcode = positive('other-compcode');
+  if (otherCompcode !== undefined && target !== undefined && compcode === undefined)
+    throw new UsageError('--other-compcode needs --compcode: the company of the run, to compare the other one with');
+  if (otherCompcode !== undefined && otherCompcode === (compcode ?? EMBEDDED_DEFAULT.compcode))
+    throw new UsageError(`--other-compcode must name another company than --compcode (${otherCompcode})`);
   const timeout = positive('timeout') ?? 15;
   const seed = int(values.seed);
   const path = str(values.path);
@@ -92,6 +101,7 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     ...(str(values.user) !== undefined ? { user: str(values.user)! } : {}),
     ...(typeof values.password === 'string' ? { password: values.password } : {}),
     ...(compcode !== undefined ? { compcode } : {}),
+    ...(otherCompcode !== undefined ? { otherCompcode } : {}),
     ...(str(values.usercode) !== undefined ? { usercode: str(values.usercode)! } : {}),
     ...(str(values['unok-usercode']) !== undefined ? { unokUsercode: str(values['unok-usercode'])! } : {}),
     ...(str(values['limited-usercode']) !== undefined ? { limitedUsercode: str(values['limited-usercode'])! } : {}),

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -83,7 +83,7 @@ describe('erpcert conform against the embedded server, on fixtures', () => {
       ]),
     ).toEqual(['PASS', 'FAIL', 'SKIP', 'NONE', 'PASS']);
     expect(run.results?.run).toMatchObject({ outcome: 'fail', exitCode: 1, profile: 'full', interrupted: false });
-    expect(run.results?.run.target).toMatchObject({ embedded: true, user: 'erpcert', compcode: 1 });
+    expect(run.results?.run.target).toMatchObject({ embedded: true, user: 'erpcert', compcode: 1, otherCompcode: 2 });
   });
 
   it('a FAIL carries counterexample, seed, path, curl line and replay command', () => {
@@ -225,9 +225,27 @@ describe('erpcert conform: configuration errors exit 2 with what to do', () => {
     [['--pace', '0'], '--pace must be a positive number'],
     [['--runs', '0'], '--runs must be at least 1'],
     [['--profile', 'loose'], '--profile from the command line must be one of readonly, full, strict'],
+    [['--target', 'https://erp.example.com', '--other-compcode', '2'], '--other-compcode needs --compcode'],
+    [['--compcode', '3', '--other-compcode', '3'], '--other-compcode must name another company than --compcode'],
+    [['--other-compcode', '1'], '--other-compcode must name another company than --compcode'],
   ])('%j', async (args, message) => {
     const c = capture();
     expect(await main(['conform', ...args], c.io)).toBe(2);
     expect(c.stderr()).toContain(message);
+  });
+});
+
+describe('erpcert conform --other-compcode', () => {
+  it('comes from the flag, ERPCERT_OTHER_COMPCODE or erpcert.config.json, and --help names it', async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'erpcert.config.json'), JSON.stringify({ 'other-compcode': 4 }));
+    const from = (argv: string[], env: Record<string, string>) =>
+      parseArgs('conform', conform.flags, argv, env, cwd).values['other-compcode'];
+    expect(from(['--other-compcode', '2'], { ERPCERT_OTHER_COMPCODE: '3' })).toBe(2);
+    expect(from([], { ERPCERT_OTHER_COMPCODE: '3' })).toBe(3);
+    expect(from([], {})).toBe(4);
+    const c = capture();
+    expect(await main(['conform', '--help'], c.io)).toBe(0);
+    expect(c.stdout()).toMatch(/--other-compcode N +a second company whose data differs/);
   });
 });

@@ -40,6 +40,12 @@ export interface ConformHooks {
   readonly signal?: AbortSignal;
 }
 
+/** The second company of the run: `--other-compcode`, or for the embedded server the demo company that is not the run's. */
+function otherCompany(s: ConformSettings, conn: TargetConnection): number | undefined {
+  if (s.otherCompcode !== undefined || s.target !== undefined) return s.otherCompcode;
+  return conn.compcode === EMBEDDED_DEFAULT.otherCompcode ? EMBEDDED_DEFAULT.compcode : EMBEDDED_DEFAULT.otherCompcode;
+}
+
 /** The environment of the test workers (src/harness/meta.ts TARGET_ENV). */
 function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, ledger: string): Record<string, string> {
   const embedded = s.target === undefined;
@@ -48,6 +54,7 @@ function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, l
     [TARGET_ENV.user]: conn.user,
     [TARGET_ENV.password]: conn.password,
     [TARGET_ENV.compcode]: conn.compcode,
+    [TARGET_ENV.otherCompcode]: otherCompany(s, conn),
     [TARGET_ENV.usercode]: s.usercode ?? (embedded ? EMBEDDED_DEFAULT.usercode : undefined),
     [TARGET_ENV.unokUsercode]: s.unokUsercode ?? (embedded ? EMBEDDED_DEFAULT.unokUsercode : undefined),
     [TARGET_ENV.limitedUsercode]: s.limitedUsercode ?? (embedded ? EMBEDDED_DEFAULT.limitedUsercode : undefined),
@@ -115,6 +122,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     target: s.target,
     user: s.user,
     compcode: s.compcode,
+    otherCompcode: s.otherCompcode,
     usercode: s.usercode,
     unokUsercode: s.unokUsercode,
     limitedUsercode: s.limitedUsercode,
@@ -210,6 +218,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     embedded: s.target === undefined,
     user: conn.user ?? null,
     compcode: conn.compcode ?? null,
+    otherCompcode: otherCompany(s, conn) ?? null,
     companyIn: s.companyIn,
     portalPath: s.portalPath,
     portalcc: s.portalcc ?? null,
@@ -275,6 +284,12 @@ export const conform: Command = {
   flags: [
     ...targetFlags,
     {
+      name: 'other-compcode',
+      type: 'int',
+      arg: 'N',
+      help: 'a second company whose data differs: REST.QUERY.COMPCODE and PORTAL.GLOBAL.COMPNO read both and compare (without it they SKIP)',
+    },
+    {
       name: 'unok-usercode',
       type: 'string',
       arg: 'U',
@@ -325,8 +340,8 @@ export const conform: Command = {
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
   ],
   details: [
-    'Without --target it starts the embedded reference server (user erpcert, password erpcert, company 1; user',
-    'codes ADMIN, ACC and JD of its demo data) and runs against it.',
+    'Without --target it starts the embedded reference server (user erpcert, password erpcert, company 1 and',
+    'company 2 to compare with; user codes ADMIN, ACC and JD of its demo data) and runs against it.',
     'Writes junit.xml, results.json, summary.md and report.html into the report folder.',
     'A failure prints the command that replays it: erpcert conform --only RULE --seed S --path P.',
     'Exit codes: 0 no rule failed; 1 a documented or inferred rule failed; 2 wrong configuration, target',

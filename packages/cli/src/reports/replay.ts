@@ -16,6 +16,7 @@ export interface ReplayBase {
   readonly target?: string | undefined;
   readonly user?: string | undefined;
   readonly compcode?: number | undefined;
+  readonly otherCompcode?: number | undefined;
   readonly usercode?: string | undefined;
   readonly unokUsercode?: string | undefined;
   readonly limitedUsercode?: string | undefined;
@@ -37,6 +38,7 @@ function baseArgs(b: ReplayBase): string[] {
   add('target', b.target);
   add('user', b.user);
   add('compcode', b.compcode);
+  add('other-compcode', b.otherCompcode);
   add('usercode', b.usercode);
   add('unok-usercode', b.unokUsercode);
   add('limited-usercode', b.limitedUsercode);

@@ -35,6 +35,8 @@ export interface TargetInfo {
   readonly embedded: boolean;
   readonly user: string | null;
   readonly compcode: number | null;
+  /** The second company of REST.QUERY.COMPCODE and PORTAL.GLOBAL.COMPNO (`--other-compcode`). Optional: added later. */
+  readonly otherCompcode?: number | null;
   readonly companyIn: 'query' | 'path';
   readonly portalPath: string;
   readonly portalcc: string | null;

@@ -1,10 +1,11 @@
 // One test per register of the register table (record-rest-api.md §2 "Registers, keys and main fields";
 // REST.REGISTER.*): the register lists its records, keyed by its key, with its main fields and rows. Then a
 // sweep: every record check (one test per rule) over a page of every register with data, in both formats.
-import { getRule, type RegisterDef, registers } from '@erpcert/contract';
+import { getRegister, getRule, type RegisterDef, registers } from '@erpcert/contract';
 import { describe } from 'vitest';
 import {
   type AnyRecord,
+  companiesDiffer,
   createJson,
   expectRule,
   fieldValue,
@@ -13,15 +14,17 @@ import {
   RECORD_CHECKS,
   type RuleContext,
   rawJson,
-  readBack,
   ruleTest,
   show,
+  twoCompanies,
   uniqueCode,
   violated,
 } from '../../src/harness/index.js';
 
 /** Records read per register and format. */
 const SAMPLE = 25;
+/** Records of each company compared by REST.QUERY.COMPCODE. */
+const COMPANY_PAGE = 20;
 
 /** A page of one register in one format, as the target sent it (JSON read raw). */
 interface Page {
@@ -137,26 +140,61 @@ describe('REST registers of the register table', () => {
 
   ruleTest(
     ['REST.QUERY.COMPCODE'],
-    'list, JSON POST and PATCH carrying the company code are served in that company',
+    'two companies: each answers its own records to a list with its compcode; a record created and patched with one company code is there and not in the other',
     async (ctx) => {
-      const compcode = ctx.target.compcode;
-      if (compcode === undefined) ctx.skip('the run names no company code (--compcode)');
-      const opts = { format: 'json' as const, compcode };
-      const list = await ctx.client.rest.list('CUVc', { limit: 1 } as never, opts);
+      const { company, other } = twoCompanies(ctx);
+      const rule = 'REST.QUERY.COMPCODE';
+      // reads: the first page of items and of contacts in each company; the demo data and a real second
+      // company differ in names, prices or records, which a server that ignores compcode cannot show
+      const compared: string[] = [];
+      let differ = false;
+      for (const register of ['INVc', 'CUVc']) {
+        const def = getRegister(register)!;
+        const keyOf = (r: AnyRecord) => def.key.map((k) => fieldValue(r, k)).join('/');
+        const page = async (compcode: number) => {
+          const env = await ctx.client.rest.list(register, { limit: COMPANY_PAGE } as never, {
+            format: 'json',
+            compcode,
+          });
+          expectRule(env.hasEnvelope, rule, () => `GET ${register} with compcode=${compcode} answered no envelope`);
+          return env.records as AnyRecord[];
+        };
+        const [a, b] = [await page(company), await page(other)];
+        if (a.length + b.length === 0) continue;
+        compared.push(`${register} (${a.length} and ${b.length} records)`);
+        differ ||= companiesDiffer(a, b, keyOf);
+      }
+      if (compared.length === 0)
+        ctx.skip(`neither company ${company} nor ${other} has INVc or CUVc records to compare`);
       expectRule(
-        list.hasEnvelope,
-        'REST.QUERY.COMPCODE',
-        () => `GET CUVc with compcode=${compcode} answered no envelope`,
+        differ,
+        rule,
+        () =>
+          `companies ${company} and ${other} answer the same records to the same list: ${compared.join(', ')}; ` +
+          'the server ignores compcode (or --other-compcode names a company whose data does not differ)',
       );
       if (ctx.profile === 'readonly') return;
+      // writes: a contact created and patched with compcode=company is read back there, and not in the other
+      const opts = { format: 'json' as const, compcode: company };
       const code = uniqueCode(ctx);
       await createJson(ctx, 'CUVc', [{ Code: code, Name: `${ctx.target.runTag} company` }], opts);
       await ctx.client.rest.update('CUVc', code, { Name: `${ctx.target.runTag} company 2` }, [], opts);
-      const back = await readBack(ctx, 'CUVc', 'Code', code);
+      const find = async (compcode: number) =>
+        (
+          (await ctx.client.rest.list('CUVc', { 'filter.Code': code } as never, { format: 'json', compcode }))
+            .records as AnyRecord[]
+        ).find((r) => fieldValue(r, 'Code') === code);
+      const here = await find(company);
       expectRule(
-        fieldValue(back ?? {}, 'Name') === `${ctx.target.runTag} company 2`,
-        'REST.QUERY.COMPCODE',
-        () => `CUVc ${code} created and patched with compcode=${compcode} reads back as ${show(back)}`,
+        fieldValue(here ?? {}, 'Name') === `${ctx.target.runTag} company 2`,
+        rule,
+        () => `CUVc ${code} created and patched with compcode=${company} reads back there as ${show(here)}`,
+      );
+      const there = await find(other);
+      expectRule(
+        there === undefined,
+        rule,
+        () => `CUVc ${code}, created with compcode=${company}, is listed with compcode=${other} too: ${show(there)}`,
       );
     },
   );

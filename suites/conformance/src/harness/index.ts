@@ -48,6 +48,7 @@ export {
 export { assertSameRecords, recordDifference } from './assert/same-records.js';
 export { assertJsonValid, assertXmlValid, type JsonSchemaRef, restEnvelopeSchema } from './assert/schemas.js';
 export { Baselines, judgeStable, MAX_BASELINE_RECORDS, type RegisterData } from './baseline.js';
+export { companiesDiffer, ONE_COMPANY, twoCompanies } from './companies.js';
 export {
   type Created,
   createdByThisRun,

@@ -73,6 +73,8 @@ export const TARGET_ENV = {
   user: 'ERPCERT_USER',
   password: 'ERPCERT_PASSWORD',
   compcode: 'ERPCERT_COMPCODE',
+  /** Optional: a second company whose data differs (REST.QUERY.COMPCODE, PORTAL.GLOBAL.COMPNO compare the two). */
+  otherCompcode: 'ERPCERT_OTHER_COMPCODE',
   usercode: 'ERPCERT_USERCODE',
   portalcc: 'ERPCERT_PORTALCC',
   portalPath: 'ERPCERT_PORTAL_PATH',

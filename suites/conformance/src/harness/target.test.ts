@@ -10,6 +10,7 @@ describe('targetFromEnv', () => {
       ERPCERT_USER: 'u',
       ERPCERT_PASSWORD: 'p',
       ERPCERT_COMPCODE: '2',
+      ERPCERT_OTHER_COMPCODE: '3',
       ERPCERT_USERCODE: 'ANN',
       ERPCERT_PORTALCC: 'est',
       ERPCERT_PORTAL_PATH: '/WebExcellentAPI.hal',
@@ -25,6 +26,7 @@ describe('targetFromEnv', () => {
       user: 'u',
       password: 'p',
       compcode: 2,
+      otherCompcode: 3,
       usercode: 'ANN',
       portalcc: 'est',
       portalPath: '/WebExcellentAPI.hal',
@@ -56,6 +58,8 @@ describe('targetFromEnv', () => {
     [{ ...base, ERPCERT_PORTALCC: 'fin' }, 'est or lat'],
     [{ ...base, ERPCERT_PACE: '-1' }, 'positive number'],
     [{ ...base, ERPCERT_RUN_TAG: 'lower' }, 'upper-case'],
+    [{ ...base, ERPCERT_COMPCODE: '2', ERPCERT_OTHER_COMPCODE: '2' }, 'must name another company'],
+    [{ ...base, ERPCERT_OTHER_COMPCODE: '0' }, 'ERPCERT_OTHER_COMPCODE must be a whole number >= 1'],
   ])('refuses %j', (env, message) => {
     expect(() => targetFromEnv(env)).toThrow(TargetConfigError);
     expect(() => targetFromEnv(env)).toThrow(message);

@@ -17,6 +17,8 @@ export interface TargetConfig {
   readonly password?: string;
   /** REST company code; absent: the target's default company. */
   readonly compcode?: number;
+  /** A second company whose data differs from {@link compcode}'s; the company rules compare the two. */
+  readonly otherCompcode?: number;
   /** Portal `usercode` (access-group checks: reports, un-confirm). */
   readonly usercode?: string;
   readonly portalcc?: 'est' | 'lat';
@@ -102,6 +104,9 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
   const user = get('user');
   const password = env[TARGET_ENV.password];
   const compcode = positiveInt(env, TARGET_ENV.compcode);
+  const otherCompcode = positiveInt(env, TARGET_ENV.otherCompcode);
+  if (otherCompcode !== undefined && otherCompcode === compcode)
+    throw new TargetConfigError(`${TARGET_ENV.otherCompcode} must name another company than ${TARGET_ENV.compcode}`);
   const runs = positiveInt(env, TARGET_ENV.runs);
   const usercode = get('usercode');
   return {
@@ -109,6 +114,7 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
     ...(user !== undefined ? { user } : {}),
     ...(password !== undefined ? { password } : {}),
     ...(compcode !== undefined ? { compcode } : {}),
+    ...(otherCompcode !== undefined ? { otherCompcode } : {}),
     ...(usercode !== undefined ? { usercode } : {}),
     ...(portalcc !== undefined ? { portalcc } : {}),
     portalPath: get('portalPath') ?? '/WebErpAPI.hal',
