@@ -48,6 +48,20 @@ describe('seedDemoData', () => {
     empty.close();
   });
 
+  it('company 2 differs observably from company 1: the same item and contact codes, other names (conform --other-compcode)', () => {
+    const s = seeded(0);
+    for (const [register, key] of [
+      ['INVc', 'A0001'],
+      ['CUVc', 'C0001'],
+    ] as const) {
+      const one = s.get(register, 1, [key])!.fields;
+      const two = s.get(register, 2, [key])!.fields;
+      expect(two.Name).not.toBe(one.Name);
+      expect(two.Name).toMatch(/^Beta /);
+    }
+    s.close();
+  });
+
   it('writes data that passes the server checks: credit invoices, purchase VAT, balanced journal entries', () => {
     const s = seeded(300);
     const ctx = { store: s, company: 1, today: '2025-01-01' };
