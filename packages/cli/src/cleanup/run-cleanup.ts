@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { CommandIO } from '../command.js';
 import type { OptionValues } from '../options.js';
 import { checkTarget, cleanUp, type LedgerEntry, type TargetConnection } from '../reports/runner.js';
-import { scrubbingWriter, secretForms } from '../reports/secrets.js';
+import { maskingWriter, runMasker } from '../reports/secrets.js';
 import { defaultReportDir } from '../settings-common.js';
 import { type CleanupPlan, mergePlans, planFromFound, planFromLedger } from './cleanup-plan.js';
 import {
@@ -94,9 +94,9 @@ export async function runCleanup(
   const s = cleanupSettings(values, positionals, io.cwd);
   const source = s.dir !== undefined ? readReportSource(s.dir) : undefined;
   const conn = connection(s, source);
-  const secrets = secretForms(conn.user, conn.password);
-  const out = scrubbingWriter(io.out, secrets);
-  const err = scrubbingWriter(io.err, secrets);
+  const masker = runMasker(conn.user, conn.password);
+  const out = maskingWriter(io.out, masker);
+  const err = maskingWriter(io.err, masker);
   const say = (line: string) => err.write(`erpcert cleanup: ${line}\n`);
   const runTag = source?.runTag ?? s.tag;
   if (source) {
