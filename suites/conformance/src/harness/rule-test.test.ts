@@ -84,6 +84,8 @@ describe('ruleTest and ruleProperty', () => {
       expect(byName('advises').verdicts).toEqual([{ rule: 'REST.RECORD.GET_BY_KEY_NOT_SHOWN', verdict: 'PASS' }]);
       expect(byName('writes').state).toBe('passed');
       expect(byName('has nothing to shrink').state).toBe('passed');
+      // the generator only makes 0: the third example failed, so the examples ran, and more than numRuns: 1
+      expect(byName('runs its examples first').failure).toMatchObject({ counterexample: '[-3]' });
     },
     SLOW,
   );

@@ -52,9 +52,16 @@ export interface RuleTestOptions {
 }
 
 /** Options of {@link ruleProperty}. */
-export interface RulePropertyOptions extends RuleTestOptions {
+export interface RulePropertyOptions<Ts extends unknown[] = unknown[]> extends RuleTestOptions {
   /** Runs of the property unless `ERPCERT_RUNS` says otherwise. @defaultValue 20 */
   readonly numRuns?: number;
+  /**
+   * Inputs run first, before the generated ones (fast-check's `examples`), in every run: one per case whose
+   * rule the random picks could miss (a register, a trigger field), so that every full run observes each rule
+   * the property judges. A function builds them from the context once per test, after the arbitraries (to
+   * name data those discovered). They count towards the runs, which are raised to at least their number.
+   */
+  readonly examples?: readonly Ts[] | ((ctx: RuleContext) => readonly Ts[] | Promise<readonly Ts[]>);
 }
 
 /** One rule id or several. */
@@ -224,7 +231,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
   arbitraries: Arbitraries<Ts> | ((ctx: RuleContext) => Arbitraries<Ts> | Promise<Arbitraries<Ts>>),
   /** Fails by throwing or by returning (or resolving to) `false`; any other result passes. */
   predicate: (ctx: RuleContext, ...values: Ts) => unknown,
-  opts: RulePropertyOptions = {},
+  opts: RulePropertyOptions<Ts> = {},
 ): void {
   const ids = ruleList(rules);
   const full = ruleTestName(ids, name);
@@ -234,8 +241,10 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
       const { ctx, session } = begin(t, ids, full);
       skipForProfile(t, ctx, opts);
       let arbs: Arbitraries<Ts>;
+      let examples: readonly Ts[];
       try {
         arbs = typeof arbitraries === 'function' ? await arbitraries(ctx) : arbitraries;
+        examples = typeof opts.examples === 'function' ? await opts.examples(ctx) : (opts.examples ?? []);
       } catch (err) {
         if (err instanceof SkipSignal) skipNow(t, err.message);
         fail(t, err, session.recorder.test());
@@ -260,7 +269,12 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
       });
       let details: fc.RunDetails<Ts>;
       try {
-        details = await fc.check(property, checkParameters(ctx.target, opts.numRuns ?? DEFAULT_NUM_RUNS));
+        const params = checkParameters(ctx.target, opts.numRuns ?? DEFAULT_NUM_RUNS);
+        details = await fc.check(property, {
+          ...params,
+          numRuns: Math.max(params.numRuns, examples.length),
+          examples: [...examples],
+        });
       } catch (err) {
         // a replay (`--seed S --path P`) selects every test of a rule; the path fits only the property it came from
         if (ctx.target.path !== undefined && err instanceof Error && err.message.startsWith('Unable to replay'))
