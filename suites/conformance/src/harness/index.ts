@@ -66,6 +66,22 @@ export {
   UnledgeredRecordError,
   uniqueCode,
 } from './data.js';
+export { type FixtureAccount, fixtureFiles, readFixtureAccounts } from './fixture-accounts.js';
+export {
+  DEFAULT_FIXTURE_PREFIX,
+  FIXTURE_PREFIX_PATTERN,
+  FIXTURE_SETS,
+  type FixtureSetSpec,
+  fixtureCode,
+  fixtureCodes,
+  fixtureFields,
+  fixturePrefixProblem,
+  fixtureSchemeText,
+  fixtureTerm,
+  isFixtureCode,
+  LOOKUP_ITEMS,
+} from './fixture-scheme.js';
+export { fixtureSet, fixtureSkipReason } from './fixture-set.js';
 export type { ConformanceMeta, FailureDetail, RecordedExchange } from './meta.js';
 export { TARGET_ENV } from './meta.js';
 export {

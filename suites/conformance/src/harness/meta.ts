@@ -91,6 +91,8 @@ export const TARGET_ENV = {
   pace: 'ERPCERT_PACE',
   /** Optional: a portal usercode holding the un-confirm permission (unokrecord, portal §4 rule 6). */
   unokUsercode: 'ERPCERT_UNOK_USERCODE',
+  /** Prefix of the fixture set's codes (fixture-scheme.ts); default `ERPCERT-FX-`. */
+  fixturePrefix: 'ERPCERT_FIXTURE_PREFIX',
   /** Optional: a portal usercode without report access and without the un-confirm permission (refusals). */
   limitedUsercode: 'ERPCERT_LIMITED_USERCODE',
 } as const;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newRunTag, RUN_TAG_PATTERN } from '../runner/run-tag.js';
 import type { Profile } from '../runner/verdict.js';
+import { DEFAULT_FIXTURE_PREFIX, fixturePrefixProblem } from './fixture-scheme.js';
 import { TARGET_ENV } from './meta.js';
 
 /** Everything a test needs to know about the target and the run. */
@@ -40,6 +41,8 @@ export interface TargetConfig {
   readonly ledger: string;
   /** Requests per second at most, per worker. */
   readonly pace?: number;
+  /** Prefix of the fixture set's codes (fixture-scheme.ts). @defaultValue 'ERPCERT-FX-' */
+  readonly fixturePrefix: string;
 }
 
 /** The TARGET_ENV variables are missing or malformed: a defect of the run's configuration. */
@@ -101,6 +104,9 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
   const runTag = get('runTag') ?? newRunTag();
   if (!RUN_TAG_PATTERN.test(runTag) && !/^[A-Z0-9]{2,8}$/.test(runTag))
     throw new TargetConfigError(`${TARGET_ENV.runTag} must be 2 to 8 upper-case letters or digits, got "${runTag}"`);
+  const fixturePrefix = get('fixturePrefix') ?? DEFAULT_FIXTURE_PREFIX;
+  const prefixProblem = fixturePrefixProblem(fixturePrefix);
+  if (prefixProblem !== undefined) throw new TargetConfigError(`${TARGET_ENV.fixturePrefix}: ${prefixProblem}`);
   const user = get('user');
   const password = env[TARGET_ENV.password];
   const compcode = positiveInt(env, TARGET_ENV.compcode);
@@ -126,5 +132,6 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
     runTag,
     ledger: get('ledger') ?? join(tmpdir(), `erpcert-ledger-${runTag}.jsonl`),
     ...(pace !== undefined ? { pace } : {}),
+    fixturePrefix,
   };
 }

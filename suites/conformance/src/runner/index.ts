@@ -6,6 +6,16 @@
  * start-up), which only the run itself needs; import it from there, lazily.
  */
 
+export { type FixtureAccount, fixtureFiles, readFixtureAccounts } from '../harness/fixture-accounts.js';
+export {
+  DEFAULT_FIXTURE_PREFIX,
+  FIXTURE_SETS,
+  type FixtureSetSpec,
+  fixtureCodes,
+  fixturePrefixProblem,
+  fixtureSchemeText,
+  isFixtureCode,
+} from '../harness/fixture-scheme.js';
 export type { ConformanceMeta, FailureDetail, RecordedExchange } from '../harness/meta.js';
 export { TARGET_ENV } from '../harness/meta.js';
 export {
