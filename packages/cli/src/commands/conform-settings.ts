@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { rules as catalogue, matchRules, type Rule, RuleGlobError } from '@erpcert/contract';
 import { type OptionValues, UsageError } from '../options.js';
-import type { Profile } from '../reports/runner.js';
+import { DEFAULT_FIXTURE_PREFIX, fixturePrefixProblem, type Profile } from '../reports/runner.js';
 import { defaultReportDir, int, str, targetUrl } from '../settings-common.js';
 
 /** Seed size of the embedded server: the same as `erpcert serve`, so both targets hold the same data. */
@@ -44,6 +44,8 @@ export interface ConformSettings {
   readonly scope: readonly Rule[];
   readonly shard?: string;
   readonly pace?: number;
+  /** Prefix of the fixture set kept on the target (`--fixture-prefix`). */
+  readonly fixturePrefix: string;
   readonly cleanup: boolean;
   readonly timeoutMs: number;
   readonly outDir: string;
@@ -95,6 +97,9 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
   const pace = paceText === undefined ? undefined : Number(paceText);
   if (pace !== undefined && !(Number.isFinite(pace) && pace > 0))
     throw new UsageError(`--pace must be a positive number of requests per second, got ${JSON.stringify(paceText)}`);
+  const fixturePrefix = str(values['fixture-prefix']) ?? DEFAULT_FIXTURE_PREFIX;
+  const prefixProblem = fixturePrefixProblem(fixturePrefix);
+  if (prefixProblem !== undefined) throw new UsageError(`--fixture-prefix: ${prefixProblem}`);
   const out = str(values.out);
   return {
     ...(target !== undefined ? { target } : {}),
@@ -116,6 +121,7 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     scope,
     ...(shard !== undefined ? { shard } : {}),
     ...(pace !== undefined ? { pace } : {}),
+    fixturePrefix,
     cleanup: values.cleanup !== false,
     timeoutMs: timeout * 1000,
     outDir: out !== undefined ? resolve(cwd, out) : defaultReportDir(cwd, 'conformance', now),

@@ -5,14 +5,18 @@ import { type RunningServer, startServer } from '@erpcert/refserver';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
 import type { OptionValues } from '../options.js';
 import { ResultsCollector } from '../reports/collector.js';
+import { fixturesInfo } from '../reports/fixtures-section.js';
 import { ProgressPrinter } from '../reports/progress.js';
 import { conformCommand, type ReplayBase } from '../reports/replay.js';
 import type { CleanupInfo, TargetInfo } from '../reports/results.js';
 import {
   checkTarget,
   cleanUp,
+  DEFAULT_FIXTURE_PREFIX,
+  fixtureFiles,
   newRunTag,
   RunEvents,
+  readFixtureAccounts,
   readLedger,
   type SuiteRunResult,
   TARGET_ENV,
@@ -68,6 +72,7 @@ function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, l
     [TARGET_ENV.runTag]: runTag,
     [TARGET_ENV.ledger]: ledger,
     [TARGET_ENV.pace]: s.pace,
+    [TARGET_ENV.fixturePrefix]: s.fixturePrefix,
   };
   return Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
 }
@@ -131,6 +136,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     companyIn: s.companyIn,
     profile: s.profile,
     runs: s.runs,
+    fixturePrefix: s.fixturePrefix,
   };
   const events = new RunEvents();
   const collector = new ResultsCollector(s.scope, getRule, replay);
@@ -251,6 +257,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     spec: specInfo(),
     toolVersion: TOOL_VERSION,
     cleanup,
+    fixtures: fixturesInfo(s.fixturePrefix, readFixtureAccounts(fixtureFiles(ledger).accounts)),
     errors,
     problems,
   });
@@ -322,6 +329,13 @@ export const conform: Command = {
     },
     { name: 'pace', type: 'string', arg: 'R', help: 'at most R requests per second per test worker (staging targets)' },
     {
+      name: 'fixture-prefix',
+      type: 'string',
+      arg: 'P',
+      default: DEFAULT_FIXTURE_PREFIX,
+      help: 'code prefix of the fixture set the suite keeps on the target and reuses (one per team on a shared server)',
+    },
+    {
       name: 'cleanup',
       type: 'boolean',
       default: true,
@@ -341,6 +355,9 @@ export const conform: Command = {
     'company 2 to compare with; user codes ADMIN, ACC and JD of its demo data) and runs against it.',
     'Writes junit.xml, results.json, summary.md and report.html into the report folder.',
     'A failure prints the command that replays it: erpcert conform --only RULE --seed S --path P.',
+    'Records the suite cannot delete (e.g. the more than 50 lookup items) are one fixture set with codes',
+    '<prefix><set><nn> (ERPCERT-FX-LK01..55): created once, reused and repaired by later runs, listed in the',
+    'report apart from the residue. --profile readonly creates nothing; tests that need a missing set SKIP.',
     'Exit codes: 0 no rule failed; 1 a documented or inferred rule failed; 2 wrong configuration, target',
     'unreachable or credentials refused, or the run could not be completed (interrupted, a test file did not load).',
   ].join('\n'),

@@ -5,6 +5,7 @@ import {
   type CleanupInfo,
   type CoverageInfo,
   type FailureEntry,
+  type FixturesInfo,
   RESULTS_SCHEMA_VERSION,
   type ReportVerdict,
   type ResultsDocument,
@@ -22,6 +23,8 @@ export interface RunContext {
   readonly spec: SpecInfo;
   readonly toolVersion: string;
   readonly cleanup: CleanupInfo;
+  /** The fixture set's account. */
+  readonly fixtures?: FixturesInfo;
   /** Errors of the run itself (vitest could not start, unhandled errors) and of the cleanup. */
   readonly errors: readonly string[];
   /** Other problems to list (ledger lines that could not be read, ...). */
@@ -177,6 +180,7 @@ export class ResultsCollector {
       failures,
       coverage: coverageOf(rules),
       cleanup: ctx.cleanup,
+      ...(ctx.fixtures ? { fixtures: ctx.fixtures } : {}),
       problems,
     };
   }

@@ -3,7 +3,7 @@
  * replays it; schemathesis: "Reproduce with:" and a curl command). Secrets never appear: the password
  * stays in `ERPCERT_PASSWORD` or the config file, and curl lines read it from the environment.
  */
-import type { RecordedExchange } from './runner.js';
+import { DEFAULT_FIXTURE_PREFIX, type RecordedExchange } from './runner.js';
 
 /** Quotes one word for a POSIX shell when it needs it. */
 export function shellQuote(word: string): string {
@@ -28,6 +28,8 @@ export interface ReplayBase {
   /** Given only when not the default `full`. */
   readonly profile?: string | undefined;
   readonly runs?: number | undefined;
+  /** Given only when not the default fixture prefix. */
+  readonly fixturePrefix?: string | undefined;
 }
 
 function baseArgs(b: ReplayBase): string[] {
@@ -47,6 +49,8 @@ function baseArgs(b: ReplayBase): string[] {
   if (b.companyIn !== undefined && b.companyIn !== 'query') add('company-in', b.companyIn);
   if (b.profile !== undefined && b.profile !== 'full') add('profile', b.profile);
   add('runs', b.runs);
+  if (b.fixturePrefix !== undefined && b.fixturePrefix !== DEFAULT_FIXTURE_PREFIX)
+    add('fixture-prefix', b.fixturePrefix);
   return args;
 }
 

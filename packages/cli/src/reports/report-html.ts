@@ -4,6 +4,7 @@
  * hash, profile and seed, the rule-by-rule matrix with doc links, the failures with counterexample,
  * masked exchange, curl line and replay command, the cleanup residue and the coverage table.
  */
+import { fixturesHtml } from './fixtures-section.js';
 import { esc, page, verdictBadge } from './html.js';
 import type { FailureEntry, ResultsDocument, RuleResult, VerdictCounts } from './results.js';
 import type { RecordedExchange } from './runner.js';
@@ -202,6 +203,7 @@ export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOption
       : doc.failures.map((f, i) => failureBlock(f, i, doc)).join('\n'),
     '<h2 id="residue">Residue</h2>',
     residue(doc),
+    fixturesHtml(doc),
     '<h2 id="coverage">Coverage</h2>',
     coverage(doc),
     ...(doc.problems.length > 0

@@ -156,6 +156,35 @@ export interface CleanupInfo {
   readonly residue: readonly ResidueItem[];
 }
 
+/** One fixture set (suites/conformance fixture-scheme.ts) and what this run found and did. */
+export interface FixtureSetInfo {
+  readonly id: string;
+  readonly register: string;
+  /** First and last code, `ERPCERT-FX-LK01 to ERPCERT-FX-LK55`. */
+  readonly codes: string;
+  /** Records the set holds when complete. */
+  readonly count: number;
+  readonly purpose: string;
+  /** Why the set stays on the target. */
+  readonly why: string;
+  readonly rules: readonly string[];
+  /** `not-checked`: no test of this run needed the set. */
+  readonly status: 'complete' | 'incomplete' | 'not-checked';
+  readonly present: number | null;
+  readonly created: number;
+  readonly repaired: number;
+  readonly missing: readonly string[];
+  readonly reason: string | null;
+}
+
+/** The fixture set: records the suite keeps on the target between runs, apart from the run's residue. */
+export interface FixturesInfo {
+  /** Every fixture record's key starts with it (`--fixture-prefix`). */
+  readonly prefix: string;
+  readonly scheme: string;
+  readonly sets: readonly FixtureSetInfo[];
+}
+
 /** results.json. */
 export interface ResultsDocument {
   readonly schemaVersion: typeof RESULTS_SCHEMA_VERSION;
@@ -175,6 +204,8 @@ export interface ResultsDocument {
   readonly failures: readonly FailureEntry[];
   readonly coverage: CoverageInfo;
   readonly cleanup: CleanupInfo;
+  /** The fixture set (added in schema version 1; absent in older documents). */
+  readonly fixtures?: FixturesInfo;
   /** Defects of the run or the suite: files that did not load, tests without rule ids, unknown ids, ... */
   readonly problems: readonly string[];
 }

@@ -2,6 +2,7 @@
  * summary.md: a short Markdown account that fits a CI job summary (GitHub's `$GITHUB_STEP_SUMMARY`):
  * totals, a table per rule area, the failures with their replay commands, the residue and the problems.
  */
+import { fixturesMd } from './fixtures-section.js';
 import type { ResultsDocument, VerdictCounts } from './results.js';
 
 /** At most this many failures are written out; the rest are counted (job summaries are limited to 1 MiB). */
@@ -80,6 +81,7 @@ export function renderSummaryMd(doc: ResultsDocument): string {
       out.push(`| ${mdCell(r.register)} | ${mdCell(r.key)} | ${r.company ?? ''} | ${r.status} | ${mdCell(r.reason)} |`);
     }
   }
+  out.push(...fixturesMd(doc));
   if (doc.problems.length > 0) {
     out.push('', '### Problems of the run', '', ...doc.problems.slice(0, 50).map((p) => `- ${mdCell(clip(p))}`));
   }

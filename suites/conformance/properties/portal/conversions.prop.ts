@@ -137,7 +137,8 @@ describe('conversions, copyrecord, unokrecord', () => {
       }
       await drop(ctx, made);
     },
-    { numRuns: 8, writes: true },
+    // every conversion path in every run (QUOTATION_TO_ORDER, QUOTATION_TO_INVOICE, ORDER_TO_INVOICE)
+    { numRuns: 8, writes: true, examples: PATHS.map((path) => [path, [{ stp: '1' }, { stp: '1' }]]) },
   );
 
   ruleProperty(
@@ -265,7 +266,15 @@ describe('conversions, copyrecord, unokrecord', () => {
       if (confirmed) await attempt(ctx.client.portal.unokrecord({ regname, id, usercode: allowed! }));
       await drop(ctx, [[regname, id]]);
     },
-    { numRuns: 4, writes: true },
+    {
+      numRuns: 4,
+      writes: true,
+      // both refusals of both registers in every run (NEEDS_CONFIRMED, PERMISSION)
+      examples: [
+        ['IVVc', 'draft'],
+        ['ORVc', 'no-permission'],
+      ],
+    },
   );
 });
 

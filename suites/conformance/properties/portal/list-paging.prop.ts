@@ -124,7 +124,8 @@ describe('portal list queries: shapes and paging', () => {
       );
       checkDocumentedFields(register, list.records);
     },
-    { numRuns: 15 },
+    // every list register once (its shape rule and its fields rule), then random pages
+    { numRuns: 15, examples: LIST_REGISTERS.map((r) => [r, 1, 20] as [ListRegister, number, number]) },
   );
 
   ruleProperty(
@@ -159,7 +160,14 @@ describe('portal list queries: shapes and paging', () => {
       );
       expectErrorShape(o, 'PORTAL.ERRORS.SHAPE', `register=${register}&${param}=${value}`);
     },
-    { numRuns: 20 },
+    {
+      numRuns: 20,
+      // a bad page and a bad perpage in every run
+      examples: [
+        ['IVVc', { param: 'page', value: '0' }],
+        ['CUVc', { param: 'perpage', value: '101' }],
+      ],
+    },
   );
 
   ruleProperty(
@@ -223,6 +231,14 @@ describe('portal list queries: shapes and paging', () => {
         return undefined;
       });
     },
-    { numRuns: 15 },
+    {
+      numRuns: 15,
+      // a list of each shape (ARVc/APVc and the others) with records, in every run
+      examples: async (ctx) => {
+        const found = await listsWithData(ctx);
+        const picks = [found.find((f) => isArAp(f.register)), found.find((f) => !isArAp(f.register))];
+        return picks.filter((p) => p !== undefined).map((p) => [p, 7] as [(typeof found)[number], number]);
+      },
+    },
   );
 });

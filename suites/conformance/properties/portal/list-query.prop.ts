@@ -150,7 +150,19 @@ describe('portal list query parameters', () => {
         return undefined;
       });
     },
-    { numRuns: 15 },
+    {
+      numRuns: 15,
+      // ARVc and APVc each in every run: a record's first searched field with a one-word value
+      examples: async (ctx) =>
+        (await arapRecords(ctx)).flatMap(({ register, records }) => {
+          for (const record of records)
+            for (const field of SEARCH_FIELDS[register]) {
+              const v = textOf(record, field).trim();
+              if (v !== '' && !/\s/.test(v)) return [[{ register, record, field, upper: false }]];
+            }
+          return [];
+        }),
+    },
   );
 
   ruleTest(

@@ -145,7 +145,15 @@ describe('deleterow and insertrow ids', () => {
       );
       await cleanUp(ctx, 'IVVc', serNr);
     },
-    { numRuns: 10, writes: true },
+    {
+      numRuns: 10,
+      writes: true,
+      // at the beginning and after a row, in every run (INSERTROW_AT_BEGINNING, INSERTROW_POSITION)
+      examples: [
+        [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
+        [{ rows: [{ stp: '1' }, { stp: '1' }], after: 1, type: 2 }],
+      ],
+    },
   );
 
   ruleProperty(
@@ -202,6 +210,15 @@ describe('deleterow and insertrow ids', () => {
       expectErrorShape(o, 'PORTAL.ERRORS.SHAPE', `${action} id=${id} (${form}) on a record of ${n} rows`);
       await cleanUp(ctx, 'IVVc', serNr);
     },
-    { numRuns: 12, writes: true },
+    {
+      numRuns: 12,
+      writes: true,
+      // each rule in every run: a malformed deleterow id, a row beyond the last (1-based), a malformed insertrow id
+      examples: [
+        [[{ stp: '1' }], { action: 'deleterow', form: 'letter' }],
+        [[{ stp: '1' }], { action: 'deleterow', form: 'beyond' }],
+        [[{ stp: '1' }], { action: 'insertrow', form: 'type-9' }],
+      ],
+    },
   );
 });

@@ -75,7 +75,14 @@ describe('field-trigger catalogue', () => {
         () => `__new of ${vcname} answered success ${show(body.success)}`,
       );
     },
-    { numRuns: 10 },
+    {
+      numRuns: 10,
+      // __copy of every register the target has a record of (COPY), and __new once (NEW)
+      examples: async (ctx) => [
+        ['IVVc', false] as [(typeof TRIGGER_REGISTERS)[number], boolean],
+        ...Object.keys(await copySources(ctx)).map((r) => [r, true] as [(typeof TRIGGER_REGISTERS)[number], boolean]),
+      ],
+    },
   );
 
   ruleProperty(
@@ -113,7 +120,15 @@ describe('field-trigger catalogue', () => {
           `${vcname} ${field}=${value} changed ${changed.map(([k, v]) => `${k} ${show(v)} -> ${show(body.record?.[k])}`).join(', ')}`,
       );
     },
-    { numRuns: 6 },
+    {
+      numRuns: 6,
+      // each reserved field once
+      examples: [
+        [['ORVc', 'OrderType'], 'X1'],
+        [['ActVc', 'ActState'], 'X1'],
+        [['IPVc', 'Status'], 'X1'],
+      ],
+    },
   );
 
   ruleProperty(
@@ -181,6 +196,10 @@ describe('field-trigger catalogue', () => {
         () => `${vcname} ${useRow ? 'row' : 'header'} field ${field}=${show(value)} answered ${show(body, 240)}`,
       );
     },
-    { numRuns: 30 },
+    {
+      numRuns: 30,
+      // a header field of every catalogue register (FIELDS_<register>) in every run
+      examples: [...TRIGGER_REGISTERS, ...PAYROLL_REGISTERS].map((r) => [r, 0, false] as [string, number, boolean]),
+    },
   );
 });

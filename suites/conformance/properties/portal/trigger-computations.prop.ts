@@ -92,6 +92,9 @@ const badValue = fc.oneof(
   }),
 );
 
+/** Payment terms the PayDeal property found (its arbitraries run before its examples are built). */
+let payDeals: string[] = [];
+
 describe('field triggers', () => {
   ruleProperty(
     [
@@ -133,7 +136,13 @@ describe('field triggers', () => {
         );
       }
     },
-    { numRuns: 15 },
+    {
+      numRuns: 15,
+      // each trigger field once: VOLUME_FORMULA, DENSITY_NETWEIGHT and DENSITY_FORMULA in every run
+      examples: (['Width', 'Height', 'Depth', 'Density', 'NetWeight'] as const).map((field) => [
+        { field, width: 1.5, height: 2, depth: 0.5, density: 7.85, netWeight: 12 },
+      ]),
+    },
   );
 
   ruleProperty(
@@ -150,7 +159,9 @@ describe('field triggers', () => {
     [rowCase, fc.boolean()],
     async (ctx, c, encrypted) => {
       const { request, gross, sum } = rowRequest(c);
-      const body = await trigger(ctx, request, 'PORTAL.TRIGGER.FIELDS_IVVC', { encrypted });
+      // the formulas are judged on the plain body; the encrypted one is ENCRYPTED's alone, so that a server
+      // refusing `encrypted=true` breaks that rule and no formula
+      const body = await trigger(ctx, request, 'PORTAL.TRIGGER.FIELDS_IVVC');
       const row = body.record?.rows?.[0] ?? {};
       if (c.field === 'Sum') {
         const want = (1 - sum / gross) * 100;
@@ -170,15 +181,22 @@ describe('field triggers', () => {
         );
       }
       if (encrypted) {
-        const plain = await trigger(ctx, request, 'PORTAL.TRIGGER.FIELDS_IVVC');
+        const sealed = await trigger(ctx, request, 'PORTAL.TRIGGER.ENCRYPTED', { encrypted: true });
         expectRule(
-          JSON.stringify(plain) === JSON.stringify(body),
+          JSON.stringify(sealed) === JSON.stringify(body),
           'PORTAL.TRIGGER.ENCRYPTED',
-          () => `the encrypted request answered ${show(body, 200)}, the plain one ${show(plain, 200)}`,
+          () => `the encrypted request answered ${show(sealed, 200)}, the plain one ${show(body, 200)}`,
         );
       }
     },
-    { numRuns: 20 },
+    {
+      numRuns: 20,
+      // each trigger field once (ROW_SUM_FORMULA, VREBATE_FORMULA), one of them encrypted (ENCRYPTED)
+      examples: (['Quant', 'Price', 'vRebate', 'Sum'] as const).map((field, i) => [
+        { field, quant: 3, price: 12.5, vRebate: 10, sumShare: 80 },
+        i === 0,
+      ]),
+    },
   );
 
   ruleProperty(
@@ -190,6 +208,7 @@ describe('field triggers', () => {
       );
       const codes = terms.ok ? terms.value.records.map((r) => fieldValue(r, 'Code')).filter((c) => c !== '') : [];
       if (codes.length === 0) ctx.skip('the target has no payment terms (PDVc) to trigger PayDeal with');
+      payDeals = codes;
       return [
         fc.constantFrom('DiscPerc', 'IVVc PayDeal', 'VIVc PayDeal'),
         fc.constantFrom(...codes),
@@ -244,7 +263,18 @@ describe('field triggers', () => {
         () => `${register} PayDeal ${payDeal} on an invoice of ${invDate}: ${field} is ${show(due)}`,
       );
     },
-    { numRuns: 10 },
+    {
+      numRuns: 10,
+      // each of the three triggers once, on the first payment terms found
+      examples: () =>
+        (['DiscPerc', 'IVVc PayDeal', 'VIVc PayDeal'] as const).map((which) => [
+          which,
+          payDeals[0]!,
+          12.5,
+          new Date('2025-03-14T00:00:00Z'),
+          [[2, 10]] as [number, number][],
+        ]),
+    },
   );
 
   ruleProperty(
@@ -283,6 +313,14 @@ describe('field triggers', () => {
         () => `a warning came with success ${show(body.success)}`,
       );
     },
-    { numRuns: 12 },
+    {
+      numRuns: 12,
+      // each validated field once, in Estonia
+      examples: [
+        [{ field: 'IBANCode', value: 'EE00 1234' }, 'EE'],
+        [{ field: 'VATNr', value: '!?#' }, 'EE'],
+        [{ field: 'RegNr1', value: '%&*' }, 'EE'],
+      ],
+    },
   );
 });

@@ -89,7 +89,17 @@ describe('field-trigger effects', () => {
           () => `CustCode ${code} (payment terms ${terms}) answered PayDeal ${show(r.PayDeal)}`,
         );
     },
-    { numRuns: 8 },
+    {
+      numRuns: 8,
+      // both triggers in every run, on a customer whose name no other customer has
+      examples: async (ctx) => {
+        const { customers } = await masterData(ctx);
+        const unique = customers.find(
+          (c) => customers.filter((o) => fieldValue(o, 'Name') === fieldValue(c, 'Name')).length === 1,
+        );
+        return unique ? [[unique, false] as [RestRecord, boolean], [unique, true] as [RestRecord, boolean]] : [];
+      },
+    },
   );
 
   ruleProperty(
@@ -153,7 +163,17 @@ describe('field-trigger effects', () => {
         () => `row ArtCode ${art} answered ${problems.join(', ')}`,
       );
     },
-    { numRuns: 10 },
+    {
+      numRuns: 10,
+      // the ArtCode trigger and, where the target has a price list, the PriceList one, in every run
+      examples: async (ctx) => {
+        const m = await masterData(ctx);
+        const item = m.items[0];
+        if (!item) return [];
+        const price = m.prices.find((p) => fieldValue(p, 'PLCode') !== '');
+        return [[item, undefined], ...(price ? [[item, price] as [RestRecord, RestRecord]] : [])];
+      },
+    },
   );
 
   ruleProperty(
@@ -248,7 +268,22 @@ describe('field-trigger effects', () => {
         );
       }
     },
-    { numRuns: 10 },
+    {
+      numRuns: 10,
+      // each of the three rules in every run: TransDate, ActResult, and a group (a user's AccessGroup that is no user code)
+      examples: async (ctx) => {
+        const { users } = await masterData(ctx);
+        const codes = new Set(users.map((u) => fieldValue(u, 'Code')));
+        const grouped =
+          users.find((u) => fieldValue(u, 'AccessGroup') !== '' && !codes.has(fieldValue(u, 'AccessGroup'))) ??
+          users[0];
+        if (!grouped) return [];
+        const day = new Date('2024-05-06T00:00:00Z');
+        return (['TransDate', 'ActResult', 'MainPersons'] as const).map(
+          (field) => [field, day, grouped] as [string, Date, RestRecord],
+        );
+      },
+    },
   );
 
   ruleProperty(
