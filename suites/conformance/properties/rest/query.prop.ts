@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
+  assertJsonStrings,
   compareWithModel,
   describeQuery,
   fieldSubset,
@@ -49,6 +50,7 @@ async function checkQuery(
     const sorted = spec.sort !== undefined ? await baselines.sorted(ctx, register, spec.sort) : undefined;
     const p = await probe(ctx, register, toListQuery(spec));
     if (!p.ok) violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
+    assertJsonStrings(register, p.envelope); // the representation first: values compare as strings
     return compareWithModel(register, spec, p.records, all, sorted);
   });
 }

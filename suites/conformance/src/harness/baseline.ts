@@ -4,6 +4,7 @@
  * when a fresh unfiltered read shows the register did not change in between ({@link judgeStable}).
  */
 import { getRegister } from '@erpcert/contract';
+import { assertJsonStrings } from './assert/json-strings.js';
 import { probe, readAll } from './data.js';
 import type { AnyRecord } from './records.js';
 import type { RuleContext } from './rule-test.js';
@@ -39,6 +40,7 @@ export class Baselines {
     // first gauge the size with a bounded read, then read without any parameter (the unpaged read)
     if ((await readAll(ctx, register, this.max)) === undefined) return undefined;
     const p = await probe(ctx, register);
+    if (p.ok) assertJsonStrings(register, p.envelope);
     return p.ok ? p.records : undefined;
   }
 
@@ -58,6 +60,7 @@ export class Baselines {
     if (hit) return hit;
     const p = await probe(ctx, register, { sort: field });
     if (!p.ok) return violated('REST.QUERY.SORT_ASCENDING', `sort=${field} on ${register} was refused: ${p.why}`);
+    assertJsonStrings(register, p.envelope);
     this.#sorted.set(key, p.records);
     return p.records;
   }

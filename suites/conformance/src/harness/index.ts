@@ -36,6 +36,7 @@ export {
   rawJson,
   sequenceOf,
 } from './assert/envelope.js';
+export { assertJsonStrings } from './assert/json-strings.js';
 export {
   assertRecordShape,
   fieldNames,

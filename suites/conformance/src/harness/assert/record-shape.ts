@@ -169,7 +169,8 @@ export function assertBaseSyncFields(register: string, record: AnyRecord, opts: 
   if (!opts.base || opts.projected) return;
   for (const f of ['UUID', 'ServerSequence', 'SyncFlags'])
     expectRule(
-      typeof record[f] === 'string',
+      // present is this rule's; whether it is a string is STRING_VALUES's
+      record[f] !== undefined && record[f] !== null,
       'REST.RECORD.BASE_SYNC_FIELDS',
       () => `${register} answers updates_after (a base register) but ${show(record['@url'])} has no ${f}`,
     );
