@@ -125,7 +125,14 @@ describe('approval status', () => {
         throw err;
       }
     },
-    { numRuns: 10 },
+    {
+      numRuns: 10,
+      // a record of every register that has one, in every run
+      examples: async (ctx) =>
+        (await recordsToCheck(ctx)).map(
+          ({ register, ids }) => [{ register, id: ids[0]! }] as [{ register: typeof register; id: string }],
+        ),
+    },
   );
 
   ruleProperty(
@@ -168,6 +175,15 @@ describe('approval status', () => {
       }
       await attempt(deleteRecord(ctx, register, id));
     },
-    { numRuns: 5, writes: true },
+    {
+      numRuns: 5,
+      writes: true,
+      // each step in every run, on each register: SENDFORAPPROVAL, CANCELAPPROVAL, APPROVEACTIVITY, REJECTACTIVITY
+      examples: [
+        ['IVVc', ['sendforapproval', 'approveactivity']],
+        ['ORVc', ['sendforapproval', 'cancelapproval']],
+        ['QTVc', ['sendforapproval', 'rejectactivity']],
+      ],
+    },
   );
 });

@@ -126,6 +126,11 @@ describe('attachments', () => {
         () => `getattachlist still lists ${uuid} after deleteattachment succeeded (${describeOutcome(del)})`,
       );
     },
-    { numRuns: 8, writes: true },
+    {
+      numRuns: 8,
+      writes: true,
+      // each register once, in every run
+      examples: OWN_REGISTERS.map((r, i) => [r, `erpcert-${i}.txt`, new Uint8Array([104, 105, 10 + i])]),
+    },
   );
 });

@@ -10,6 +10,7 @@ import {
   describeOutcome,
   expectSuccess,
   PORTAL_PROBES,
+  type PortalProbe,
   sendProbe,
 } from '../../src/harness/portal.js';
 
@@ -50,7 +51,13 @@ describe('portal authentication', () => {
           `${probe.operation} ${show(probe.params)} with ${k === 'none' ? 'no credentials' : `credentials of ${k}`} was served: ${show(o.ok ? o.value.raw.text : '', 200)}`,
       );
     },
-    { numRuns: 30 },
+    {
+      numRuns: 30,
+      // every operation once in every run (a server that forgets the check on one operation is caught each time)
+      examples: PORTAL_PROBES.map(
+        (p, i) => [p, i % 2 === 0 ? 'none' : 'unknown-user'] as [PortalProbe, BadCredentials],
+      ),
+    },
   );
 
   ruleProperty(

@@ -95,7 +95,8 @@ describe('delete and document', () => {
         () => `${register} ${id} still reads back after delete: ${show(after, 200)}`,
       );
     },
-    { numRuns: 8, writes: true },
+    // every delete register in every run
+    { numRuns: 8, writes: true, examples: DELETABLE.map((r) => [r] as [Deletable]) },
   );
 
   ruleProperty(
@@ -125,6 +126,14 @@ describe('delete and document', () => {
           `document ${register} ${id}: <base64> is not a base64 PDF (starts ${show(doc.content.subarray(0, 8).toString('latin1'))})`,
       );
     },
-    { numRuns: 10 },
+    {
+      numRuns: 10,
+      // a record of every document register that has one, in every run
+      examples: async (ctx) =>
+        (await documentRecords(ctx)).map(
+          ({ register, ids }) =>
+            [{ register, id: ids[0]! }, undefined] as [{ register: typeof register; id: string }, undefined],
+        ),
+    },
   );
 });
