@@ -98,30 +98,33 @@ function refusal(err: unknown): string {
   return (err as Error).message.split('\n')[0] ?? String(err);
 }
 
+/** Creates the missing records: how many the target took, and why it refused any. */
 async function createMissing(
   ctx: RuleContext,
   prefix: string,
   set: FixtureSetSpec,
   missing: readonly string[],
-): Promise<string | undefined> {
-  if (missing.length === 0) return undefined;
+): Promise<{ created: number; why?: string }> {
+  if (missing.length === 0) return { created: 0 };
   const codes = fixtureCodes(prefix, set);
   const records = missing.map((code) => fixtureFields(prefix, set, codes.indexOf(code) + 1));
   try {
     await ctx.client.rest.createJson(set.register as never, records, { format: 'json' });
-    return undefined;
+    return { created: records.length };
   } catch (err) {
-    // one refused record (a code another run made meanwhile) refuses the whole POST: one by one, read back after
-    let why: string | undefined = refusal(err);
-    if (records.length === 1) return why;
-    why = undefined;
+    if (records.length === 1) return { created: 0, why: refusal(err) };
+    // one refused record (a code another run made meanwhile, or one the read missed) refuses the whole POST:
+    // one by one, and the set is read back record by record afterwards
+    let created = 0;
+    let why: string | undefined;
     for (const r of records)
       try {
         await ctx.client.rest.createJson(set.register as never, [r], { format: 'json' });
+        created++;
       } catch (e) {
         why = refusal(e);
       }
-    return why;
+    return { created, ...(why !== undefined ? { why } : {}) };
   }
 }
 
@@ -140,7 +143,11 @@ async function repair(ctx: RuleContext, prefix: string, set: FixtureSetSpec, fou
   return repaired;
 }
 
-async function ensure(ctx: RuleContext, set: FixtureSetSpec): Promise<FixtureAccount> {
+/**
+ * Looks the set up and, outside readonly, creates the missing records and repairs changed ones under the run
+ * folder's lock; appends the account. Not memoised: {@link fixtureSet} calls it once per worker.
+ */
+export async function ensureFixtureSet(ctx: RuleContext, set: FixtureSetSpec): Promise<FixtureAccount> {
   const prefix = ctx.target.fixturePrefix;
   const codes = fixtureCodes(prefix, set);
   const readonly = ctx.profile === 'readonly';
@@ -165,11 +172,11 @@ async function ensure(ctx: RuleContext, set: FixtureSetSpec): Promise<FixtureAcc
     result = await withLock(lock, ctx.signal, async () => {
       const before = await lookUp(ctx, prefix, set);
       const missing = codes.filter((c) => !before.has(c));
-      const why = await createMissing(ctx, prefix, set, missing);
+      const { created, why } = await createMissing(ctx, prefix, set, missing);
       const repaired = await repair(ctx, prefix, set, before);
       const after = missing.length > 0 ? await lookUp(ctx, prefix, set, why !== undefined) : before;
-      const created = missing.filter((c) => after.has(c)).length;
-      return account(after, created, repaired, why);
+      // a code the target refused because it holds it already is present, and not missing
+      return account(after, created, repaired, after.size < codes.length ? why : undefined);
     });
   }
   appendFileSync(fixtureFiles(ctx.target.ledger).accounts, `${JSON.stringify(result)}\n`);
@@ -189,7 +196,7 @@ export function fixtureSet(ctx: RuleContext, set: FixtureSetSpec): Promise<Fixtu
   const key = `${ctx.target.baseUrl}\u0000${ctx.target.fixturePrefix}\u0000${ctx.profile}\u0000${set.id}`;
   let p = holder[holderKey].get(key);
   if (!p) {
-    p = ensure(ctx, set);
+    p = ensureFixtureSet(ctx, set);
     holder[holderKey].set(key, p);
   }
   return p;
