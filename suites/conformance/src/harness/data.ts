@@ -181,16 +181,21 @@ export async function registersWithData(ctx: RuleContext, candidates: readonly s
 
 let tableWithData: Promise<string[]> | undefined;
 
-/**
- * One of the register table's registers that hold records on the target, as an arbitrary (one `limit=1` read
- * per register, once per worker); skips the test when none has records.
- */
-export async function tableRegisterWithData(ctx: RuleContext): Promise<fc.Arbitrary<string>> {
+/** The register table's registers that hold records on the target (one `limit=1` read each, once per worker). */
+export function tableRegistersWithData(ctx: RuleContext): Promise<string[]> {
   tableWithData ??= registersWithData(
     ctx,
     registerCatalogue.map((r) => r.name),
   );
-  const list = await tableWithData;
+  return tableWithData;
+}
+
+/**
+ * One of the register table's registers that hold records on the target, as an arbitrary; skips the test when
+ * none has records.
+ */
+export async function tableRegisterWithData(ctx: RuleContext): Promise<fc.Arbitrary<string>> {
+  const list = await tableRegistersWithData(ctx);
   if (list.length === 0) ctx.skip('the target has no records in any register of the table');
   return fc.constantFrom(...list);
 }

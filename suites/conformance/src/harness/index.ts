@@ -63,6 +63,7 @@ export {
   probe,
   readAll,
   registersWithData,
+  tableRegistersWithData,
   tableRegisterWithData,
   UnledgeredRecordError,
   uniqueCode,
