@@ -300,7 +300,7 @@ describe('pastespecial', () => {
     },
     async (ctx, { register, term }, page, perpage) => {
       const plain = await lookup(ctx, register, term, false);
-      const result = expectSuccess(plain, 'PORTAL.LOOKUP.CAP50', `pastespecial register=${register} id=${term}`);
+      const result = expectSuccess(plain, 'PORTAL.LOOKUP.REGISTERS', `pastespecial register=${register} id=${term}`);
       await checkShape(ctx, register, term, result);
       const records = await source(ctx, register);
       if (typeof records !== 'string') checkResultsMatch(register, term, result, records);

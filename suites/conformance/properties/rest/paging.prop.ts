@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
   type AnyRecord,
+  assertJsonStrings,
   compareWithModel,
   expectRule,
   fieldValue,
@@ -28,6 +29,7 @@ const registerArb = async (ctx: RuleContext) =>
 async function page(ctx: RuleContext, register: string, query: Record<string, string | number>, rule: string) {
   const p = await probe(ctx, register, query);
   if (!p.ok) violated(rule, `${register} refused ${show(query)}: ${p.why}`);
+  assertJsonStrings(register, p.envelope); // the representation first: identities compare as strings
   return p.records;
 }
 
