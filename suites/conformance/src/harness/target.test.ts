@@ -20,6 +20,7 @@ describe('targetFromEnv', () => {
       ERPCERT_SEED: '42',
       ERPCERT_PATH: '3:1',
       ERPCERT_PACE: '2.5',
+      ERPCERT_FIXTURE_PREFIX: 'TEAMB-FX-',
     });
     expect(t).toEqual({
       baseUrl: 'http://127.0.0.1:9',
@@ -38,12 +39,18 @@ describe('targetFromEnv', () => {
       runTag: 'ECAB12',
       ledger: '/tmp/l.jsonl',
       pace: 2.5,
+      fixturePrefix: 'TEAMB-FX-',
     });
   });
 
   it('defaults: full profile, query placement, the documented portal path, a fresh tag and a temp ledger', () => {
     const t = targetFromEnv({ ERPCERT_TARGET: 'http://h:1' });
-    expect(t).toMatchObject({ profile: 'full', companyIn: 'query', portalPath: '/WebErpAPI.hal' });
+    expect(t).toMatchObject({
+      profile: 'full',
+      companyIn: 'query',
+      portalPath: '/WebErpAPI.hal',
+      fixturePrefix: 'ERPCERT-FX-',
+    });
     expect(t.runTag).toMatch(/^EC[0-9A-Z]{4}$/);
     expect(t.ledger).toContain(`erpcert-ledger-${t.runTag}.jsonl`);
   });
@@ -60,6 +67,7 @@ describe('targetFromEnv', () => {
     [{ ...base, ERPCERT_RUN_TAG: 'lower' }, 'upper-case'],
     [{ ...base, ERPCERT_COMPCODE: '2', ERPCERT_OTHER_COMPCODE: '2' }, 'must name another company'],
     [{ ...base, ERPCERT_OTHER_COMPCODE: '0' }, 'ERPCERT_OTHER_COMPCODE must be a whole number >= 1'],
+    [{ ...base, ERPCERT_FIXTURE_PREFIX: 'fx 1' }, 'ERPCERT_FIXTURE_PREFIX: a fixture prefix is 3 to 16'],
   ])('refuses %j', (env, message) => {
     expect(() => targetFromEnv(env)).toThrow(TargetConfigError);
     expect(() => targetFromEnv(env)).toThrow(message);
