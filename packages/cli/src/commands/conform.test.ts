@@ -224,7 +224,7 @@ describe('erpcert conform: configuration errors exit 2 with what to do', () => {
     [['--shard', '3/2'], '--shard must be i/n with 1 <= i <= n'],
     [['--pace', '0'], '--pace must be a positive number'],
     [['--runs', '0'], '--runs must be at least 1'],
-    [['--fixture-prefix', 'fx 1'], '--fixture-prefix: a fixture prefix is 3 to 16 upper-case letters'],
+    [['--fixture-prefix', 'fx 1'], '--fixture-prefix: a fixture prefix is 4 to 16 upper-case letters'],
     [['--profile', 'loose'], '--profile from the command line must be one of readonly, full, strict'],
     [['--target', 'https://erp.example.com', '--other-compcode', '2'], '--other-compcode needs --compcode'],
     [['--compcode', '3', '--other-compcode', '3'], '--other-compcode must name another company than --compcode'],

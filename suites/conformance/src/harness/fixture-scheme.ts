@@ -14,16 +14,16 @@
 export const DEFAULT_FIXTURE_PREFIX = 'ERPCERT-FX-';
 
 /**
- * What a fixture prefix may look like: 3 to 16 upper-case letters, digits or `-`, starting with a letter. No
+ * What a fixture prefix may look like: 4 to 16 upper-case letters, digits or `-`, starting with a letter. No
  * space (a lookup term is one word), and never the shape of a run tag (`EC` and four characters), so that a
  * run's cleanup and the fixture set cannot be mistaken for each other.
  */
-export const FIXTURE_PREFIX_PATTERN = /^[A-Z][A-Z0-9-]{2,15}$/;
+export const FIXTURE_PREFIX_PATTERN = /^[A-Z][A-Z0-9-]{3,15}$/;
 
 /** Why a prefix cannot be used, or undefined when it can. */
 export function fixturePrefixProblem(prefix: string): string | undefined {
   if (!FIXTURE_PREFIX_PATTERN.test(prefix))
-    return `a fixture prefix is 3 to 16 upper-case letters, digits or '-', starting with a letter (e.g. ${DEFAULT_FIXTURE_PREFIX}), got ${JSON.stringify(prefix)}`;
+    return `a fixture prefix is 4 to 16 upper-case letters, digits or '-', starting with a letter (e.g. ${DEFAULT_FIXTURE_PREFIX}), got ${JSON.stringify(prefix)}`;
   if (/^EC[0-9A-Z]{4}/.test(prefix)) return `a fixture prefix must not start like a run tag (EC and 4 characters)`;
   return undefined;
 }

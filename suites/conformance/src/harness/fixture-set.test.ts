@@ -92,8 +92,8 @@ describe('the fixture scheme', () => {
     ['ERPCERT-FX-', undefined],
     ['TEAMB-FX-', undefined],
     ['fx-', 'upper-case'],
-    ['A', '3 to 16'],
-    ['HAS SPACE', '3 to 16'],
+    ['ABC', '4 to 16'],
+    ['HAS SPACE', '4 to 16'],
     ['ECAB12-', 'run tag'],
   ])('prefix %s: %s', (prefix, problem) => {
     const got = fixturePrefixProblem(prefix);

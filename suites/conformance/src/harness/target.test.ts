@@ -67,7 +67,7 @@ describe('targetFromEnv', () => {
     [{ ...base, ERPCERT_RUN_TAG: 'lower' }, 'upper-case'],
     [{ ...base, ERPCERT_COMPCODE: '2', ERPCERT_OTHER_COMPCODE: '2' }, 'must name another company'],
     [{ ...base, ERPCERT_OTHER_COMPCODE: '0' }, 'ERPCERT_OTHER_COMPCODE must be a whole number >= 1'],
-    [{ ...base, ERPCERT_FIXTURE_PREFIX: 'fx 1' }, 'ERPCERT_FIXTURE_PREFIX: a fixture prefix is 3 to 16'],
+    [{ ...base, ERPCERT_FIXTURE_PREFIX: 'fx 1' }, 'ERPCERT_FIXTURE_PREFIX: a fixture prefix is 4 to 16'],
   ])('refuses %j', (env, message) => {
     expect(() => targetFromEnv(env)).toThrow(TargetConfigError);
     expect(() => targetFromEnv(env)).toThrow(message);
