@@ -1,10 +1,8 @@
 import { resolve } from 'node:path';
 import { type OptionValues, UsageError } from '../options.js';
+import { DEFAULT_FIXTURE_PREFIX, fixturePrefixProblem } from '../reports/runner.js';
 import { int, str, targetUrl } from '../settings-common.js';
-import { FIXTURE_PREFIX_PATTERN, tagKind } from './tag-match.js';
-
-/** The default prefix of the suite's fixture set (issue 11 §1; `erpcert conform --fixture-prefix`). */
-export const DEFAULT_FIXTURE_PREFIX = 'ERPCERT-FX-';
+import { tagKind } from './tag-match.js';
 
 /** What `erpcert cleanup` was asked to do, checked. */
 export interface CleanupSettings {
@@ -48,10 +46,8 @@ export function cleanupSettings(values: OptionValues, positionals: readonly stri
       `--tag ${JSON.stringify(tag)} is not a run tag: conformance runs tag with EC and 4 characters (EC4K2Q), load runs with erpcert-load- and 8 hex digits`,
     );
   const fixturePrefix = str(values['fixture-prefix']) ?? DEFAULT_FIXTURE_PREFIX;
-  if (!FIXTURE_PREFIX_PATTERN.test(fixturePrefix))
-    throw new UsageError(
-      `--fixture-prefix must be 4 to 32 letters, digits, '-', '_' or '.', got ${JSON.stringify(fixturePrefix)}`,
-    );
+  const prefixProblem = fixturePrefixProblem(fixturePrefix);
+  if (prefixProblem !== undefined) throw new UsageError(`--fixture-prefix: ${prefixProblem}`);
   const target = targetUrl(values.target);
   if (dir === undefined && target === undefined)
     throw new UsageError('--tag and --fixtures need --target URL (a report folder names its own target)');

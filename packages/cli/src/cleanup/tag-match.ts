@@ -101,9 +101,6 @@ export function tagPlacesText(register: string): string {
   return ['key', ...(TAG_PLACES[register] ?? []).map((p) => (p.row ? `rows[].${p.field}` : p.field))].join(', ');
 }
 
-/** A fixture prefix is at least 4 characters, so that it cannot match codes by accident (`E`, `ERP`). */
-export const FIXTURE_PREFIX_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{3,31}$/;
-
 /**
  * Registers that can hold a fixture set: the writable registers of the table (record-rest-api.md §2) keyed by one
  * code (`Code`, `AccNumber`), not by a serial number.
