@@ -65,8 +65,9 @@ export {
   UnledgeredRecordError,
   uniqueCode,
 } from './data.js';
-export type { ConformanceMeta, FailureDetail, RecordedExchange } from './meta.js';
+export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 export { TARGET_ENV } from './meta.js';
+export { observe } from './observations.js';
 export {
   compareWithModel,
   describeQuery,
@@ -80,7 +81,7 @@ export {
   toListQuery,
 } from './query-model.js';
 export { QUERY_CANDIDATES, QUERY_REGISTER_COUNT, queryRegisters } from './query-registers.js';
-export { ExchangeRecorder, RECORDED_BODY_CHARS, toRecordedExchange } from './recorder.js';
+export { ExchangeRecorder, MAX_FAULTS, RECORDED_BODY_CHARS, toRecordedExchange } from './recorder.js';
 export {
   type AnyRecord,
   asRestQuery,
@@ -97,6 +98,7 @@ export {
 export {
   type Arbitraries,
   checkParameters,
+  classifyFailure,
   DEFAULT_NUM_RUNS,
   propertyFailure,
   propertyFailureText,
@@ -109,9 +111,12 @@ export {
   ruleTestName,
 } from './rule-test.js';
 export { type TargetConfig, TargetConfigError, targetFromEnv } from './target.js';
+export { errorFault, exchangeFault, failureFormRule, isTargetFault, TRANSPORT_RULES } from './target-fault.js';
 export {
   ContractViolation,
   expectRule,
+  needShape,
+  PreconditionFailed,
   requireRule,
   show,
   UnknownRuleError,

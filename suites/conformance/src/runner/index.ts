@@ -6,7 +6,7 @@
  * start-up), which only the run itself needs; import it from there, lazily.
  */
 
-export type { ConformanceMeta, FailureDetail, RecordedExchange } from '../harness/meta.js';
+export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from '../harness/meta.js';
 export { TARGET_ENV } from '../harness/meta.js';
 export {
   CLOSE_FIELDS,
@@ -40,6 +40,8 @@ export {
 } from './target-http.js';
 export {
   combineVerdicts,
+  NOT_EXERCISED,
+  namedRules,
   PROFILES,
   type Profile,
   type RuleVerdict,
