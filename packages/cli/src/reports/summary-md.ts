@@ -71,7 +71,10 @@ export function renderSummaryMd(doc: ResultsDocument): string {
       out.push('Reproduce with:', '', fence(f.replay, 'sh'), '');
     }
     if (doc.failures.length > MAX_FAILURES) {
-      out.push(`... and ${doc.failures.length - MAX_FAILURES} more failures and errors: see report.html or results.json.`, '');
+      out.push(
+        `... and ${doc.failures.length - MAX_FAILURES} more failures and errors: see report.html or results.json.`,
+        '',
+      );
     }
   }
   const { cleanup } = doc;

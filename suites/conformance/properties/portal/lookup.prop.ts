@@ -238,7 +238,7 @@ describe('pastespecial', () => {
         const records = await source(ctx, pick.register);
         if (typeof records === 'string') ctx.skip(records);
         const id = searchText(pick, records);
-        if (id === undefined) return undefined;
+        if (id === undefined) return null; // nothing to judge
         const o = await lookup(ctx, pick.register, id, pick.decoy);
         const result = expectSuccess(
           o,

@@ -7,8 +7,8 @@
  * - Observations: every `expectRule`/`violated`/`needShape` check and every `ctx.observe(rule)` counts one
  *   observation of its rule (`observations`). A rule that no check of a test observed gets no PASS from it:
  *   SKIP "not exercised".
- * - vitest passed: PASS for every observed rule (WARN with an `advisory` in the strict profile), SKIP "not
- *   exercised" for the test's rules without an observation.
+ * - vitest passed: PASS for every observed rule, tagged or not (WARN for the tagged ones with an `advisory`
+ *   in the strict profile), SKIP "not exercised" for the test's rules without an observation.
  * - vitest skipped (`skipReason`: target lacks data, permission, module; readonly profile) -> SKIP.
  * - vitest failed, by `failure.kind`:
  *   - `violation` (a ContractViolation `[RULE.ID] ...`): the named rules FAIL, tagged or not; the test's

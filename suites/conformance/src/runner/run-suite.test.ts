@@ -128,11 +128,15 @@ describe('runSuite on the fixtures', { timeout: 90_000 }, () => {
     // a test that tolerated the 500 passes its rule, and the transport rule still FAILs
     expect(of('tolerates an HTML 500')).toEqual({
       'REST.QUERY.FILTER_AND': 'PASS',
+      'REST.ENVELOPE.JSON_PARSES': 'PASS', // the JSON answer it received parsed: observed, untagged
       'REST.ENVELOPE.FAILURE_XML_OR_JSON': 'FAIL',
     });
     // no check observed the rule: SKIP "not exercised"
     const unobserved = tests.find((t) => t.name.includes('without observing'))!;
-    expect(unobserved.verdicts).toEqual([{ rule: 'REST.QUERY.FIELDS', verdict: 'SKIP', reason: NOT_EXERCISED }]);
+    expect(unobserved.verdicts).toEqual([
+      { rule: 'REST.QUERY.FIELDS', verdict: 'SKIP', reason: NOT_EXERCISED },
+      { rule: 'REST.ENVELOPE.JSON_PARSES', verdict: 'PASS' },
+    ]);
     // the received JSON answers count as observations of the transport rule
     expect(unobserved.observations['REST.ENVELOPE.JSON_PARSES']).toBe(1);
     expect(unobserved.observations['REST.QUERY.FIELDS']).toBeUndefined();

@@ -66,9 +66,17 @@ describe('verdictsOf (the mapping of src/harness/meta.ts)', () => {
       undefined,
     ],
     [
-      'passed, an untagged rule observed gets nothing',
+      'passed, an untagged rule observed holding PASSes too',
       [D],
       passed({ observations: observed(D, E) }),
+      'full',
+      { [D]: 'PASS', [E]: 'PASS' },
+      undefined,
+    ],
+    [
+      'passed, an unknown untagged rule observed gets nothing',
+      [D],
+      passed({ observations: observed(D, X) }),
       'full',
       { [D]: 'PASS' },
       undefined,

@@ -63,8 +63,9 @@ function failureOf(outcome: TestOutcome, reason: string): { kind: FailureKind; r
 /**
  * Maps a test's outcome to a verdict per rule, as the header of `src/harness/meta.ts` says.
  *
- * - passed: PASS for each tagged rule that a check observed (WARN with an advisory in strict); SKIP
- *   {@link NOT_EXERCISED} for a tagged rule without an observation: a PASS rests on at least one.
+ * - passed: PASS for each rule that a check observed, tagged or not (WARN for the tagged ones with an
+ *   advisory in strict); SKIP {@link NOT_EXERCISED} for a tagged rule without an observation: a PASS rests
+ *   on at least one.
  * - skipped: SKIP with the reason; ERROR when the target faulted during the test (the fault may be why).
  * - failed: the rules the failure blames FAIL, tagged or not (tags say what a test can judge, not what it
  *   blames); the test's other rules get nothing from a `violation` (the test stopped before it could tell)
@@ -115,6 +116,9 @@ export function verdictsOf(
       if (warn) return { rule, verdict: 'WARN' };
       return observed(rule) ? { rule, verdict: 'PASS' } : { rule, verdict: 'SKIP', reason: NOT_EXERCISED };
     });
+    // a check of a rule the test is not tagged with held too: that rule was observed holding
+    const untagged = Object.keys(meta?.observations ?? {}).filter((r) => !rules.includes(r) && known(r) && observed(r));
+    verdicts.push(...untagged.map((rule): RuleVerdict => ({ rule, verdict: 'PASS' })));
     return { verdicts: withFaults(verdicts), ...(warn ? { reason: meta!.advisory! } : {}) };
   }
   const reason = meta?.failure?.message ?? outcome.errors[0] ?? 'the test failed without a message';
