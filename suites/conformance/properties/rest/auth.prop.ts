@@ -148,6 +148,7 @@ describe('REST authentication', () => {
       const cookie = sessionFromSetCookie(first.raw.headers['set-cookie']);
       // §5: "Server configuration is required for this"; a target without it sets no cookie
       if (!cookie) ctx.skip('the target sets no HSESSION cookie (sessions need server configuration, not shown)');
+      ctx.observe('REST.AUTH.HSESSION_SET');
       const again = await ctx.client.rest.list(register, { limit: 5 } as never, { auth: { cookie }, format: 'json' });
       const ids = (r: { records: unknown[] }) => r.records.map((x) => identityOf(register, x as AnyRecord));
       expectRule(

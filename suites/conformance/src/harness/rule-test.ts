@@ -42,10 +42,10 @@ export interface RuleContext {
    */
   advise(text: string): void;
   /**
-   * Counts `n` observations of `rule`: a check of it asserted against target data without `expectRule`,
+   * Counts `n` observations of each rule: a check of it asserted against target data without `expectRule`,
    * `violated` or `needShape` (which count by themselves). A rule never observed gets no PASS.
    */
-  observe(rule: string, n?: number): void;
+  observe(rules: string | readonly string[], n?: number): void;
 }
 
 /** Options of {@link ruleTest}. */
@@ -138,8 +138,8 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
       const more = advisories.length - MAX_ADVISORIES;
       meta.advisory = more > 0 ? `${shown}; and ${more} more` : shown;
     },
-    observe(rule: string, n = 1): void {
-      observe(rule, n);
+    observe(rules: string | readonly string[], n = 1): void {
+      for (const rule of typeof rules === 'string' ? [rules] : rules) observe(rule, n);
     },
   };
   return { ctx, session };
