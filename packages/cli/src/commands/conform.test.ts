@@ -72,7 +72,7 @@ describe('erpcert conform against the embedded server, on fixtures', () => {
 
   it('results.json matches results.schema.json and holds every rule with its verdict', () => {
     expect(validateResults(run.results).errors).toEqual([]);
-    expect(run.results?.rules).toHaveLength(411);
+    expect(run.results?.rules).toHaveLength(417);
     expect(
       verdicts(run.results, [
         'REST.QUERY.SORT_ASCENDING',
@@ -80,8 +80,17 @@ describe('erpcert conform against the embedded server, on fixtures', () => {
         'PORTAL.LOOKUP.CAP50',
         'REST.ERRORS.BODY_FORMAT_NOT_SHOWN',
         'REST.WRITE.CREATE_FORM',
+        'REST.QUERY.RANGE_FROM_TO',
+        'REST.QUERY.FIELDS',
       ]),
-    ).toEqual(['PASS', 'FAIL', 'SKIP', 'NONE', 'PASS']);
+    ).toEqual(['PASS', 'FAIL', 'SKIP', 'NONE', 'PASS', 'ERROR', 'SKIP']);
+    // a PASS rests on observations; a rule no check observed is SKIP "not exercised"
+    const rule = (id: string) => run.results?.rules.find((r) => r.id === id);
+    expect(rule('REST.QUERY.SORT_ASCENDING')?.observations).toBe(3);
+    expect(rule('REST.QUERY.FIELDS')).toMatchObject({
+      observations: 0,
+      reason: expect.stringMatching(/^not exercised/),
+    });
     expect(run.results?.run).toMatchObject({ outcome: 'fail', exitCode: 1, profile: 'full', interrupted: false });
     expect(run.results?.run.target).toMatchObject({ embedded: true, user: 'erpcert', compcode: 1, otherCompcode: 2 });
   });
@@ -101,19 +110,20 @@ describe('erpcert conform against the embedded server, on fixtures', () => {
     );
   });
 
-  it('junit.xml is well-formed: one testcase per judged rule, failures and skips marked', () => {
+  it('junit.xml is well-formed: one testcase per judged rule, failures, errors and skips marked', () => {
     const xml = run.read('junit.xml');
     expect(xmlWellFormed(xml)).toBe(true);
     expect(xml.match(/<testcase /g)).toHaveLength(run.results!.totals.rules - run.results!.totals.NONE);
-    expect(xml).toMatch(/<testsuite name="REST.QUERY" tests="\d+" failures="2"/);
+    expect(xml).toMatch(/<testsuite name="REST.QUERY" tests="\d+" failures="1" errors="1"/);
+    expect(xml).toMatch(/name="REST.QUERY.RANGE_FROM_TO: [^"]*"[^>]*>\s*<error message="expected 3 records, got 2"/);
     expect(xml).toContain('<skipped message="the target has no INVc records"/>');
     expect(xml).toContain('Reproduce with: erpcert conform --only REST.QUERY.FILTER_AND --seed 424242 --path 3:1:0');
   });
 
   it('summary.md has the totals, the area table and the replay commands', () => {
     const md = run.read('summary.md');
-    expect(md).toMatch(/^## erpcert conform: FAIL \(3 rules failed\)/);
-    expect(md).toMatch(/\| REST\.QUERY \| 15 \| \d+ \| 2 \|/);
+    expect(md).toMatch(/^## erpcert conform: FAIL \(2 rules failed, 1 rule could not be judged\)/);
+    expect(md).toMatch(/\| REST\.QUERY \| 15 \| \d+ \| 1 \| 1 \|/);
     expect(md).toContain('erpcert conform --only REST.QUERY.RANGE_FROM_TO\n');
   });
 
@@ -160,10 +170,23 @@ describe('erpcert conform: selections and profiles', () => {
     const r = await conformOn(fixtures('passing', 'failing'), ['--only', 'REST.QUERY.LIMIT,REST.QUERY.FIELDS']);
     expect(r.code).toBe(0);
     expect(r.results?.rules.map((x) => [x.id, x.verdict])).toEqual([
-      ['REST.QUERY.FIELDS', 'PASS'],
+      ['REST.QUERY.FIELDS', 'SKIP'], // the fixture passes without observing it: not exercised
       ['REST.QUERY.LIMIT', 'PASS'],
     ]);
     expect(r.results?.run.command).toBe('erpcert conform --only REST.QUERY.LIMIT,REST.QUERY.FIELDS');
+  }, 60_000);
+
+  it('an ERROR and nothing else exits 1: the target misbehaved or the suite did', async () => {
+    const r = await conformOn(fixtures('failing'), ['--only', 'REST.QUERY.RANGE_FROM_TO']);
+    expect(r.code).toBe(1);
+    expect(r.results?.rules.map((x) => [x.id, x.verdict])).toEqual([['REST.QUERY.RANGE_FROM_TO', 'ERROR']]);
+    expect(r.results?.totals).toMatchObject({ FAIL: 0, ERROR: 1 });
+    expect(r.results?.run).toMatchObject({ outcome: 'fail', exitCode: 1 });
+    expect(r.results?.failures.map((f) => [f.verdict, f.rules])).toEqual([['ERROR', ['REST.QUERY.RANGE_FROM_TO']]]);
+    expect(r.stdout).toMatch(/^Total\s+1\s+0\s+0\s+1\s+0\s+0\s+0$/m);
+    expect(r.stdout).toContain('ERROR REST.QUERY.RANGE_FROM_TO: expected 3 records, got 2');
+    expect(r.read('junit.xml')).toMatch(/failures="0" errors="1"/);
+    expect(validateResults(r.results).errors).toEqual([]);
   }, 60_000);
 
   it('--profile readonly: the writing test skips, nothing is created', async () => {

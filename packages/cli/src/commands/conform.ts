@@ -271,7 +271,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     );
   out.write(`\n${renderSummaryTable(doc)}`);
   for (const f of doc.failures)
-    out.write(`\nFAIL ${f.rules.join(', ')}: ${f.message}\n  Reproduce with: ${f.replay}\n`);
+    out.write(`\n${f.verdict} ${f.rules.join(', ')}: ${f.message}\n  Reproduce with: ${f.replay}\n`);
   for (const p of doc.problems.slice(0, 10)) out.write(`\nproblem: ${p}\n`);
   const left = doc.cleanup.residue.filter((r) => r.status === 'left').length;
   if (left > 0) out.write(`\n${left} record(s) of run ${runTag} were left on the target: see the report's residue.\n`);
@@ -284,7 +284,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
 
 export const conform: Command = {
   name: 'conform',
-  summary: 'run the conformance suite against a target (exit 0 pass, 1 FAIL, 2 error)',
+  summary: 'run the conformance suite against a target (exit 0 pass, 1 FAIL or ERROR, 2 the run could not be done)',
   flags: [
     ...targetFlags,
     {

@@ -72,8 +72,8 @@ describe('erpcert report', () => {
       ['load', 'fail', '2025-03-01T12:00:00.000Z'],
       ['conformance', 'fail', '2025-03-01T10:00:00.000Z'],
     ]);
-    expect(html).toContain('1 PASS, 1 FAIL, 1 WARN, 1 SKIP (full)');
-    expect(html).toContain('0 PASS, 0 FAIL, 0 WARN, 0 SKIP (full, shard 2/3)');
+    expect(html).toContain('1 PASS, 1 FAIL, 1 ERROR, 1 WARN, 1 SKIP (full)');
+    expect(html).toContain('0 PASS, 0 FAIL, 0 ERROR, 0 WARN, 0 SKIP (full, shard 2/3)');
     expect(html).toContain('1 scenario verdict(s) pass, 1 fail');
     expect(html).toContain('no readable results.json');
     expect(html).toContain('<a href="conformance/2025-03-01T10-00-00Z/report.html">');

@@ -12,6 +12,9 @@ const fail = (rule: string) =>
 const skip = (rule: string) =>
   testEvent({ rules: [rule], state: 'skipped', verdicts: [{ rule, verdict: 'SKIP' }], reason: 'no data' });
 
+const error = (rule: string) =>
+  testEvent({ rules: [rule], state: 'failed', verdicts: [{ rule, verdict: 'ERROR' }], reason: 'TypeError: x' });
+
 const verdict = (doc: ResultsDocument, id: string) => doc.rules.find((r) => r.id === id)?.verdict;
 
 describe('ResultsCollector', () => {
@@ -19,6 +22,19 @@ describe('ResultsCollector', () => {
     ['no test at all: every rule not judged, exit 0', [start, end], 0, { 'REST.QUERY.LIMIT': 'NONE' }],
     ['a PASS', [start, pass('REST.QUERY.LIMIT'), end], 0, { 'REST.QUERY.LIMIT': 'PASS' }],
     ['a FAIL exits 1', [start, fail('REST.QUERY.LIMIT'), end], 1, { 'REST.QUERY.LIMIT': 'FAIL' }],
+    ['an ERROR exits 1 like a FAIL', [start, error('REST.QUERY.LIMIT'), end], 1, { 'REST.QUERY.LIMIT': 'ERROR' }],
+    [
+      'ERROR and PASS of one rule: ERROR',
+      [start, pass('REST.QUERY.LIMIT'), error('REST.QUERY.LIMIT'), end],
+      1,
+      { 'REST.QUERY.LIMIT': 'ERROR' },
+    ],
+    [
+      'ERROR and FAIL of one rule: FAIL',
+      [start, error('REST.QUERY.LIMIT'), fail('REST.QUERY.LIMIT'), end],
+      1,
+      { 'REST.QUERY.LIMIT': 'FAIL' },
+    ],
     [
       'SKIP and PASS of one rule: PASS',
       [start, skip('REST.QUERY.LIMIT'), pass('REST.QUERY.LIMIT'), end],
@@ -54,10 +70,73 @@ describe('ResultsCollector', () => {
     const doc = sampleResults();
     expect(doc.areas.map((a) => a.area)).toEqual(['REST.QUERY', 'REST.ERRORS']);
     const q = doc.areas[0]!;
-    expect([q.PASS, q.FAIL, q.WARN, q.SKIP]).toEqual([1, 1, 0, 1]);
+    expect([q.PASS, q.FAIL, q.ERROR, q.WARN, q.SKIP]).toEqual([1, 1, 1, 0, 1]);
     expect(q.rules).toBe(doc.rules.filter((r) => r.area === 'REST.QUERY').length);
-    expect(doc.totals).toMatchObject({ PASS: 1, FAIL: 1, WARN: 1, SKIP: 1, rules: doc.rules.length });
-    expect(doc.totals.NONE).toBe(doc.rules.length - 4);
+    expect(doc.totals).toMatchObject({ PASS: 1, FAIL: 1, ERROR: 1, WARN: 1, SKIP: 1, rules: doc.rules.length });
+    expect(doc.totals.NONE).toBe(doc.rules.length - 5);
+  });
+
+  it('observations: summed per rule over every test, tagged or not; a rule never observed counts 0', () => {
+    const a = testEvent({
+      rules: ['REST.QUERY.LIMIT'],
+      state: 'passed',
+      verdicts: [{ rule: 'REST.QUERY.LIMIT', verdict: 'PASS' }],
+      observations: { 'REST.QUERY.LIMIT': 3, 'REST.QUERY.OFFSET': 1 },
+    });
+    const b = testEvent({
+      rules: ['REST.QUERY.OFFSET'],
+      state: 'passed',
+      verdicts: [{ rule: 'REST.QUERY.OFFSET', verdict: 'SKIP', reason: 'not exercised: no check' }],
+      observations: { 'REST.QUERY.LIMIT': 2 },
+    });
+    const doc = sampleResults({ events: [start, a, b, end], scope: 'REST.QUERY.*' });
+    const rule = (id: string) => doc.rules.find((r) => r.id === id)!;
+    expect(rule('REST.QUERY.LIMIT')).toMatchObject({ verdict: 'PASS', observations: 5 });
+    // the verdict's own reason, not the test's
+    expect(rule('REST.QUERY.OFFSET')).toMatchObject({
+      verdict: 'SKIP',
+      observations: 1,
+      reason: 'not exercised: no check',
+    });
+    expect(rule('REST.QUERY.SORT_ASCENDING').observations).toBe(0);
+    expect(doc.tests[0]!.observations).toEqual({ 'REST.QUERY.LIMIT': 3, 'REST.QUERY.OFFSET': 1 });
+    expect(validateResults(doc).errors).toEqual([]);
+  });
+
+  it('a transport FAIL carries its fault and exchange; the cut-short rules an ERROR entry', () => {
+    const exchange = {
+      request: { method: 'GET', url: 'https://erp.example.com/api/1/IVVc?compcode=1', headers: {} },
+      response: { status: 500, headers: { 'content-type': 'text/html' }, body: '<html>oops</html>' },
+    };
+    const t = testEvent({
+      rules: ['REST.QUERY.LIMIT'],
+      state: 'failed',
+      verdicts: [
+        { rule: 'REST.QUERY.LIMIT', verdict: 'ERROR' },
+        { rule: 'REST.ENVELOPE.FAILURE_XML_OR_JSON', verdict: 'FAIL', reason: 'GET list IVVc: HTTP 500' },
+      ],
+      reason: 'HttpStatusError: list IVVc: HTTP 500: <html>oops</html>',
+      faults: [{ rule: 'REST.ENVELOPE.FAILURE_XML_OR_JSON', detail: 'GET list IVVc: HTTP 500', exchange }],
+      failure: {
+        message: 'HttpStatusError: list IVVc: HTTP 500',
+        kind: 'target-fault',
+        rules: [],
+        exchanges: [exchange],
+      },
+    });
+    const doc = sampleResults({ events: [start, t, end], scope: 'REST.QUERY.*' });
+    expect(doc.failures.map((f) => [f.verdict, f.rules, f.message])).toEqual([
+      ['FAIL', ['REST.ENVELOPE.FAILURE_XML_OR_JSON'], 'GET list IVVc: HTTP 500'],
+      ['ERROR', ['REST.QUERY.LIMIT'], 'HttpStatusError: list IVVc: HTTP 500: <html>oops</html>'],
+    ]);
+    expect(doc.failures[0]!.exchanges).toEqual([exchange]);
+    expect(doc.failures[0]!.curl).toMatch(/^curl /);
+    // the transport rule lies outside the selection: a FAIL is never dropped
+    const transport = doc.rules.find((r) => r.id === 'REST.ENVELOPE.FAILURE_XML_OR_JSON')!;
+    expect(transport).toMatchObject({ verdict: 'FAIL', failures: [0], reason: 'GET list IVVc: HTTP 500' });
+    expect(doc.rules.find((r) => r.id === 'REST.QUERY.LIMIT')).toMatchObject({ verdict: 'ERROR', failures: [1] });
+    expect(doc.run).toMatchObject({ exitCode: 1, outcome: 'fail' });
+    expect(validateResults(doc).errors).toEqual([]);
   });
 
   it('a failure links to its rule, with replay command and curl line', () => {
@@ -65,6 +144,7 @@ describe('ResultsCollector', () => {
     const rule = doc.rules.find((r) => r.id === 'REST.QUERY.FILTER_AND')!;
     expect(rule.failures).toEqual([0]);
     expect(doc.failures[0]).toMatchObject({
+      verdict: 'FAIL',
       rules: ['REST.QUERY.FILTER_AND'],
       seed: -1_234_567,
       path: '3:1:0',

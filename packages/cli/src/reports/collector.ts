@@ -15,7 +15,7 @@ import {
   type TestEntry,
   type VerdictCounts,
 } from './results.js';
-import { combineVerdicts, type RunEvent, type TestEvent, type Verdict } from './runner.js';
+import { combineVerdicts, type RuleVerdict, type RunEvent, type TestEvent, type Verdict } from './runner.js';
 
 /** What the collector cannot learn from the events. */
 export interface RunContext {
@@ -32,14 +32,55 @@ export interface RunContext {
 }
 
 function count(verdicts: readonly ReportVerdict[]): VerdictCounts {
-  const c = { rules: verdicts.length, PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, NONE: 0 };
+  const c = { rules: verdicts.length, PASS: 0, FAIL: 0, ERROR: 0, WARN: 0, SKIP: 0, NONE: 0 };
   for (const v of verdicts) c[v]++;
   return c;
 }
 
+/** The FAIL and ERROR entries of one test, before they get their indexes. */
+function entriesOf(t: TestEvent): Omit<FailureEntry, 'test' | 'curl' | 'replay'>[] {
+  const out: Omit<FailureEntry, 'test' | 'curl' | 'replay'>[] = [];
+  const f = t.failure;
+  const base = {
+    counterexample: f?.counterexample ?? null,
+    seed: f?.seed ?? null,
+    path: f?.path ?? null,
+    shrinks: f?.shrinks ?? null,
+    errors: t.errors,
+  };
+  const faultRules = new Set(t.faults.flatMap((x) => (x.rule !== null ? [x.rule] : [])));
+  const of = (verdict: Verdict) => t.verdicts.filter((v) => v.verdict === verdict).map((v) => v.rule);
+  // a transport rule FAILs with the exchange of its fault, whatever the test was doing
+  for (const rule of of('FAIL').filter((r) => faultRules.has(r))) {
+    const fault = t.faults.find((x) => x.rule === rule)!;
+    out.push({
+      verdict: 'FAIL',
+      rules: [rule],
+      message: fault.detail,
+      ...base,
+      counterexample: null,
+      seed: null,
+      path: null,
+      shrinks: null,
+      exchanges: fault.exchange ? [fault.exchange] : [],
+    });
+  }
+  const failed = of('FAIL').filter((r) => !faultRules.has(r));
+  const message = f?.message ?? t.reason ?? 'the test failed';
+  if (failed.length > 0) out.push({ verdict: 'FAIL', rules: failed, message, ...base, exchanges: f?.exchanges ?? [] });
+  const errored = of('ERROR');
+  if (errored.length > 0) {
+    // the failing run's exchanges, else (a skipped test) the faults' own
+    const exchanges = f?.exchanges ?? t.faults.flatMap((x) => (x.exchange ? [x.exchange] : []));
+    out.push({ verdict: 'ERROR', rules: errored, message: t.reason ?? message, ...base, exchanges });
+  }
+  return out;
+}
+
 /**
  * Subscribes to a run's events and builds its results document: one verdict per rule in scope (every rule,
- * or the `--only` selection), the failures with their replay commands, the coverage and the problems.
+ * or the `--only` selection), the failures and errors with their replay commands, the observations, the
+ * coverage and the problems.
  */
 export class ResultsCollector {
   readonly #scope: readonly Rule[];
@@ -79,26 +120,21 @@ export class ResultsCollector {
   build(ctx: RunContext): ResultsDocument {
     const testId = (t: TestEvent) => `${t.file} > ${t.fullName}`;
     const failures: FailureEntry[] = [];
-    const failureIndex = new Map<TestEvent, number>();
+    /** The failure entries of each test and rule. */
+    const entryIndex = new Map<TestEvent, Map<string, number>>();
     for (const t of this.#tests) {
-      const failed = t.verdicts.filter((v) => v.verdict === 'FAIL').map((v) => v.rule);
-      if (failed.length === 0) continue;
-      const f = t.failure;
-      const last = f?.exchanges.at(-1);
-      failureIndex.set(t, failures.length);
-      failures.push({
-        test: testId(t),
-        rules: failed,
-        message: f?.message ?? t.reason ?? 'the test failed',
-        counterexample: f?.counterexample ?? null,
-        seed: f?.seed ?? null,
-        path: f?.path ?? null,
-        shrinks: f?.shrinks ?? null,
-        errors: t.errors,
-        exchanges: f?.exchanges ?? [],
-        curl: last ? curlLine(last) : null,
-        replay: replayCommand(this.#replay, failed, f?.seed, f?.path),
-      });
+      const byRule = new Map<string, number>();
+      for (const e of entriesOf(t)) {
+        const last = e.exchanges.at(-1);
+        for (const r of e.rules) byRule.set(r, failures.length);
+        failures.push({
+          test: testId(t),
+          ...e,
+          curl: last ? curlLine(last) : null,
+          replay: replayCommand(this.#replay, e.rules, e.seed ?? undefined, e.path ?? undefined),
+        });
+      }
+      if (byRule.size > 0) entryIndex.set(t, byRule);
     }
     // a rule outside the selection that a selected test found broken is reported too: a FAIL never vanishes
     const inScope = new Set(this.#scope.map((r) => r.id));
@@ -110,11 +146,18 @@ export class ResultsCollector {
       .filter((r): r is Rule => r !== undefined);
     const rules: RuleResult[] = [...this.#scope, ...alsoFailed].map((rule) => {
       const judging = this.#tests
-        .map((t) => ({ t, v: t.verdicts.find((v) => v.rule === rule.id)?.verdict ?? null }))
-        .filter((x): x is { t: TestEvent; v: Verdict } => x.v !== null);
+        .map((t) => {
+          const rv = t.verdicts.find((v) => v.rule === rule.id);
+          return { t, rv, v: rv?.verdict ?? null };
+        })
+        .filter((x): x is { t: TestEvent; rv: RuleVerdict; v: Verdict } => x.v !== null);
       const verdict = combineVerdicts(judging.map((x) => x.v));
       const decisive = judging.find((x) => x.v === verdict);
-      const failureIdx = judging.flatMap((x) => (x.v === 'FAIL' ? [failureIndex.get(x.t)!] : []));
+      const failureIdx = judging.flatMap((x) => {
+        const i = x.v === 'FAIL' || x.v === 'ERROR' ? entryIndex.get(x.t)?.get(rule.id) : undefined;
+        return i === undefined ? [] : [i];
+      });
+      const observations = this.#tests.reduce((n, t) => n + (t.observations[rule.id] ?? 0), 0);
       return {
         id: rule.id,
         area: rule.area,
@@ -127,8 +170,9 @@ export class ResultsCollector {
         observable: rule.observable,
         inferredFrom: rule.inferredFrom ?? null,
         verdict: verdict ?? 'NONE',
+        observations,
         tested: this.#named.has(rule.id),
-        reason: verdict === 'PASS' ? null : (decisive?.t.reason ?? null),
+        reason: verdict === 'PASS' ? null : (decisive?.rv.reason ?? decisive?.t.reason ?? null),
         tests: judging.map((x) => testId(x.t)),
         failures: [...new Set(failureIdx)],
       };
@@ -141,6 +185,7 @@ export class ResultsCollector {
       state: t.state,
       verdicts: Object.fromEntries(t.verdicts.map((v) => [v.rule, v.verdict ?? 'NONE'])),
       reason: t.reason ?? null,
+      observations: { ...t.observations },
       durationMs: t.durationMs ?? null,
     }));
     const areas: AreaCounts[] = [...new Set(rules.map((r) => r.area))].map((area) => ({
@@ -166,7 +211,8 @@ export class ResultsCollector {
     ];
     const totals = count(rules.map((r) => r.verdict));
     const broken = ctx.run.interrupted || ctx.errors.length + this.#runErrors.length + this.#moduleErrors.length > 0;
-    const exitCode = broken ? 2 : totals.FAIL > 0 ? 1 : 0;
+    // an ERROR fails the run like a FAIL: the target misbehaved where a check needed an answer
+    const exitCode = broken ? 2 : totals.FAIL + totals.ERROR > 0 ? 1 : 0;
     return {
       schemaVersion: RESULTS_SCHEMA_VERSION,
       kind: 'erpcert-conformance',

@@ -19,7 +19,7 @@ export function verdictBadge(verdict: string): string {
 /** Screen and print styles of report.html and the reports index. */
 export const STYLE = `
 :root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg-alt: #f6f8fa;
-  --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --skip: #57606a; --none: #8c959f; }
+  --pass: #1a7f37; --fail: #cf222e; --error: #bc4c00; --warn: #9a6700; --skip: #57606a; --none: #8c959f; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
   margin: 0 auto; max-width: 1200px; padding: 24px; }
@@ -34,13 +34,14 @@ code, pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 pre { background: var(--bg-alt); border: 1px solid var(--line); padding: 8px; white-space: pre-wrap; word-break: break-all; margin: 4px 0 8px; }
 .muted { color: var(--muted); } .small { font-size: 12px; }
 .v { display: inline-block; min-width: 48px; text-align: center; font-weight: 700; font-size: 12px; border-radius: 3px; padding: 1px 6px; color: #fff; }
-.v-pass { background: var(--pass); } .v-fail { background: var(--fail); } .v-warn { background: var(--warn); }
+.v-pass { background: var(--pass); } .v-fail { background: var(--fail); } .v-error { background: var(--error); } .v-warn { background: var(--warn); }
 .v-skip { background: var(--skip); } .v-none { background: #fff; color: var(--none); border: 1px solid var(--none); }
 .outcome { font-size: 16px; font-weight: 700; padding: 6px 10px; border-radius: 4px; display: inline-block; color: #fff; }
 .outcome-pass { background: var(--pass); } .outcome-fail { background: var(--fail); } .outcome-error { background: var(--warn); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; word-break: break-all; }
 .failure { border: 1px solid var(--fail); border-left-width: 4px; padding: 8px 12px; margin: 12px 0; }
+.failure[data-verdict="ERROR"] { border-color: var(--error); }
 .ids { font-family: ui-monospace, Menlo, Consolas, monospace; }
 ul.idlist { columns: 3 240px; padding-left: 18px; margin: 4px 0; }
 a { color: #0969da; }

@@ -1,6 +1,8 @@
 /**
  * junit.xml for CI gates: one `<testsuite>` per rule area, one `<testcase>` per judged rule. FAIL is a
- * `<failure>` with the message, the counterexample and the replay command; SKIP is `<skipped>` with the
+ * `<failure>` with the message, the counterexample and the replay command; ERROR (the rule could not be
+ * judged: the target faulted or the suite did) is an `<error>` with the message, the exchange's curl line
+ * and the replay command, counted in `errors`; SKIP is `<skipped>` with the
  * reason; WARN passes with the advisory in `<system-out>`. Rules no test judged (NONE) are left out:
  * the coverage table of report.html and results.json lists them.
  */
@@ -54,13 +56,17 @@ function testcase(rule: RuleResult, doc: ResultsDocument, durationOf: (testId: s
   if (rule.verdict === 'WARN') {
     return `${open}>\n      <system-out>${xmlEscape(`WARN (advisory, ${rule.standing}): ${rule.reason ?? ''}`)}</system-out>\n    </testcase>`;
   }
-  const failures = rule.failures.map((i) => doc.failures[i]!);
+  const element = rule.verdict === 'ERROR' ? 'error' : 'failure';
+  const failures = rule.failures.map((i) => doc.failures[i]!).filter((f) => f.verdict === rule.verdict);
   const first = failures[0];
   const body = failures.map(failureText).join('\n\n----\n\n');
-  const standing = rule.standing === 'inferred' ? ` (inferred: ${rule.inferredFrom ?? ''})` : '';
+  const standing =
+    rule.verdict === 'FAIL' && rule.standing === 'inferred' ? ` (inferred: ${rule.inferredFrom ?? ''})` : '';
+  const type = rule.verdict === 'ERROR' ? 'not judged' : rule.kind;
+  const fallback = rule.verdict === 'ERROR' ? 'could not be judged' : 'failed';
   return (
-    `${open}>\n      <failure message="${attr((first?.message ?? rule.reason ?? 'failed') + standing)}" type="${attr(rule.kind)}">` +
-    `${xmlEscape(body)}</failure>\n    </testcase>`
+    `${open}>\n      <${element} message="${attr((first?.message ?? rule.reason ?? fallback) + standing)}" type="${attr(type)}">` +
+    `${xmlEscape(body)}</${element}>\n    </testcase>`
   );
 }
 
@@ -75,7 +81,7 @@ export function renderJunit(doc: ResultsDocument): string {
     const n = (v: string) => rules.filter((r) => r.verdict === v).length;
     const time = seconds(rules.flatMap((r) => r.tests).reduce((s, t) => s + durationOf(t), 0));
     return [
-      `  <testsuite name="${attr(area)}" tests="${rules.length}" failures="${n('FAIL')}" errors="0" skipped="${n('SKIP')}" time="${time}" timestamp="${attr(doc.run.startedAt)}">`,
+      `  <testsuite name="${attr(area)}" tests="${rules.length}" failures="${n('FAIL')}" errors="${n('ERROR')}" skipped="${n('SKIP')}" time="${time}" timestamp="${attr(doc.run.startedAt)}">`,
       ...rules.map((r) => testcase(r, doc, durationOf)),
       '  </testsuite>',
     ].join('\n');
@@ -83,7 +89,7 @@ export function renderJunit(doc: ResultsDocument): string {
   const count = (v: string) => judged.filter((r) => r.verdict === v).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="erpcert conform ${attr(doc.run.target.url)}" tests="${judged.length}" failures="${count('FAIL')}" errors="0" skipped="${count('SKIP')}" time="${seconds(doc.run.durationMs)}">`,
+    `<testsuites name="erpcert conform ${attr(doc.run.target.url)}" tests="${judged.length}" failures="${count('FAIL')}" errors="${count('ERROR')}" skipped="${count('SKIP')}" time="${seconds(doc.run.durationMs)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -7,6 +7,7 @@ import { combineVerdicts, type RunEvent } from './runner.js';
 interface Tally {
   PASS: number;
   FAIL: number;
+  ERROR: number;
   WARN: number;
   SKIP: number;
   /** Tests whose rules got no verdict (unspecified rules outside the strict profile). */
@@ -18,10 +19,10 @@ export interface LineSink {
   write(text: string): unknown;
 }
 
-const empty = (): Tally => ({ PASS: 0, FAIL: 0, WARN: 0, SKIP: 0, NONE: 0 });
+const empty = (): Tally => ({ PASS: 0, FAIL: 0, ERROR: 0, WARN: 0, SKIP: 0, NONE: 0 });
 const areaOf = (rule: string | undefined) => (rule ? rule.split('.').slice(0, 2).join('.') : 'untagged');
 const show = (t: Tally) =>
-  `${t.PASS} pass, ${t.FAIL} fail, ${t.WARN} warn, ${t.SKIP} skip${t.NONE > 0 ? `, ${t.NONE} not judged` : ''}`;
+  `${t.PASS} pass, ${t.FAIL} fail${t.ERROR > 0 ? `, ${t.ERROR} error` : ''}, ${t.WARN} warn, ${t.SKIP} skip${t.NONE > 0 ? `, ${t.NONE} not judged` : ''}`;
 
 /** Subscribe {@link ProgressPrinter.listener} to a run's events. */
 export class ProgressPrinter {
@@ -73,7 +74,7 @@ export class ProgressPrinter {
     } else if (e.type === 'module-end') {
       this.#filesDone++;
       const t = this.#files.get(e.file) ?? empty();
-      const mark = e.errors.length > 0 ? 'E' : t.FAIL > 0 ? 'x' : t.WARN > 0 ? '!' : 'ok';
+      const mark = e.errors.length > 0 ? 'E' : t.FAIL > 0 ? 'x' : t.ERROR > 0 ? 'e' : t.WARN > 0 ? '!' : 'ok';
       this.#clear();
       this.#out.write(
         `  ${mark.padEnd(2)} ${e.file}: ${show(t)}${e.errors.length > 0 ? `; did not complete: ${e.errors[0]}` : ''}\n`,

@@ -24,7 +24,7 @@ function clip(text: string): string {
 function countsRow(label: string, c: VerdictCounts, strong = false): string {
   const cell = (n: number) => `<td class="n">${n}</td>`;
   const name = strong ? `<strong>${esc(label)}</strong>` : esc(label);
-  return `<tr><th scope="row">${name}</th>${cell(c.rules)}${cell(c.PASS)}${cell(c.FAIL)}${cell(c.WARN)}${cell(c.SKIP)}${cell(c.NONE)}</tr>`;
+  return `<tr><th scope="row">${name}</th>${cell(c.rules)}${cell(c.PASS)}${cell(c.FAIL)}${cell(c.ERROR)}${cell(c.WARN)}${cell(c.SKIP)}${cell(c.NONE)}</tr>`;
 }
 
 function facts(doc: ResultsDocument): string {
@@ -67,8 +67,13 @@ function matrix(doc: ResultsDocument, docsBase: string): string {
         ? `<div class="muted small">Inferred: ${esc(r.inferredFrom)}</div>`
         : '',
       r.reason !== null && r.verdict !== 'FAIL' ? `<div class="muted small">${esc(r.reason)}</div>` : '',
-      r.verdict === 'FAIL'
-        ? r.failures.map((i) => `<div class="small"><a href="#failure-${i + 1}">failure ${i + 1}</a></div>`).join('')
+      r.verdict === 'FAIL' || r.verdict === 'ERROR'
+        ? r.failures
+            .map((i) => {
+              const what = doc.failures[i]?.verdict === 'ERROR' ? 'error' : 'failure';
+              return `<div class="small"><a href="#failure-${i + 1}">${what} ${i + 1}</a></div>`;
+            })
+            .join('')
         : '',
       !r.observable ? '<div class="muted small">not observable by a black-box client</div>' : '',
       r.verdict === 'NONE' && !r.tested && r.observable
@@ -78,12 +83,14 @@ function matrix(doc: ResultsDocument, docsBase: string): string {
     return (
       `<tr id="rule-${esc(r.id)}" data-rule="${esc(r.id)}" data-verdict="${esc(r.verdict)}">` +
       `<td class="ids">${esc(r.id)}</td><td>${esc(r.title)}${note}</td><td>${esc(r.standing)}</td><td>${esc(r.kind)}</td>` +
-      `<td>${verdictBadge(r.verdict)}</td><td class="small">${docLink(r, docsBase)}</td></tr>`
+      `<td>${verdictBadge(r.verdict)}</td><td class="n observations">${r.observations}</td>` +
+      `<td class="small">${docLink(r, docsBase)}</td></tr>`
     );
   });
   return [
     '<table id="matrix">',
-    '<thead><tr><th>Rule</th><th>Title</th><th>Standing</th><th>Kind</th><th>Verdict</th><th>Doc section</th></tr></thead>',
+    '<thead><tr><th>Rule</th><th>Title</th><th>Standing</th><th>Kind</th><th>Verdict</th>' +
+      '<th class="n" title="checks of the rule that asserted against target data">Observations</th><th>Doc section</th></tr></thead>',
     `<tbody>${rows.join('\n')}</tbody>`,
     '</table>',
   ].join('\n');
@@ -112,8 +119,11 @@ function failureBlock(f: FailureEntry, i: number, doc: ResultsDocument): string 
       : '';
   const last = f.exchanges.at(-1);
   return [
-    `<section class="failure" id="failure-${i + 1}" data-rules="${esc(f.rules.join(','))}">`,
-    `<h3>Failure ${i + 1}: ${titles.join('; ')}</h3>`,
+    `<section class="failure" id="failure-${i + 1}" data-rules="${esc(f.rules.join(','))}" data-verdict="${esc(f.verdict)}">`,
+    `<h3>${f.verdict === 'ERROR' ? 'Error' : 'Failure'} ${i + 1}: ${titles.join('; ')}</h3>`,
+    f.verdict === 'ERROR'
+      ? '<p class="muted small">ERROR: these rules could not be judged; the exchange shows what the target answered.</p>'
+      : '',
     `<p>${esc(f.message)}</p>`,
     `<p class="muted small">Test: ${esc(f.test)}</p>`,
     f.counterexample !== null
@@ -178,9 +188,12 @@ export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOption
   const { run, totals } = doc;
   const outcome =
     run.outcome === 'pass'
-      ? 'PASS: no rule failed'
+      ? 'PASS: no rule failed, none could not be judged'
       : run.outcome === 'fail'
-        ? `FAIL: ${totals.FAIL} rule(s) failed`
+        ? [
+            ...(totals.FAIL > 0 ? [`FAIL: ${totals.FAIL} rule(s) failed`] : ['FAIL']),
+            ...(totals.ERROR > 0 ? [`${totals.ERROR} rule(s) could not be judged (ERROR)`] : []),
+          ].join(', ')
         : 'ERROR: the run could not be completed';
   const body = [
     '<header>',
@@ -189,17 +202,20 @@ export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOption
     facts(doc),
     '</header>',
     '<h2 id="summary">Summary by rule area</h2>',
-    '<table id="areas"><thead><tr><th>Area</th><th class="n">Rules</th><th class="n">PASS</th><th class="n">FAIL</th><th class="n">WARN</th><th class="n">SKIP</th><th class="n">Not judged</th></tr></thead>',
+    '<table id="areas"><thead><tr><th>Area</th><th class="n">Rules</th><th class="n">PASS</th><th class="n">FAIL</th><th class="n">ERROR</th><th class="n">WARN</th><th class="n">SKIP</th><th class="n">Not judged</th></tr></thead>',
     `<tbody>${countsRow('Total', totals, true)}${doc.areas.map((a) => countsRow(a.area, a)).join('')}</tbody></table>`,
-    '<p class="small muted">PASS: the rule holds. FAIL: a documented or inferred rule is broken. WARN: advisory (strict profile). ' +
-      'SKIP: the target lacks the data, permission or module. Not judged: no test covers the rule, or it is unspecified ' +
+    '<p class="small muted">PASS: the rule held in every check of this run, and at least one check observed it. ' +
+      'FAIL: a documented or inferred rule is broken. ERROR: the rule could not be judged: the target answered 5xx, a ' +
+      'body that does not parse, a reset or a timeout where a check needed an answer (the transport rules FAIL with the ' +
+      'evidence), or the suite failed without naming a rule. WARN: advisory (strict profile). ' +
+      'SKIP: the target lacks the data, permission or module, or no check observed the rule. Not judged: no test covers the rule, or it is unspecified ' +
       '(the docs say "not shown") outside the strict profile. Standing: documented (the docs state it), inferred ' +
       '(follows directly from what they state), unspecified (never a FAIL).</p>',
     '<h2 id="rules">Rule matrix</h2>',
     matrix(doc, options.docsBase),
-    `<h2 id="failures">Failures (${doc.failures.length})</h2>`,
+    `<h2 id="failures">Failures and errors (${doc.failures.length})</h2>`,
     doc.failures.length === 0
-      ? '<p>No rule failed.</p>'
+      ? '<p>No rule failed, and every rule that ran could be judged.</p>'
       : doc.failures.map((f, i) => failureBlock(f, i, doc)).join('\n'),
     '<h2 id="residue">Residue</h2>',
     residue(doc),

@@ -8,9 +8,13 @@ import type { RuleKind, RuleStanding } from '@erpcert/contract';
 import type { Profile, RecordedExchange, Verdict } from './runner.js';
 
 /** Version of the results.json layout. */
-export const RESULTS_SCHEMA_VERSION = 1;
+/**
+ * Version of the results.json layout. 2 (issue 9): the verdict ERROR (in every verdict and count), the
+ * `observations` of every rule and test, and `verdict` on every failure entry (FAIL or ERROR).
+ */
+export const RESULTS_SCHEMA_VERSION = 2;
 
-/** A rule's verdict in the report: one of the four, or `NONE` when nothing judged it (no test, or not judged). */
+/** A rule's verdict in the report: one of the five, or `NONE` when nothing judged it (no test, or not judged). */
 export type ReportVerdict = Verdict | 'NONE';
 
 /** Counts of rules per verdict. */
@@ -18,6 +22,7 @@ export interface VerdictCounts {
   readonly rules: number;
   readonly PASS: number;
   readonly FAIL: number;
+  readonly ERROR: number;
   readonly WARN: number;
   readonly SKIP: number;
   readonly NONE: number;
@@ -57,7 +62,7 @@ export interface RunInfo {
   readonly pace: number | null;
   readonly runTag: string;
   readonly interrupted: boolean;
-  /** `pass`: no FAIL; `fail`: a FAIL; `error`: the run could not be completed (exit 2). */
+  /** `pass`: no FAIL and no ERROR; `fail`: a FAIL or an ERROR (exit 1); `error`: the run could not be completed (exit 2). */
   readonly outcome: 'pass' | 'fail' | 'error';
   readonly exitCode: 0 | 1 | 2;
   /** The command that repeats this run (secrets left out). */
@@ -87,13 +92,18 @@ export interface RuleResult {
   readonly observable: boolean;
   readonly inferredFrom: string | null;
   readonly verdict: ReportVerdict;
+  /**
+   * Checks of this rule that asserted against target data in this run, over every test (passing or not). A
+   * PASS has at least one; a rule with none is never PASS.
+   */
+  readonly observations: number;
   /** Some test of the suite names this rule (whether or not it ran here). */
   readonly tested: boolean;
-  /** Failure message, skip reason or advisory behind the verdict. */
+  /** Failure message, error, skip reason (`not exercised: ...` for a rule no check observed) or advisory. */
   readonly reason: string | null;
   /** Ids of the tests that judged it in this run. */
   readonly tests: readonly string[];
-  /** Indexes into {@link ResultsDocument.failures}. */
+  /** Indexes into {@link ResultsDocument.failures}: the FAILs and ERRORs behind the verdict. */
   readonly failures: readonly number[];
 }
 
@@ -107,13 +117,20 @@ export interface TestEntry {
   readonly state: 'passed' | 'failed' | 'skipped';
   readonly verdicts: Readonly<Record<string, ReportVerdict>>;
   readonly reason: string | null;
+  /** Observations per rule id made by this test (any rule, tagged or not). */
+  readonly observations: Readonly<Record<string, number>>;
   readonly durationMs: number | null;
 }
 
-/** A FAIL with what reproduces it. */
+/** A FAIL or an ERROR with what reproduces it and the exchange it rests on. */
 export interface FailureEntry {
   readonly test: string;
-  /** The rules this failure makes FAIL. */
+  /**
+   * FAIL: `rules` are broken (a violation, a shape precondition, a transport rule). ERROR: `rules` could not
+   * be judged, because the target faulted (5xx, no answer, a body that does not parse) or the suite did.
+   */
+  readonly verdict: 'FAIL' | 'ERROR';
+  /** The rules this entry makes FAIL, or ERROR. */
   readonly rules: readonly string[];
   readonly message: string;
   readonly counterexample: string | null;

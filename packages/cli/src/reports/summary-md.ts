@@ -27,7 +27,7 @@ function clip(text: string): string {
 }
 
 function row(label: string, c: VerdictCounts): string {
-  return `| ${label} | ${c.rules} | ${c.PASS} | ${c.FAIL} | ${c.WARN} | ${c.SKIP} | ${c.NONE} |`;
+  return `| ${label} | ${c.rules} | ${c.PASS} | ${c.FAIL} | ${c.ERROR} | ${c.WARN} | ${c.SKIP} | ${c.NONE} |`;
 }
 
 /** Renders summary.md from a results document. */
@@ -37,7 +37,12 @@ export function renderSummaryMd(doc: ResultsDocument): string {
     run.outcome === 'pass'
       ? 'PASS'
       : run.outcome === 'fail'
-        ? `FAIL (${totals.FAIL} rule${totals.FAIL === 1 ? '' : 's'} failed)`
+        ? `FAIL (${[
+            totals.FAIL > 0 ? `${totals.FAIL} rule${totals.FAIL === 1 ? '' : 's'} failed` : '',
+            totals.ERROR > 0 ? `${totals.ERROR} rule${totals.ERROR === 1 ? '' : 's'} could not be judged` : '',
+          ]
+            .filter(Boolean)
+            .join(', ')})`
         : 'ERROR (the run could not be completed)';
   const out: string[] = [
     `## erpcert conform: ${head}`,
@@ -47,24 +52,30 @@ export function renderSummaryMd(doc: ResultsDocument): string {
       ` · spec REST ${doc.spec.versions.rest}, portal ${doc.spec.versions.portal} (sha256 \`${doc.spec.sha256.slice(0, 12)}\`)` +
       `${run.only ? ` · only \`${run.only}\`` : ''}${run.shard ? ` · shard ${run.shard}` : ''} · run tag \`${run.runTag}\``,
     '',
-    '| Area | Rules | PASS | FAIL | WARN | SKIP | not judged |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| Area | Rules | PASS | FAIL | ERROR | WARN | SKIP | not judged |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     row('**Total**', totals),
     ...doc.areas.map((a) => row(a.area, a)),
     '',
-    'FAIL: a documented or inferred rule is broken. WARN: advisory (strict profile). SKIP: the target lacks data,',
-    'permission or module. Not judged: no test covers the rule, or it is unspecified and the profile is not strict.',
+    'PASS: the rule held in at least one observation. FAIL: a documented or inferred rule is broken. ERROR: the rule',
+    'could not be judged (the target answered 5xx, a body that does not parse, a reset or a timeout; or the suite',
+    'failed without naming a rule). WARN: advisory (strict profile). SKIP: the target lacks data, permission or',
+    'module, or no check observed the rule. Not judged: no test covers the rule, or it is unspecified and the',
+    'profile is not strict.',
   ];
   if (doc.failures.length > 0) {
-    out.push('', '### Failures', '');
+    out.push('', '### Failures and errors', '');
     for (const f of doc.failures.slice(0, MAX_FAILURES)) {
       const titles = f.rules.map((id) => `${id}: ${doc.rules.find((r) => r.id === id)?.title ?? ''}`);
-      out.push(`#### ${mdCell(titles.join('; '))}`, '', mdCell(clip(f.message)), '');
+      out.push(`#### ${f.verdict} ${mdCell(titles.join('; '))}`, '', mdCell(clip(f.message)), '');
       if (f.counterexample !== null) out.push('Counterexample:', '', fence(clip(f.counterexample)), '');
       out.push('Reproduce with:', '', fence(f.replay, 'sh'), '');
     }
     if (doc.failures.length > MAX_FAILURES) {
-      out.push(`... and ${doc.failures.length - MAX_FAILURES} more failures: see report.html or results.json.`, '');
+      out.push(
+        `... and ${doc.failures.length - MAX_FAILURES} more failures and errors: see report.html or results.json.`,
+        '',
+      );
     }
   }
   const { cleanup } = doc;

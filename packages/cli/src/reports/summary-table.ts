@@ -1,17 +1,10 @@
-import type { ResultsDocument } from './results.js';
+import type { ResultsDocument, VerdictCounts } from './results.js';
 
 /** The per-area table printed at the end of `erpcert conform` (stdout). */
 export function renderSummaryTable(doc: ResultsDocument): string {
-  const head = ['Area', 'Rules', 'PASS', 'FAIL', 'WARN', 'SKIP', 'Not judged'];
-  const rows = [
-    ...doc.areas.map((a) => [a.area, a.rules, a.PASS, a.FAIL, a.WARN, a.SKIP, a.NONE].map(String)),
-    [
-      'Total',
-      ...[doc.totals.rules, doc.totals.PASS, doc.totals.FAIL, doc.totals.WARN, doc.totals.SKIP, doc.totals.NONE].map(
-        String,
-      ),
-    ],
-  ];
+  const head = ['Area', 'Rules', 'PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP', 'Not judged'];
+  const cells = (c: VerdictCounts) => [c.rules, c.PASS, c.FAIL, c.ERROR, c.WARN, c.SKIP, c.NONE].map(String);
+  const rows = [...doc.areas.map((a) => [a.area, ...cells(a)]), ['Total', ...cells(doc.totals)]];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

@@ -101,12 +101,14 @@ export function testEvent(e: Partial<TestEvent> & Pick<TestEvent, 'rules' | 'sta
     fullName: `rest query > [${e.rules.join(', ')}] ${e.state}`,
     selected: true,
     errors: [],
+    observations: Object.fromEntries(e.verdicts.flatMap((v) => (v.verdict === 'PASS' ? [[v.rule, 1]] : []))),
+    faults: [],
     durationMs: 12,
     ...e,
   };
 }
 
-/** The events of {@link sampleResults}: a PASS, a FAIL with a nasty payload, a SKIP, a WARN. */
+/** The events of {@link sampleResults}: a PASS, a FAIL with a nasty payload, a SKIP, a WARN, an ERROR. */
 export function sampleEvents(): RunEvent[] {
   return [
     { type: 'run-start', at: '2025-03-01T10:00:00.000Z', files: ['properties/rest/query.prop.ts'] },
@@ -148,6 +150,30 @@ export function sampleEvents(): RunEvent[] {
       state: 'skipped',
       verdicts: [{ rule: 'REST.QUERY.LIMIT', verdict: 'SKIP' }],
       reason: 'the target has no IVVc records',
+    }),
+    testEvent({
+      rules: ['REST.QUERY.RANGE_FROM_TO'],
+      state: 'failed',
+      verdicts: [{ rule: 'REST.QUERY.RANGE_FROM_TO', verdict: 'ERROR' }],
+      reason: 'TransportError: list IVVc: transport timeout: no complete response within 30000 ms',
+      errors: ['TransportError: list IVVc: transport timeout: no complete response within 30000 ms'],
+      observations: { 'REST.QUERY.RANGE_FROM_TO': 2 },
+      faults: [{ rule: null, detail: 'GET list IVVc: no answer (no complete response within 30000 ms)' }],
+      failure: {
+        message: 'TransportError: list IVVc: transport timeout: no complete response within 30000 ms',
+        kind: 'target-fault',
+        rules: [],
+        exchanges: [
+          {
+            request: {
+              method: 'GET',
+              url: 'https://erp.example.com/api/1/IVVc?compcode=1&range=1:9&sort=SerNr',
+              headers: { authorization: 'Basic ***' },
+            },
+            error: 'no complete response within 30000 ms',
+          },
+        ],
+      },
     }),
     testEvent({
       rules: ['REST.ERRORS.STATUS_CODES_NOT_SHOWN'],

@@ -33,10 +33,11 @@ describe('renderJunit', () => {
 
   it('has one testsuite per area and one testcase per judged rule', () => {
     expect(xml.match(/<testsuite /g)).toHaveLength(2);
-    expect(xml.match(/<testcase /g)).toHaveLength(4);
+    expect(xml.match(/<testcase /g)).toHaveLength(5);
     expect(xml).toMatch(
-      /<testsuites name="erpcert conform https:\/\/erp.example.com" tests="4" failures="1" errors="0" skipped="1"/,
+      /<testsuites name="erpcert conform https:\/\/erp.example.com" tests="5" failures="1" errors="1" skipped="1"/,
     );
+    expect(xml).toMatch(/<testsuite name="REST.QUERY" tests="4" failures="1" errors="1" skipped="1"/);
   });
 
   it.each([
@@ -53,6 +54,10 @@ describe('renderJunit', () => {
       /name="REST.ERRORS.STATUS_CODES_NOT_SHOWN: [^"]*"[^>]*>\s*<system-out>WARN \(advisory, unspecified\): answers 200 with an error body<\/system-out>/,
     ],
     ['PASS as an empty testcase', /name="REST.QUERY.SORT_ASCENDING: [^"]*" time="0.012"\/>/],
+    [
+      'ERROR as error with the message, the request and replay',
+      /name="REST.QUERY.RANGE_FROM_TO: [^"]*"[^>]*>\s*<error message="TransportError: list IVVc: transport timeout[^"]*" type="not judged">[^<]*Last request: curl [^<]*Reproduce with: erpcert conform --user ci --only REST.QUERY.RANGE_FROM_TO\n/,
+    ],
   ])('%s', (_name, pattern) => {
     expect(xml).toMatch(pattern);
   });
@@ -73,9 +78,11 @@ describe('renderSummaryMd', () => {
   });
 
   it('states the outcome, the totals and every area', () => {
-    expect(md.split('\n')[0]).toBe('## erpcert conform: FAIL (1 rule failed)');
-    expect(md).toContain(`| **Total** | ${doc.totals.rules} | 1 | 1 | 1 | 1 | ${doc.totals.NONE} |`);
-    expect(md).toMatch(/\| REST\.ERRORS \| 3 \| 0 \| 0 \| 1 \| 0 \| 2 \|/);
+    expect(md.split('\n')[0]).toBe('## erpcert conform: FAIL (1 rule failed, 1 rule could not be judged)');
+    expect(md).toContain('| Area | Rules | PASS | FAIL | ERROR | WARN | SKIP | not judged |');
+    expect(md).toContain(`| **Total** | ${doc.totals.rules} | 1 | 1 | 1 | 1 | 1 | ${doc.totals.NONE} |`);
+    expect(md).toMatch(/\| REST\.ERRORS \| 3 \| 0 \| 0 \| 0 \| 1 \| 0 \| 2 \|/);
+    expect(md).toContain('#### ERROR REST.QUERY.RANGE_FROM_TO: ');
   });
 
   it('shows each failure with a fenced replay command and the residue', () => {
@@ -97,7 +104,7 @@ describe('renderSummaryMd', () => {
     );
     const big = renderSummaryMd(sampleResults({ events: [...sampleEvents().slice(0, -1), ...many] }));
     expect(big.match(/^#### /gm)).toHaveLength(50);
-    expect(big).toContain('... and 6 more failures: see report.html or results.json.');
+    expect(big).toContain('... and 7 more failures and errors: see report.html or results.json.');
   });
 });
 
@@ -120,6 +127,19 @@ describe('renderReportHtml', () => {
     expect(html).toContain(
       '<a href="../../../docs/record-rest-api.md#query-parameters">record-rest-api.md § Query parameters</a>',
     );
+  });
+
+  it('shows ERROR in the area table and the matrix, and the observations of every rule', () => {
+    expect(html).toContain('<th class="n">FAIL</th><th class="n">ERROR</th>');
+    const row = html.split('\n').find((l) => l.includes('data-rule="REST.QUERY.RANGE_FROM_TO"'))!;
+    expect(row).toContain('data-verdict="ERROR"');
+    expect(row).toContain('<span class="v v-error">ERROR</span>');
+    expect(row).toContain('<td class="n observations">2</td>');
+    expect(row).toMatch(/<a href="#failure-2">error 2<\/a>/);
+    expect(html).toContain(
+      '<section class="failure" id="failure-2" data-rules="REST.QUERY.RANGE_FROM_TO" data-verdict="ERROR">',
+    );
+    expect(html.match(/<td class="n observations">/g)).toHaveLength(doc.rules.length);
   });
 
   it('shows the failure escaped, with exchange, curl line and replay command', () => {
@@ -148,9 +168,9 @@ describe('renderReportHtml', () => {
 describe('renderSummaryTable', () => {
   it('has a line per area and a total', () => {
     const lines = renderSummaryTable(doc).trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^Area\s+Rules\s+PASS\s+FAIL\s+WARN\s+SKIP\s+Not judged$/);
+    expect(lines[0]).toMatch(/^Area\s+Rules\s+PASS\s+FAIL\s+ERROR\s+WARN\s+SKIP\s+Not judged$/);
     expect(lines.at(-1)).toMatch(
-      new RegExp(`^Total\\s+${doc.totals.rules}\\s+1\\s+1\\s+1\\s+1\\s+${doc.totals.NONE}$`),
+      new RegExp(`^Total\\s+${doc.totals.rules}\\s+1\\s+1\\s+1\\s+1\\s+1\\s+${doc.totals.NONE}$`),
     );
     expect(lines.filter((l) => l.startsWith('REST.'))).toHaveLength(2);
   });

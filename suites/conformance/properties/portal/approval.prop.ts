@@ -88,6 +88,7 @@ function checkApproval(register: string, id: string, a: PortalApproval): void {
 async function check(ctx: RuleContext, register: string, id: string) {
   const o = await attempt(ctx.client.portal.checkapprovalstatus({ regname: register, id }));
   const a = expectSuccess(o, 'PORTAL.APPROVAL.CHECK_REGISTERS', `checkapprovalstatus regname=${register}&id=${id}`);
+  ctx.observe('PORTAL.APPROVAL.CHECKAPPROVALSTATUS');
   await assertPortalXml(ctx, a.raw.text, 'portal-approval', 'PORTAL.APPROVAL.STATUS_SHAPE');
   checkApproval(register, id, a);
   return a;
@@ -171,6 +172,7 @@ describe('approval status', () => {
           () => `${step} ${show(params)} answered neither an operation result nor an error: ${describeOutcome(o)}`,
         );
         if (body !== '') await assertPortalXml(ctx, body, 'portal-result', STEP_RULE[step], step);
+        if (step === 'sendforapproval') ctx.observe('PORTAL.APPROVAL.SEND_REGISTERS'); // the register took the step
         await check(ctx, register, id);
       }
       await attempt(deleteRecord(ctx, register, id));

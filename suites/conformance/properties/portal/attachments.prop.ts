@@ -114,6 +114,14 @@ describe('attachments', () => {
         () =>
           `getfile ${uuid} answered ${got.raw.bytes.length} bytes that are not the ${content.length} uploaded, raw or as <file><base64> (first ${show(got.raw.bytes.subarray(0, 16).toString('hex'))} vs ${show(content.subarray(0, 16).toString('hex'))})`,
       );
+      // the file POSTed to the doupload sub-action as base64 in XML came back byte-identical through GET sub-actions
+      ctx.observe([
+        'PORTAL.ATTACH.DOUPLOAD',
+        'PORTAL.ATTACH.UPLOAD_BODY',
+        'PORTAL.ATTACH.BASE64_IN_XML',
+        'PORTAL.DISPATCH.SUBACTION',
+        'PORTAL.DISPATCH.GET_AND_POST',
+      ]);
 
       const del = await attempt(ctx.client.portal.deleteattachment({ regname, id, file: uuid }));
       const deleted = expectSuccess(del, 'PORTAL.ATTACH.DELETEATTACHMENT', `deleteattachment ${uuid}`);

@@ -162,6 +162,7 @@ describe('conversions, copyrecord, unokrecord', () => {
       const source = await readBySerNr(ctx, 'IVVc', id);
       const o = await attempt(ctx.client.portal.copyrecord({ regname: 'IVVc', id }));
       const res = expectSuccess(o, 'PORTAL.COPY.COPYRECORD', `copyrecord regname=IVVc&id=${id}`);
+      ctx.observe('PORTAL.COPY.REGISTERS'); // IVVc served copyrecord
       await assertPortalXml(ctx, res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
       const copies = await findCopies(ctx, source!, res.attrs.newdata);
       for (const c of copies) ledgerCreated(ctx, 'IVVc', fieldValue(c, 'SerNr'));
@@ -231,6 +232,8 @@ describe('conversions, copyrecord, unokrecord', () => {
         'PORTAL.UNOK.TO_DRAFT',
         () => `after unokrecord ${regname} ${id} has OKFlag ${show(after)}`,
       );
+      // the register served unokrecord for the usercode holding the un-confirm permission
+      ctx.observe(['PORTAL.UNOK.REGISTERS', 'PORTAL.AUTH.USERCODE_ACTING_USER']);
       await drop(ctx, [[regname, id]]);
     },
     { numRuns: 4, writes: true },

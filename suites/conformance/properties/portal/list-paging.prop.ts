@@ -116,6 +116,8 @@ describe('portal list queries: shapes and paging', () => {
         shapeRule(register),
         () => `${register} list holds elements ${strangers.join(', ')}, not records named ${register}`,
       );
+      // a request without action listed the register it named, wrapped in <data> (the schema above)
+      ctx.observe(['PORTAL.DISPATCH.LIST_QUERY', 'PORTAL.LIST.QUERY', 'PORTAL.DISPATCH.XML_SUCCESS']);
       checkPageAttributes(register, list, page, perpage);
       expectRule(
         list.records.length <= perpage,

@@ -71,7 +71,7 @@ describe('portal list query parameters', () => {
         expectRule(typeof a !== 'string', 'PORTAL.LIST.ORDER', () => `order=ascending: ${a}`);
         expectRule(typeof d !== 'string', 'PORTAL.LIST.ORDER', () => `order=descending: ${d}`);
         // comparable when the walks read the whole list
-        if (a.count === undefined || a.count !== a.records.length || d.records.length !== a.count) return undefined;
+        if (a.count === undefined || a.count !== a.records.length || d.records.length !== a.count) return null;
         const up = a.records.map((r) => listIdentity(register, r) ?? show(r));
         const down = d.records.map((r) => listIdentity(register, r) ?? show(r));
         if (up.join('\u0000') !== [...down].reverse().join('\u0000'))
@@ -98,7 +98,7 @@ describe('portal list query parameters', () => {
         const bounded = await readList(ctx, register, { sd, ed }, 3);
         expectRule(typeof bounded !== 'string', 'PORTAL.LIST.SD_ED_DATES', () => `sd=${sd}&ed=${ed}: ${bounded}`);
         if (typeof all === 'string') return all;
-        if (all.count === undefined || all.count > all.records.length) return undefined; // too big to compare
+        if (all.count === undefined || all.count > all.records.length) return null; // too big to compare
         const ids = new Set(all.records.map((r) => listIdentity(register, r) ?? show(r)));
         const stray = bounded.records.find((r) => !ids.has(listIdentity(register, r) ?? show(r)));
         if (stray) return `${register} sd=${sd}&ed=${ed} returned ${show(stray)}, which the list without dates lacks`;

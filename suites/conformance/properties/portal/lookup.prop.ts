@@ -11,6 +11,7 @@ import {
   fixtureSkipReason,
   fixtureTerm,
   LOOKUP_ITEMS,
+  observe,
   type RuleContext,
   ruleProperty,
   show,
@@ -182,6 +183,8 @@ function checkResultsMatch(
     const known = byCode.get(textOf(r, 'Code'));
     const values = known ? searchedValues(register, known) : searchedValues(register, r as SourceRecord);
     const unmatched = terms.filter((t) => !values.some((v) => loosePrefix(v, t)));
+    if (terms.length > 0) observe('PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE');
+    if (terms.length > 1) observe('PORTAL.LOOKUP.TERMS_AND');
     if (unmatched.length > 0) {
       const rule =
         unmatched.length < terms.length ? 'PORTAL.LOOKUP.TERMS_AND' : 'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE';
@@ -251,7 +254,10 @@ describe('pastespecial', () => {
         `pastespecial register=${pick.register} id=${show(id)}`,
       );
       await checkShape(ctx, pick.register, id, result);
+      ctx.observe('PORTAL.LOOKUP.PASTESPECIAL'); // register and id answered a lookup result of the documented shape
       checkResultsMatch(pick.register, id, result, records);
+      // with a decoy search parameter, results that match id show that id, not search, is the search text
+      if (pick.decoy && result.records.length > 0) ctx.observe('PORTAL.LOOKUP.ID_IS_SEARCH');
     },
     { numRuns: 20, examples: registerExamples },
   );
@@ -273,7 +279,7 @@ describe('pastespecial', () => {
         const records = await source(ctx, pick.register);
         if (typeof records === 'string') ctx.skip(records);
         const id = searchText(pick, records, ctx.target.runTag);
-        if (id === undefined) return undefined;
+        if (id === undefined) return null; // nothing to judge
         const o = await lookup(ctx, pick.register, id, pick.decoy);
         const result = expectSuccess(
           o,

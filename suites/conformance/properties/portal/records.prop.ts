@@ -83,6 +83,7 @@ describe('delete and document', () => {
       const { id, uuid } = await createOwn(ctx, register);
       const o = await attempt(ctx.client.portal.delete({ register, id }));
       const res = expectSuccess(o, 'PORTAL.DELETE.REGISTERS', `delete register=${register}&id=${id}`);
+      ctx.observe('PORTAL.DISPATCH.RECORD_ID'); // the record id the suite read as a string was taken
       ledgerGone(ctx, register, id);
       await assertPortalXml(ctx, res.raw.text, 'portal-result', 'PORTAL.DELETE.ACTION');
       expectRule(res.errstr === '', 'PORTAL.ERRORS.SUCCESS_EMPTY_ERRSTR', () => `errstr is ${show(res.errstr)}`);
@@ -125,6 +126,8 @@ describe('delete and document', () => {
         () =>
           `document ${register} ${id}: <base64> is not a base64 PDF (starts ${show(doc.content.subarray(0, 8).toString('latin1'))})`,
       );
+      // action=document with register and id answered a document element holding the file as base64 in XML
+      ctx.observe(['PORTAL.DOCUMENT.ACTION', 'PORTAL.ATTACH.BASE64_IN_XML', 'PORTAL.DISPATCH.ACTIONS']);
     },
     {
       numRuns: 10,

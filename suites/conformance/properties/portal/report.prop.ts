@@ -135,6 +135,7 @@ describe('reports', () => {
       assertJsonValid(body, { spec: 'portal-action', schema: 'PortalReportFilters' }, 'PORTAL.REPORT.GETREPORTFILTERS');
       const reports = (body as Filters).reports ?? [];
       if (reports.length === 0) ctx.skip(`getreportfilters lists no report for ${usercode}`);
+      ctx.observe('PORTAL.REPORT.FILTERS_CONTENT'); // listed report windows, valid against the schema above
       const { reportwindow, repname } = reports[0]!;
       const run = await attempt(
         ctx.client.portal.report(
@@ -151,6 +152,7 @@ describe('reports', () => {
         'PORTAL.REPORT.ACTION',
         () => `report ${reportwindow}/${repname} for ${usercode} was refused: ${show(bodyOf(run), 200)}`,
       );
+      ctx.observe('PORTAL.AUTH.USERCODE_ACTING_USER'); // the report ran for the user usercode names
       expectRule(
         jsonBody(run.ok ? run.value.raw : ({ text: '' } as RawResponse)) !== undefined,
         'PORTAL.DISPATCH.JSON_OPERATIONS',

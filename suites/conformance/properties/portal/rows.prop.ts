@@ -90,6 +90,8 @@ describe('deleterow and insertrow ids', () => {
         () =>
           `deleterow id=${id} on ${before.length} rows ${show(before)} left ${show(after)}; removing rows ${remove.join(',')} (1-based) leaves ${show(want)}`,
       );
+      // the register served deleterow, which removed exactly the listed rows (checked above)
+      ctx.observe(['PORTAL.ROWS.DELETEROW_REMOVES', 'PORTAL.ROWS.DELETEROW_REGISTERS']);
       await cleanUp(ctx, register, serNr);
     },
     { numRuns: 10, writes: true },
@@ -120,6 +122,7 @@ describe('deleterow and insertrow ids', () => {
       const id = `${serNr}:${after}:${type}`;
       const o = await attempt(ctx.client.portal.insertrow({ register: 'IVVc', id }));
       const res = expectSuccess(o, 'PORTAL.ROWS.INSERTROW', `insertrow register=IVVc&id=${id}`);
+      ctx.observe('PORTAL.ROWS.INSERTROW_REGISTERS'); // IVVc served insertrow
       await assertPortalXml(ctx, res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
       const record = await readBySerNr(ctx, 'IVVc', serNr);
       const afterRows = record ? rowsOf(record) : [];

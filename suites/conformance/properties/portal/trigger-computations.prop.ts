@@ -127,6 +127,7 @@ describe('field triggers', () => {
           'PORTAL.TRIGGER.INVC_DENSITY_FORMULA',
           () => `NetWeight ${c.netWeight} / Volume ${volume} = ${want}, Density is ${show(r.Density)}`,
         );
+        ctx.observe('PORTAL.TRIGGER.INVC_NETWEIGHT_DENSITY'); // the NetWeight trigger back-calculated Density
       } else {
         expectRule(
           near(decimal(r.Volume), volume, 0.0051 + volume * 1e-4),
@@ -134,6 +135,8 @@ describe('field triggers', () => {
           () =>
             `${c.width} x ${c.height} x ${c.depth} = ${volume}, Volume after a ${c.field} trigger is ${show(r.Volume)}`,
         );
+        // a Width, Height or Depth trigger recalculated Volume
+        if (['Width', 'Height', 'Depth'].includes(c.field)) ctx.observe('PORTAL.TRIGGER.INVC_DIMENSIONS_VOLUME');
       }
     },
     {
@@ -171,6 +174,7 @@ describe('field triggers', () => {
           () =>
             `Quant ${c.quant}, Price ${c.price}, Sum ${sum}: vRebate = ${want.toFixed(4)}, got ${show(row.vRebate)}`,
         );
+        ctx.observe('PORTAL.TRIGGER.IVVC_SUM_VREBATE'); // the Sum trigger back-calculated vRebate
       } else {
         const want = gross * (1 - c.vRebate / 100);
         expectRule(

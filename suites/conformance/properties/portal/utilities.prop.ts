@@ -133,6 +133,7 @@ describe('read-only sub-actions', () => {
     async (ctx, usercode) => {
       const o = await attempt(ctx.client.portal.hasusernewapi({ usercode }));
       const res = expectSuccess(o, 'PORTAL.UTIL.HASUSERNEWAPI', `hasusernewapi usercode=${usercode}`);
+      ctx.observe('PORTAL.GLOBAL.USERCODE'); // the operation took the user named by usercode
       await assertPortalXml(ctx, res.raw.text, 'portal-hasusernewapi', 'PORTAL.UTIL.HASUSERNEWAPI_SHAPE');
       expectRule(
         res.hasapi === '0' || res.hasapi === '1',

@@ -46,7 +46,7 @@ async function checkQuery(
   await judgeStable(ctx, baselines, register, rule, async () => {
     const all = (await baselines.all(ctx, register)) ?? [];
     const spec = await build();
-    if (!spec) return undefined;
+    if (!spec) return null; // nothing to judge
     const sorted = spec.sort !== undefined ? await baselines.sorted(ctx, register, spec.sort) : undefined;
     const p = await probe(ctx, register, toListQuery(spec));
     if (!p.ok) violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
@@ -155,7 +155,7 @@ describe('REST query semantics against a model of the unfiltered read', () => {
       await judgeStable(ctx, baselines, register, 'REST.QUERY.RANGE_REQUIRES_SORT', async () => {
         const all = (await baselines.all(ctx, register)) ?? [];
         const range: RangeSpec | undefined = await rangeFor(ctx, register, field, choice);
-        if (!range) return undefined;
+        if (!range) return null; // nothing to judge
         const spec: QuerySpec = { range };
         const p = await probe(ctx, register, toListQuery(spec));
         // §4: "Required when range is used". Refusing the request is the reading the docs give; an answer

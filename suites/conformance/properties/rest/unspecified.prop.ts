@@ -40,6 +40,7 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
       const parts = record ? keyFromUrl(String(record['@url'] ?? ''), register) : undefined;
       if (!record || !parts) return;
       const got = await outcome(ctx.client.rest.get(register, parts, { format: 'json' }));
+      ctx.observe('REST.RECORD.GET_BY_KEY_NOT_SHOWN'); // compared with the reference reading below
       if (!got.ok) ctx.advise(`GET ${record['@url']} was refused: ${got.why}`);
       else if (got.value.records.length !== 1 || got.value.records[0]?.['@url'] !== record['@url'])
         ctx.advise(`GET ${record['@url']} answered ${got.value.records.length} record(s), not that one`);
@@ -56,6 +57,7 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
       const env = await ctx.client.rest.update('CUVc', code, { Name: `${ctx.target.runTag} patched` }, [], {
         format: 'json',
       });
+      ctx.observe('REST.WRITE.PATCH_BODY_NOT_SHOWN');
       if (!env.hasEnvelope) ctx.advise(`PATCH CUVc/${code} answered no envelope: ${show(env.raw.text, 120)}`);
       else if (!env.records.some((r) => fieldValue(r, 'Code') === code))
         ctx.advise(`PATCH CUVc/${code} answered an envelope without the record`);
@@ -71,6 +73,7 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
       const read = (companyIn: 'query' | 'path') =>
         outcome(ctx.client.rest.list('CUVc', { limit: 5 } as never, { format: 'json', companyIn, compcode }));
       const [query, path] = [await read('query'), await read('path')];
+      ctx.observe('REST.QUERY.COMPCODE_LOCATION_NOT_SHOWN');
       for (const [where, o] of [
         ['query', query],
         ['path', path],
@@ -93,6 +96,7 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
       const def = catalogue.find((r) => r.name === register)!;
       const p = await probe(ctx, register, { limit: 5 });
       if (!p.ok) return;
+      if (p.records.length > 0) ctx.observe('REST.RECORD.FIELD_MODE_PARAM_NOT_SHOWN');
       for (const r of p.records as AnyRecord[]) {
         const missing = def.fields.filter((f) => r[f] === undefined);
         if (missing.length > 0) {
@@ -121,6 +125,11 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
         query: [...Object.entries(query), ...company],
       });
       const body = res.text;
+      ctx.observe([
+        'REST.ERRORS.STATUS_CODES_NOT_SHOWN',
+        'REST.ERRORS.BODY_FORMAT_NOT_SHOWN',
+        'REST.ERRORS.CODES_NOT_SHOWN',
+      ]);
       const errorShape = /<error\b[^>]*\bdescription=/.test(body) || /"error"\s*:\s*\{/.test(body);
       if (res.status >= 500) ctx.advise(`${register}?${bad.name}=${bad.value} answered HTTP ${res.status}`);
       else if (!errorShape)

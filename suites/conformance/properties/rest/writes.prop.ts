@@ -89,6 +89,7 @@ describe('REST writes', () => {
           () =>
             `invoice ${key} for ${contact.code}: ${field} is ${show(fieldValue(record, field))}, the customer has ${show(want)}`,
         );
+      ctx.observe('REST.WRITE.FORM_AUTOFILL'); // the form POST filled Addr0 and PayDeal, as checked above
     },
     { numRuns: 8, writes: true },
   );
@@ -172,6 +173,7 @@ describe('REST writes', () => {
     [fc.array(fc.boolean(), { minLength: 1, maxLength: 3 })],
     async (ctx, withRegister) => {
       await postAndReadBack(ctx, withRegister, 'REST.WRITE.JSON_AT_REGISTER_OPTIONAL');
+      ctx.observe('REST.WRITE.JSON_REGISTER_FROM_URL'); // the records read back from the register of the URL
     },
     { numRuns: 6, writes: true },
   );

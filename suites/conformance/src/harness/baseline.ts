@@ -6,6 +6,7 @@
 import { getRegister } from '@erpcert/contract';
 import { assertJsonStrings } from './assert/json-strings.js';
 import { probe, readAll } from './data.js';
+import { observe } from './observations.js';
 import type { AnyRecord } from './records.js';
 import type { RuleContext } from './rule-test.js';
 import { violated } from './violation.js';
@@ -92,22 +93,27 @@ export class Baselines {
 }
 
 /**
- * Runs `attempt` (which returns the difference from the model, or undefined) and reports a difference
- * as a violation of `rule` only when the register was stable: after a mismatch the baseline is read
- * again, and when it changed the attempt is repeated with the fresh data (at most `tries` times).
- * Returns false when the register never held still (nothing could be judged).
+ * Runs `attempt` (which returns the difference from the model, undefined when the answer agrees with it, or
+ * null when there was nothing to judge) and reports a difference as a violation of `rule` only when the
+ * register was stable: after a mismatch the baseline is read again, and when it changed the attempt is
+ * repeated with the fresh data (at most `tries` times). An agreement counts one observation of `rule`.
+ * Returns false when the register never held still or nothing was judged.
  */
 export async function judgeStable(
   ctx: RuleContext,
   baselines: Baselines,
   register: string,
   rule: string,
-  attempt: () => Promise<string | undefined>,
+  attempt: () => Promise<string | undefined | null>,
   tries = 3,
 ): Promise<boolean> {
   for (let i = 0; i < tries; i++) {
     const problem = await attempt();
-    if (problem === undefined) return true;
+    if (problem === null) return false;
+    if (problem === undefined) {
+      observe(rule);
+      return true;
+    }
     if (!(await baselines.refresh(ctx, register))) violated(rule, problem);
   }
   return false;

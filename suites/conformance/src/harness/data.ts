@@ -18,6 +18,7 @@ import fc from 'fast-check';
 import { appendLedger } from '../runner/ledger.js';
 import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
 import type { RuleContext } from './rule-test.js';
+import { isTargetFault } from './target-fault.js';
 
 let counter = 0;
 /** Three base-36 characters chosen once per worker, so that parallel workers never make the same code. */
@@ -161,7 +162,7 @@ export async function probe(ctx: RuleContext, register: string, query: ListQuery
     const envelope = await ctx.client.rest.list(register, asRestQuery(query), { format: 'json' });
     return { ok: true, records: envelope.records, envelope };
   } catch (err) {
-    if (!isErpClientError(err) || err.kind === 'transport' || err.kind === 'config') throw err;
+    if (!isErpClientError(err) || err.kind === 'config' || isTargetFault(err)) throw err;
     return { ok: false, why: `${register}: ${err.message.split('\n')[0]}` };
   }
 }
@@ -217,8 +218,9 @@ export async function readAll(
 
 /**
  * The target refused the request with an answer (an ERP error document or a non-2xx status), as opposed
- * to a transport failure or a defect of the suite.
+ * to a fault of the target (no answer, a 5xx, a body that does not parse: target-fault.ts) or a defect of
+ * the suite.
  */
 export function isRefusal(err: unknown): boolean {
-  return isErpClientError(err) && (err.kind === 'erp' || err.kind === 'http-status');
+  return isErpClientError(err) && (err.kind === 'erp' || err.kind === 'http-status') && !isTargetFault(err);
 }

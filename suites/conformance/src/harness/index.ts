@@ -84,8 +84,9 @@ export {
   LOOKUP_ITEMS,
 } from './fixture-scheme.js';
 export { fixtureSet, fixtureSkipReason } from './fixture-set.js';
-export type { ConformanceMeta, FailureDetail, RecordedExchange } from './meta.js';
+export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 export { TARGET_ENV } from './meta.js';
+export { observe } from './observations.js';
 export {
   compareWithModel,
   describeQuery,
@@ -99,7 +100,7 @@ export {
   toListQuery,
 } from './query-model.js';
 export { QUERY_CANDIDATES, QUERY_REGISTER_COUNT, queryRegisters } from './query-registers.js';
-export { ExchangeRecorder, RECORDED_BODY_CHARS, toRecordedExchange } from './recorder.js';
+export { ExchangeRecorder, MAX_FAULTS, RECORDED_BODY_CHARS, toRecordedExchange } from './recorder.js';
 export {
   type AnyRecord,
   asRestQuery,
@@ -116,6 +117,7 @@ export {
 export {
   type Arbitraries,
   checkParameters,
+  classifyFailure,
   DEFAULT_NUM_RUNS,
   propertyFailure,
   propertyFailureText,
@@ -128,9 +130,12 @@ export {
   ruleTestName,
 } from './rule-test.js';
 export { type TargetConfig, TargetConfigError, targetFromEnv } from './target.js';
+export { errorFault, exchangeFault, failureFormRule, isTargetFault, TRANSPORT_RULES } from './target-fault.js';
 export {
   ContractViolation,
   expectRule,
+  needShape,
+  PreconditionFailed,
   requireRule,
   show,
   UnknownRuleError,

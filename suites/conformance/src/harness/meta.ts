@@ -1,18 +1,26 @@
 /**
  * The interface between the conformance tests and the runner that turns their outcomes into verdicts and
- * reports. Tests never write verdicts themselves: the harness (`src/harness/`) records what a test checked
- * and what it saw in `task.meta.erpcert`; the runner's vitest reporter (`src/runner/`) reads it back.
+ * reports. Tests never write verdicts themselves: the harness (`src/harness/`) records what a test checked,
+ * what it observed and what it saw in `task.meta.erpcert`; the runner's vitest reporter (`src/runner/`)
+ * reads it back and applies runner/verdict.ts `verdictsOf`:
  *
- * Verdict mapping (DESIGN.md "Verdicts and exit codes"), applied by the runner, not by tests:
- * - vitest passed, no `advisory`                                -> PASS for every rule in `rules`
- * - vitest passed with `advisory` (strict profile only)         -> WARN, with the advisory text
- * - vitest skipped with `skipReason` (target lacks data, permission, module; readonly profile) -> SKIP
- * - vitest failed, and at least one rule is documented/inferred  -> FAIL, with `failure`
- * - vitest failed, and every rule is unspecified                 -> WARN in strict, nothing in other profiles
- *   (the docs say "not shown": never a FAIL)
- * A failure whose message starts with the rule it broke (`[RULE.ID] ...`, as the harness's contract
- * violations do) judges only that rule; the test's other rules get no verdict from it
- * (runner/verdict.ts `violatedRules`). So tag a test with every rule it checks, and fail with the one broken.
+ * - Observations: every `expectRule`/`violated`/`needShape` check and every `ctx.observe(rule)` counts one
+ *   observation of its rule (`observations`). A rule that no check of a test observed gets no PASS from it:
+ *   SKIP "not exercised".
+ * - vitest passed: PASS for every observed rule, tagged or not (WARN for the tagged ones with an `advisory`
+ *   in the strict profile), SKIP "not exercised" for the test's rules without an observation.
+ * - vitest skipped (`skipReason`: target lacks data, permission, module; readonly profile) -> SKIP.
+ * - vitest failed, by `failure.kind`:
+ *   - `violation` (a ContractViolation `[RULE.ID] ...`): the named rules FAIL, tagged or not; the test's
+ *     other rules get no verdict from it (the test stopped before it could tell).
+ *   - `precondition` (`needShape`): the shape rule FAILs once; the test's other rules get ERROR.
+ *   - `target-fault` (5xx, a body that does not parse, a reset or timeout: `faults`): the transport rules
+ *     of the faults FAIL with the exchange; the test's other rules get ERROR.
+ *   - `defect` (anything else: a plain assertion error, a TypeError of the suite): the test's rules get
+ *     ERROR with the message, never FAIL; a defect of the suite or a target problem nobody classified.
+ *   Unspecified rules never FAIL or ERROR: WARN in strict, nothing in the other profiles.
+ * - Every fault in `faults`, of any test, FAILs its transport rule (a 5xx answered in HTML breaks a rule
+ *   even where a test tolerated it); a skipped test whose exchanges hold a fault gets ERROR instead of SKIP.
  */
 
 /** A request/response pair as the client observed it, secrets already masked by the client. */
@@ -47,6 +55,27 @@ export interface FailureDetail {
   readonly shrinks?: number;
   /** The exchanges of the failing (shrunk) run, masked; the last one is the one that broke the rule. */
   readonly exchanges: readonly RecordedExchange[];
+  /** How the runner reads the failure (header of this file). Absent: read from the message, as `violation`
+   * when it starts with `[RULE.ID]`, else `defect`. */
+  readonly kind?: FailureKind;
+  /** The rules the failure FAILs: the violated rule, the shape rule, the transport rules of the faults. */
+  readonly rules?: readonly string[];
+}
+
+/** How a failed test failed (header of this file). */
+export type FailureKind = 'violation' | 'precondition' | 'target-fault' | 'defect';
+
+/**
+ * The target misbehaved below the contract's level: a 5xx, a body that does not parse, a reset or a timeout.
+ * `rule` is the transport rule the answer broke (specs/rules.yaml), `null` when no rule can be blamed (a
+ * timeout or reset: nothing was answered), which still gives the cut-short rules ERROR.
+ */
+export interface TargetFault {
+  readonly rule: string | null;
+  /** One line: what came back and why it breaks the rule. */
+  readonly detail: string;
+  /** The exchange that shows it, masked. */
+  readonly exchange?: RecordedExchange;
 }
 
 /** What a conformance test records about itself. */
@@ -59,6 +88,10 @@ export interface ConformanceMeta {
   advisory?: string;
   /** Set when the test failed. */
   failure?: FailureDetail;
+  /** Checks of each rule that asserted against target data (passing or not), by rule id. */
+  observations?: Record<string, number>;
+  /** Faults of the target seen during the test (at most a few), whether or not the test failed. */
+  faults?: TargetFault[];
 }
 
 declare module 'vitest' {

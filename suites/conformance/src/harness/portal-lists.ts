@@ -4,6 +4,7 @@
  * of answers that other tests may change while a property reads them.
  */
 import type { PortalList, PortalRecord } from '@erpcert/client';
+import { observe } from './observations.js';
 import type { RuleContext } from './rule-test.js';
 import { violated } from './violation.js';
 
@@ -96,21 +97,26 @@ export async function currentSequence(ctx: RuleContext): Promise<bigint | undefi
 }
 
 /**
- * Runs `attempt` (the difference from what the rule demands, or undefined) and reports a difference as a
- * violation of `rule` only when no write happened on the target while it ran (the REST sequence did not
- * move; other tests write at the same time). A difference seen while the data moved is tried again, at most
- * `tries` times; returns false when the target never held still (nothing could be judged).
+ * Runs `attempt` (the difference from what the rule demands, undefined when the answer meets it, or null when
+ * there was nothing to judge) and reports a difference as a violation of `rule` only when no write happened
+ * on the target while it ran (the REST sequence did not move; other tests write at the same time). A
+ * difference seen while the data moved is tried again, at most `tries` times; an answer that meets the rule
+ * counts one observation of it. Returns false when the target never held still or nothing was judged.
  */
 export async function judgeQuiet(
   ctx: RuleContext,
   rule: string,
-  attempt: () => Promise<string | undefined>,
+  attempt: () => Promise<string | undefined | null>,
   tries = 4,
 ): Promise<boolean> {
   for (let i = 0; i < tries; i++) {
     const before = await currentSequence(ctx);
     const problem = await attempt();
-    if (problem === undefined) return true;
+    if (problem === null) return false;
+    if (problem === undefined) {
+      observe(rule);
+      return true;
+    }
     const after = await currentSequence(ctx);
     if (before === undefined || after === undefined || before === after) violated(rule, problem);
   }

@@ -14,6 +14,7 @@ import {
 import type { XmlBodyKind } from '@erpcert/contract';
 import { assertXmlValid } from './assert/schemas.js';
 import type { RuleContext } from './rule-test.js';
+import { isTargetFault } from './target-fault.js';
 import { expectRule, show } from './violation.js';
 
 /** What one call came to: its value, or the error the client decoded from the target's answer. */
@@ -26,7 +27,7 @@ export async function attempt<T>(call: Promise<T>): Promise<Outcome<T>> {
   try {
     return { ok: true, value: await call };
   } catch (err) {
-    if (!isErpClientError(err) || err.kind === 'transport' || err.kind === 'config') throw err;
+    if (!isErpClientError(err) || err.kind === 'config' || isTargetFault(err)) throw err;
     return { ok: false, error: err };
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { FieldTriggerRequest, PortalTriggerResult } from '@erpcert/client';
 import { assertJsonValid } from './assert/schemas.js';
+import { observe } from './observations.js';
 import { attempt, describeOutcome, jsonBody } from './portal-outcome.js';
 import type { RuleContext } from './rule-test.js';
 import { expectRule, show } from './violation.js';
@@ -70,13 +71,42 @@ export async function trigger(
       'PORTAL.TRIGGER.RESPONSE_MESSAGES',
       () => `messages is ${show(body.messages)}`,
     );
-  if (body.success === true)
+  if (body.success === true) {
     expectRule(
       typeof body.record === 'object' && body.record !== null && Array.isArray(body.record.rows ?? []),
       'PORTAL.TRIGGER.RESPONSE_RECORD',
       () => `a successful trigger answered record ${show(body.record, 200)}`,
     );
+    for (const rule of acceptedRequestRules(request, options)) observe(rule);
+  }
   return body;
+}
+
+/** The registers vcname names (§2 "Field-trigger request body"). */
+const VCNAMES = new Set(['IVVc', 'ORVc', 'CUVc', 'ActVc', 'QTVc', 'VIVc']);
+
+/**
+ * The request rules a successful trigger observes: the target took the request's vcname, fieldname and each
+ * parameter it carried (value, id, rowindex, rowfields, values, sourceRegister, sourceRecordId, portalcc) and
+ * answered a success, so each of those rules was seen holding once.
+ */
+function acceptedRequestRules(request: FieldTriggerRequest, options: { readonly portalcc?: 'est' | 'lat' }): string[] {
+  const r = request as Record<string, unknown>;
+  const out = ['PORTAL.TRIGGER.FIELDNAME', 'PORTAL.TRIGGER.REGISTERS'];
+  if (VCNAMES.has(String(r.vcname))) out.push('PORTAL.TRIGGER.VCNAME');
+  if (r.fieldname === '__new' || r.fieldname === '__copy') out.push('PORTAL.TRIGGER.NEW_AND_COPY_EVERYWHERE');
+  const params: [string, string][] = [
+    ['value', 'PORTAL.TRIGGER.VALUE'],
+    ['id', 'PORTAL.TRIGGER.ID'],
+    ['rowindex', 'PORTAL.TRIGGER.ROWINDEX'],
+    ['rowfields', 'PORTAL.TRIGGER.ROWFIELDS'],
+    ['values', 'PORTAL.TRIGGER.VALUES'],
+    ['sourceRegister', 'PORTAL.TRIGGER.SOURCE_REGISTER'],
+    ['sourceRecordId', 'PORTAL.TRIGGER.SOURCE_RECORD_ID'],
+  ];
+  for (const [param, rule] of params) if (r[param] !== undefined) out.push(rule);
+  if (options.portalcc !== undefined) out.push('PORTAL.GLOBAL.PORTALCC');
+  return out;
 }
 
 /** A decimal of the record (a comma as decimal separator read too); NaN when it is not one. */

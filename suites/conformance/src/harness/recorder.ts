@@ -4,7 +4,9 @@
  * one after another, so "the current run" is well defined.
  */
 import type { Exchange, ExchangeBody, ExchangeHeader } from '@erpcert/client';
-import type { RecordedExchange } from './meta.js';
+import type { RecordedExchange, TargetFault } from './meta.js';
+import { observe } from './observations.js';
+import { exchangeFault, TRANSPORT_RULES } from './target-fault.js';
 
 /** Bodies in a report are cut to this many characters. @defaultValue 4096 */
 export const RECORDED_BODY_CHARS = 4096;
@@ -47,13 +49,38 @@ export function toRecordedExchange(e: Exchange, maxBody: number = RECORDED_BODY_
   };
 }
 
+/** Faults kept per test: the first few are the evidence, the rest would repeat it. */
+export const MAX_FAULTS = 5;
+
+/**
+ * The transport observation of a 2xx answer: the client parses every 2xx body it receives and throws
+ * DecodeError when the body does not parse (target-fault.ts), so each received XML or JSON body is a check
+ * of the XML or JSON rule of its API. A JSON PATCH answer is exempt (malformed on live servers, DESIGN.md).
+ */
+function transportObservation(e: Exchange): string | undefined {
+  if (!e.response || e.response.status < 200 || e.response.status > 299) return undefined;
+  const text = e.response.body.text.trimStart();
+  const api = e.api === 'rest' ? 'rest' : e.api === 'portal' ? 'portal' : undefined;
+  if (!api || e.response.body.encoding === 'base64') return undefined;
+  if (text.startsWith('<')) return TRANSPORT_RULES[api].xml;
+  if (text.startsWith('{') || text.startsWith('[')) {
+    if (api === 'rest' && e.operation === 'update') return undefined;
+    return TRANSPORT_RULES[api].json;
+  }
+  return undefined;
+}
+
 /**
  * Collects exchanges per test and per property run. `observe` is the client's `onExchange`; `beginTest`
- * and `beginRun` start a new collection; `current` is what the current run (or test) sent.
+ * and `beginRun` start a new collection; `current` is what the current run (or test) sent. It also keeps
+ * the target faults of the test and of the run (a 5xx, no answer: target-fault.ts) and counts the
+ * transport observations (observations.ts).
  */
 export class ExchangeRecorder {
   #test: Exchange[] = [];
   #run: Exchange[] = [];
+  #testFaults: TargetFault[] = [];
+  #runFaults: TargetFault[] = [];
   /** At most this many exchanges are kept per test (the latest). @defaultValue 200 */
   readonly limit: number;
 
@@ -63,6 +90,14 @@ export class ExchangeRecorder {
 
   /** The client's exchange observer. */
   readonly observe = (e: Exchange): void => {
+    const fault = exchangeFault(e);
+    if (fault) {
+      this.addFault(fault);
+      if (fault.rule !== null) observe(fault.rule);
+    } else {
+      const rule = transportObservation(e);
+      if (rule !== undefined) observe(rule);
+    }
     this.#test.push(e);
     this.#run.push(e);
     if (this.#test.length > this.limit) this.#test.splice(0, this.#test.length - this.limit);
@@ -73,11 +108,31 @@ export class ExchangeRecorder {
   beginTest(): void {
     this.#test = [];
     this.#run = [];
+    this.#testFaults = [];
+    this.#runFaults = [];
   }
 
   /** Starts one property run: forgets the exchanges of the previous run. */
   beginRun(): void {
     this.#run = [];
+    this.#runFaults = [];
+  }
+
+  /** Keeps a fault (from an exchange or from a client error) of the test and of the current run, once. */
+  addFault(fault: TargetFault): void {
+    const same = (f: TargetFault) => f.rule === fault.rule && f.detail === fault.detail;
+    if (!this.#runFaults.some(same)) this.#runFaults.push(fault);
+    if (this.#testFaults.length < MAX_FAULTS && !this.#testFaults.some(same)) this.#testFaults.push(fault);
+  }
+
+  /** The faults of the current run. */
+  runFaults(): TargetFault[] {
+    return [...this.#runFaults];
+  }
+
+  /** The faults of the whole test so far (the first {@link MAX_FAULTS}). */
+  testFaults(): TargetFault[] {
+    return [...this.#testFaults];
   }
 
   /** The exchanges of the current run, in the report's shape. */

@@ -67,8 +67,17 @@ describe('ruleTest and ruleProperty', () => {
       const falsy = byName('returns false from 5 on');
       expect(falsy.failure).toMatchObject({ message: 'Property failed by returning false', counterexample: '[5]' });
       expect(falsy.failure?.exchanges).toEqual([]);
+      // returning false names no rule: ERROR, never FAIL
+      expect(falsy.verdicts).toEqual([{ rule: 'REST.QUERY.OFFSET', verdict: 'ERROR' }]);
+      // every run of the failing property observed its rule, and so did the passing one (ctx.observe)
+      expect(limit.observations['REST.QUERY.LIMIT']).toBeGreaterThan(1);
+      expect(byName('passes').observations['REST.QUERY.FIELDS']).toBe(5);
 
-      expect(byName('passes').verdicts).toEqual([{ rule: 'REST.QUERY.FIELDS', verdict: 'PASS' }]);
+      // its tagged rule, and the JSON answer it read (observed by the recorder)
+      expect(byName('passes').verdicts).toEqual([
+        { rule: 'REST.QUERY.FIELDS', verdict: 'PASS' },
+        { rule: 'REST.ENVELOPE.JSON_PARSES', verdict: 'PASS' },
+      ]);
       expect(byName('skips from inside a run')).toMatchObject({
         state: 'skipped',
         reason: 'the target has no sortable register',

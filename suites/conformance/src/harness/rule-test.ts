@@ -13,8 +13,10 @@ import type { ErpClient } from '@erpcert/client';
 import fc from 'fast-check';
 import { type TestContext, test } from 'vitest';
 import type { Profile } from '../runner/verdict.js';
-import type { ConformanceMeta, FailureDetail, RecordedExchange } from './meta.js';
+import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
+import { beginObservations, endObservations, observe } from './observations.js';
 import type { TargetConfig } from './target.js';
+import { errorFault, isTargetFault } from './target-fault.js';
 import { requireRule } from './violation.js';
 import { type WorkerSession, workerSession } from './worker-client.js';
 
@@ -34,8 +36,16 @@ export interface RuleContext {
   readonly signal: AbortSignal;
   /** Skips the test (SKIP verdict) with the reason: the target lacks data, permission or a module. */
   skip(reason: string): never;
-  /** Records an advisory (strict profile only; ignored in the others): an unspecified behaviour that differs. */
+  /**
+   * Records an advisory (strict profile only; ignored in the others): an unspecified behaviour that differs.
+   * Counts one observation of each of the test's rules, in every profile.
+   */
   advise(text: string): void;
+  /**
+   * Counts `n` observations of each rule: a check of it asserted against target data without `expectRule`,
+   * `violated` or `needShape` (which count by themselves). A rule never observed gets no PASS.
+   */
+  observe(rules: string | readonly string[], n?: number): void;
 }
 
 /** Options of {@link ruleTest}. */
@@ -97,15 +107,19 @@ function metaOf(t: TestContext): ConformanceMeta {
   return (t.task.meta as { erpcert?: ConformanceMeta }).erpcert as ConformanceMeta;
 }
 
+/** The first line of an error's message; a defect's class is kept (`TypeError: ...`), a violation reads as is. */
 function firstLine(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+  let text = err instanceof Error ? err.message : String(err);
+  if (err instanceof Error && violationRule(err) === undefined && err.name !== 'Error') text = `${err.name}: ${text}`;
   return text.split('\n')[0] ?? text;
 }
 
 /** Sets up the meta record and the context of one test. */
 function begin(t: TestContext, rules: readonly string[], name: string): { ctx: RuleContext; session: WorkerSession } {
-  const meta: ConformanceMeta = { rules };
+  const observations: Record<string, number> = {};
+  const meta: ConformanceMeta = { rules, observations };
   (t.task.meta as { erpcert?: ConformanceMeta }).erpcert = meta;
+  beginObservations(observations);
   const session = workerSession();
   session.recorder.beginTest();
   const strict = session.target.profile === 'strict';
@@ -122,6 +136,8 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
       throw new SkipSignal(reason);
     },
     advise(text: string): void {
+      // an advisory reports what the test observed of its (unspecified) rules, in every profile
+      for (const r of rules) observe(r);
       if (!strict || advisories.includes(text)) return;
       advisories.push(text);
       // every property run may advise: keep the report readable with the first few and a count
@@ -129,8 +145,55 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
       const more = advisories.length - MAX_ADVISORIES;
       meta.advisory = more > 0 ? `${shown}; and ${more} more` : shown;
     },
+    observe(rules: string | readonly string[], n = 1): void {
+      for (const rule of typeof rules === 'string' ? [rules] : rules) observe(rule, n);
+    },
   };
   return { ctx, session };
+}
+
+/** Ends a test's records: the faults the recorder saw go into the meta, observations stop counting. */
+function end(t: TestContext, session: WorkerSession): void {
+  endObservations();
+  const faults = session.recorder.testFaults();
+  if (faults.length > 0) metaOf(t).faults = faults;
+}
+
+/** A violation's rule, read by name and shape (module copies under vitest make `instanceof` unreliable). */
+function violationRule(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const rule = (err as { rule?: unknown }).rule;
+  return typeof rule === 'string' && (err.name === 'ContractViolation' || err.name === 'PreconditionFailed')
+    ? rule
+    : undefined;
+}
+
+/**
+ * How a failure is judged (meta.ts header): a fault of the target in the failing run (or the error itself)
+ * makes it `target-fault` whatever was thrown after it, since a check fed a 5xx or a broken body judges
+ * nothing; then `precondition`, `violation`, and `defect` for anything else.
+ */
+export function classifyFailure(
+  err: unknown,
+  faults: readonly TargetFault[],
+): { kind: FailureKind; rules: readonly string[] } {
+  if (faults.length > 0 || isTargetFault(err)) {
+    const rules = [...new Set(faults.flatMap((f) => (f.rule !== null ? [f.rule] : [])))];
+    return { kind: 'target-fault', rules };
+  }
+  const rule = violationRule(err);
+  if (rule !== undefined)
+    return { kind: (err as Error).name === 'PreconditionFailed' ? 'precondition' : 'violation', rules: [rule] };
+  return { kind: 'defect', rules: [] };
+}
+
+/** The faults of a failing run, with the one the error itself shows (a body that does not parse). */
+function faultsOf(err: unknown, session: WorkerSession, scope: 'run' | 'test'): TargetFault[] {
+  const own = errorFault(err);
+  // a 5xx or a missing answer is already in the recorder; a body that does not parse only the error shows
+  if (own && (err as { kind?: string }).kind === 'decode') session.recorder.addFault(own);
+  const faults = scope === 'run' ? session.recorder.runFaults() : session.recorder.testFaults();
+  return faults.length === 0 && own ? [own] : faults;
 }
 
 function skipNow(t: TestContext, reason: string): never {
@@ -139,8 +202,9 @@ function skipNow(t: TestContext, reason: string): never {
 }
 
 /** Records a failure of a test body (not of a property run) and rethrows it. */
-function fail(t: TestContext, err: unknown, exchanges: RecordedExchange[]): never {
-  const failure: FailureDetail = { message: firstLine(err), exchanges };
+function fail(t: TestContext, err: unknown, session: WorkerSession): never {
+  const judged = classifyFailure(err, faultsOf(err, session, 'test'));
+  const failure: FailureDetail = { message: firstLine(err), exchanges: session.recorder.test(), ...judged };
   metaOf(t).failure = failure;
   throw err;
 }
@@ -171,12 +235,16 @@ export function ruleTest(
     full,
     async (t) => {
       const { ctx, session } = begin(t, ids, full);
-      skipForProfile(t, ctx, opts);
       try {
-        await fn(ctx);
-      } catch (err) {
-        if (err instanceof SkipSignal) skipNow(t, err.message);
-        fail(t, err, session.recorder.test());
+        skipForProfile(t, ctx, opts);
+        try {
+          await fn(ctx);
+        } catch (err) {
+          if (err instanceof SkipSignal) skipNow(t, err.message);
+          fail(t, err, session);
+        }
+      } finally {
+        end(t, session);
       }
     },
     opts.timeout,
@@ -239,57 +307,71 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
     full,
     async (t) => {
       const { ctx, session } = begin(t, ids, full);
-      skipForProfile(t, ctx, opts);
-      let arbs: Arbitraries<Ts>;
-      let examples: readonly Ts[];
       try {
-        arbs = typeof arbitraries === 'function' ? await arbitraries(ctx) : arbitraries;
-        examples = typeof opts.examples === 'function' ? await opts.examples(ctx) : (opts.examples ?? []);
-      } catch (err) {
-        if (err instanceof SkipSignal) skipNow(t, err.message);
-        fail(t, err, session.recorder.test());
-      }
-      let skipReason: string | undefined;
-      let failing: RecordedExchange[] = [];
-      const property = fc.asyncProperty(...([...arbs] as unknown as Arbitraries<Ts>), async (...values: Ts) => {
-        if (skipReason !== undefined) return true;
-        session.recorder.beginRun();
-        try {
-          const ok = await predicate(ctx, ...values);
-          if (ok === false) failing = session.recorder.run();
-          return ok !== false;
-        } catch (err) {
-          if (err instanceof SkipSignal) {
-            skipReason = err.message;
-            return true;
-          }
-          failing = session.recorder.run();
-          throw err;
-        }
-      });
-      let details: fc.RunDetails<Ts>;
-      try {
-        const params = checkParameters(ctx.target, opts.numRuns ?? DEFAULT_NUM_RUNS);
-        details = await fc.check(property, {
-          ...params,
-          numRuns: Math.max(params.numRuns, examples.length),
-          examples: [...examples],
-        });
-      } catch (err) {
-        // a replay (`--seed S --path P`) selects every test of a rule; the path fits only the property it came from
-        if (ctx.target.path !== undefined && err instanceof Error && err.message.startsWith('Unable to replay'))
-          skipNow(t, `replay: the path ${ctx.target.path} belongs to another property than this one`);
-        throw err;
-      }
-      if (skipReason !== undefined) skipNow(t, skipReason);
-      if (details.failed) {
-        const failure = propertyFailure(details as fc.RunDetails<unknown>, failing);
-        metaOf(t).failure = failure;
-        throw new Error(propertyFailureText(failure, details as fc.RunDetails<unknown>), {
-          cause: details.errorInstance,
-        });
+        await runProperty(t, ctx, session);
+      } finally {
+        end(t, session);
       }
     },
     opts.timeout,
   );
+
+  async function runProperty(t: TestContext, ctx: RuleContext, session: WorkerSession): Promise<void> {
+    skipForProfile(t, ctx, opts);
+    let arbs: Arbitraries<Ts>;
+    let examples: readonly Ts[];
+    try {
+      arbs = typeof arbitraries === 'function' ? await arbitraries(ctx) : arbitraries;
+      examples = typeof opts.examples === 'function' ? await opts.examples(ctx) : (opts.examples ?? []);
+    } catch (err) {
+      if (err instanceof SkipSignal) skipNow(t, err.message);
+      fail(t, err, session);
+    }
+    let skipReason: string | undefined;
+    let failing: RecordedExchange[] = [];
+    let failingFaults: TargetFault[] = [];
+    const property = fc.asyncProperty(...([...arbs] as unknown as Arbitraries<Ts>), async (...values: Ts) => {
+      if (skipReason !== undefined) return true;
+      session.recorder.beginRun();
+      try {
+        const ok = await predicate(ctx, ...values);
+        if (ok === false) {
+          failing = session.recorder.run();
+          failingFaults = session.recorder.runFaults();
+        }
+        return ok !== false;
+      } catch (err) {
+        if (err instanceof SkipSignal) {
+          skipReason = err.message;
+          return true;
+        }
+        failingFaults = faultsOf(err, session, 'run');
+        failing = session.recorder.run();
+        throw err;
+      }
+    });
+    let details: fc.RunDetails<Ts>;
+    try {
+      const params = checkParameters(ctx.target, opts.numRuns ?? DEFAULT_NUM_RUNS);
+      details = await fc.check(property, {
+        ...params,
+        numRuns: Math.max(params.numRuns, examples.length),
+        examples: [...examples],
+      });
+    } catch (err) {
+      // a replay (`--seed S --path P`) selects every test of a rule; the path fits only the property it came from
+      if (ctx.target.path !== undefined && err instanceof Error && err.message.startsWith('Unable to replay'))
+        skipNow(t, `replay: the path ${ctx.target.path} belongs to another property than this one`);
+      throw err;
+    }
+    if (skipReason !== undefined) skipNow(t, skipReason);
+    if (details.failed) {
+      const judged = classifyFailure(details.errorInstance, failingFaults);
+      const failure = { ...propertyFailure(details as fc.RunDetails<unknown>, failing), ...judged };
+      metaOf(t).failure = failure;
+      throw new Error(propertyFailureText(failure, details as fc.RunDetails<unknown>), {
+        cause: details.errorInstance,
+      });
+    }
+  }
 }

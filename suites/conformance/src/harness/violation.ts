@@ -1,8 +1,11 @@
 /**
  * Typed failures of the conformance tests. A {@link ContractViolation} names the rule it breaks and quotes
- * its title from specs/rules.yaml, so a FAIL in the report reads in the docs' words.
+ * its title from specs/rules.yaml, so a FAIL in the report reads in the docs' words; a
+ * {@link PreconditionFailed} says that an answer lacked the shape a behaviour check needed. Every check
+ * here counts one observation of its rule (observations.ts), whether it holds or not.
  */
 import { getRule } from '@erpcert/contract';
+import { observe } from './observations.js';
 
 /** A rule id that specs/rules.yaml does not know: a defect of the suite, thrown when the test is collected. */
 export class UnknownRuleError extends Error {
@@ -19,7 +22,7 @@ export function requireRule(rule: string): void {
 
 /** The target broke a documented or inferred rule. `message` is `[RULE] title: what was seen`. */
 export class ContractViolation extends Error {
-  override readonly name = 'ContractViolation';
+  override readonly name: string = 'ContractViolation';
   readonly rule: string;
   readonly detail: string;
 
@@ -31,14 +34,37 @@ export class ContractViolation extends Error {
   }
 }
 
-/** Throws a {@link ContractViolation} of `rule`. */
+/** Throws a {@link ContractViolation} of `rule` (one observation of it: it was seen broken). */
 export function violated(rule: string, detail: string): never {
+  observe(rule);
   throw new ContractViolation(rule, detail);
 }
 
-/** Throws a {@link ContractViolation} of `rule` unless `condition` holds; `detail` is built only on failure. */
+/**
+ * Throws a {@link ContractViolation} of `rule` unless `condition` holds; `detail` is built only on failure.
+ * Counts one observation of `rule` either way: call it where the condition was computed from target data.
+ */
 export function expectRule(condition: unknown, rule: string, detail: () => string): asserts condition {
+  observe(rule);
   if (!condition) throw new ContractViolation(rule, detail());
+}
+
+/**
+ * An answer lacked the shape a behaviour check needed: its shape rule FAILs (once, by this error) and the
+ * test's other rules get ERROR, not FAIL: their behaviour could not be judged.
+ */
+export class PreconditionFailed extends ContractViolation {
+  override readonly name = 'PreconditionFailed';
+}
+
+/**
+ * The precondition of a behaviour check: the answer has the shape that `rule` (a shape rule) describes.
+ * Counts one observation of `rule`; when `condition` is false, throws {@link PreconditionFailed}, which FAILs
+ * `rule` and gives the test's other rules ERROR. `detail` is built only on failure.
+ */
+export function needShape(rule: string, condition: unknown, detail: () => string): asserts condition {
+  observe(rule);
+  if (!condition) throw new PreconditionFailed(rule, detail());
 }
 
 /** A short, stable rendering of a value for messages (strings quoted, long values cut). */

@@ -3,7 +3,7 @@
  * the results collector and the report writers subscribe (STYLE.md, schemathesis: "the engine emits a
  * uniform stream regardless of what is listening"), so adding a reporter never touches the runner.
  */
-import type { FailureDetail } from '../harness/meta.js';
+import type { FailureDetail, TargetFault } from '../harness/meta.js';
 import type { RuleVerdict } from './verdict.js';
 
 /** The run begins: the test files it will load, relative to the suite root. */
@@ -36,6 +36,10 @@ export interface TestEvent {
   readonly failure?: FailureDetail;
   /** vitest's error messages, for a failed test. */
   readonly errors: readonly string[];
+  /** Checks per rule that asserted against target data (any rule, tagged or not); empty when not selected. */
+  readonly observations: Readonly<Record<string, number>>;
+  /** Faults of the target seen during the test (5xx, no answer, a body that does not parse), with evidence. */
+  readonly faults: readonly TargetFault[];
   readonly durationMs?: number;
 }
 

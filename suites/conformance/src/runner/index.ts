@@ -16,7 +16,7 @@ export {
   fixtureSchemeText,
   isFixtureCode,
 } from '../harness/fixture-scheme.js';
-export type { ConformanceMeta, FailureDetail, RecordedExchange } from '../harness/meta.js';
+export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from '../harness/meta.js';
 export { TARGET_ENV } from '../harness/meta.js';
 export {
   CLOSE_FIELDS,
@@ -50,6 +50,8 @@ export {
 } from './target-http.js';
 export {
   combineVerdicts,
+  NOT_EXERCISED,
+  namedRules,
   PROFILES,
   type Profile,
   type RuleVerdict,

@@ -1,7 +1,7 @@
 import type { RuleStanding } from '@erpcert/contract';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
-import type { ConformanceMeta, FailureDetail } from '../harness/meta.js';
+import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from '../harness/meta.js';
 import type { RunEvents } from './events.js';
 import { rulesInName } from './rule-tags.js';
 import { type Profile, verdictsOf } from './verdict.js';
@@ -39,13 +39,38 @@ function readMeta(raw: unknown): ConformanceMeta | undefined {
   const m = raw as Partial<ConformanceMeta>;
   const rules = Array.isArray(m.rules) ? m.rules.filter((r): r is string => typeof r === 'string') : [];
   const failure = readFailure(m.failure);
+  const observations = readObservations(m.observations);
+  const faults = Array.isArray(m.faults) ? m.faults.flatMap((f) => readFault(f) ?? []) : [];
   return {
     rules,
     ...(typeof m.skipReason === 'string' ? { skipReason: m.skipReason } : {}),
     ...(typeof m.advisory === 'string' ? { advisory: m.advisory } : {}),
     ...(failure ? { failure } : {}),
+    ...(observations ? { observations } : {}),
+    ...(faults.length > 0 ? { faults } : {}),
   };
 }
+
+function readObservations(raw: unknown): Record<string, number> | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const out: Record<string, number> = {};
+  for (const [rule, n] of Object.entries(raw))
+    if (typeof n === 'number' && Number.isFinite(n) && n > 0) out[rule.toUpperCase()] = Math.floor(n);
+  return out;
+}
+
+function readFault(raw: unknown): TargetFault | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const f = raw as Partial<TargetFault>;
+  if (typeof f.detail !== 'string' || (f.rule !== null && typeof f.rule !== 'string')) return undefined;
+  return {
+    rule: f.rule,
+    detail: f.detail,
+    ...(f.exchange && typeof f.exchange === 'object' ? { exchange: f.exchange as RecordedExchange } : {}),
+  };
+}
+
+const FAILURE_KINDS: readonly FailureKind[] = ['violation', 'precondition', 'target-fault', 'defect'];
 
 function readFailure(raw: unknown): FailureDetail | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
@@ -58,6 +83,8 @@ function readFailure(raw: unknown): FailureDetail | undefined {
     ...(typeof f.path === 'string' ? { path: f.path } : {}),
     ...(typeof f.shrinks === 'number' ? { shrinks: f.shrinks } : {}),
     exchanges: Array.isArray(f.exchanges) ? f.exchanges : [],
+    ...(FAILURE_KINDS.includes(f.kind as FailureKind) ? { kind: f.kind } : {}),
+    ...(Array.isArray(f.rules) ? { rules: f.rules.filter((r): r is string => typeof r === 'string') } : {}),
   };
 }
 
@@ -120,6 +147,8 @@ export class ConformanceReporter implements Reporter {
       verdicts: judged?.verdicts ?? [],
       ...(judged?.reason !== undefined ? { reason: judged.reason } : {}),
       ...(isSelected && result.state === 'failed' && meta?.failure ? { failure: meta.failure } : {}),
+      observations: isSelected ? (meta?.observations ?? {}) : {},
+      faults: isSelected ? (meta?.faults ?? []) : [],
       errors,
       ...(duration !== undefined ? { durationMs: Math.round(duration) } : {}),
     });

@@ -1,93 +1,276 @@
 import type { RuleStanding } from '@erpcert/contract';
 import { describe, expect, it } from 'vitest';
-import type { ConformanceMeta } from '../harness/meta.js';
-import { combineVerdicts, type Profile, type TestOutcome, type Verdict, verdictsOf, violatedRules } from './verdict.js';
+import type { ConformanceMeta, FailureDetail, TargetFault } from '../harness/meta.js';
+import {
+  combineVerdicts,
+  NOT_EXERCISED,
+  namedRules,
+  type Profile,
+  type RuleVerdict,
+  type TestOutcome,
+  type Verdict,
+  verdictsOf,
+  violatedRules,
+} from './verdict.js';
 
-const standings: Record<string, RuleStanding> = { D: 'documented', I: 'inferred', U: 'unspecified' };
+// D, E: documented; I: inferred; S: a shape rule; T: a transport rule; U: unspecified; X: unknown
+const standings: Record<string, RuleStanding> = {
+  'REST.A.D': 'documented',
+  'REST.A.E': 'documented',
+  'REST.A.I': 'inferred',
+  'REST.A.S': 'documented',
+  'REST.A.T': 'inferred',
+  'REST.A.U': 'unspecified',
+};
 const standingOf = (rule: string) => standings[rule];
+const [D, E, I, S, T, U, X] = ['REST.A.D', 'REST.A.E', 'REST.A.I', 'REST.A.S', 'REST.A.T', 'REST.A.U', 'REST.A.X'];
 
-const failure = { message: 'page 2 holds 101 records', exchanges: [] };
-const meta = (m: Partial<ConformanceMeta>): ConformanceMeta => ({ rules: ['D'], ...m });
+const observed = (...rules: string[]) => Object.fromEntries(rules.map((r) => [r, 2]));
+const meta = (m: Partial<ConformanceMeta>): ConformanceMeta => ({ rules: [D], ...m });
+const failure = (message: string, f: Partial<FailureDetail> = {}): FailureDetail => ({ message, exchanges: [], ...f });
+const fault = (rule: string | null, detail = 'GET list X: HTTP 500: <html>'): TargetFault => ({ rule, detail });
+const passed = (m: Partial<ConformanceMeta>): TestOutcome => ({ state: 'passed', meta: meta(m), errors: [] });
+const failed = (m: Partial<ConformanceMeta>, errors: string[] = []): TestOutcome => ({
+  state: 'failed',
+  meta: meta(m),
+  errors,
+});
+
+type Want = Record<string, Verdict | null>;
 
 describe('verdictsOf (the mapping of src/harness/meta.ts)', () => {
-  const cases: [string, readonly string[], TestOutcome, Profile, (Verdict | null)[], string | undefined][] = [
-    ['passed', ['D', 'I'], { state: 'passed', meta: meta({}), errors: [] }, 'full', ['PASS', 'PASS'], undefined],
+  const cases: [string, readonly string[], TestOutcome, Profile, Want, string | undefined][] = [
+    // passing: a PASS rests on an observation
+    [
+      'passed, every rule observed',
+      [D, I],
+      passed({ observations: observed(D, I) }),
+      'full',
+      { [D]: 'PASS', [I]: 'PASS' },
+      undefined,
+    ],
+    [
+      'passed, one rule never observed: SKIP',
+      [D, I],
+      passed({ observations: observed(D) }),
+      'full',
+      { [D]: 'PASS', [I]: 'SKIP' },
+      undefined,
+    ],
+    [
+      'passed without any observation (no harness meta)',
+      [D],
+      { state: 'passed', errors: [] },
+      'full',
+      { [D]: 'SKIP' },
+      undefined,
+    ],
+    [
+      'passed, an untagged rule observed holding PASSes too',
+      [D],
+      passed({ observations: observed(D, E) }),
+      'full',
+      { [D]: 'PASS', [E]: 'PASS' },
+      undefined,
+    ],
+    [
+      'passed, an unknown untagged rule observed gets nothing',
+      [D],
+      passed({ observations: observed(D, X) }),
+      'full',
+      { [D]: 'PASS' },
+      undefined,
+    ],
     [
       'passed with an advisory in strict',
-      ['U'],
-      { state: 'passed', meta: meta({ advisory: 'differs' }), errors: [] },
+      [U],
+      passed({ rules: [U], advisory: 'differs', observations: observed(U) }),
       'strict',
-      ['WARN'],
+      { [U]: 'WARN' },
       'differs',
     ],
     [
       'passed with an advisory outside strict',
-      ['U'],
-      { state: 'passed', meta: meta({ advisory: 'differs' }), errors: [] },
+      [U],
+      passed({ rules: [U], advisory: 'differs', observations: observed(U) }),
       'full',
-      ['PASS'],
+      { [U]: 'PASS' },
       undefined,
     ],
+    // skipping
     [
       'skipped with skipReason',
-      ['D'],
+      [D],
       { state: 'skipped', meta: meta({ skipReason: 'no IVVc data' }), note: 'other', errors: [] },
       'full',
-      ['SKIP'],
+      { [D]: 'SKIP' },
       'no IVVc data',
     ],
     [
       'skipped with only a note',
-      ['D'],
+      [D],
       { state: 'skipped', note: 'readonly profile', errors: [] },
       'readonly',
-      ['SKIP'],
+      { [D]: 'SKIP' },
       'readonly profile',
     ],
+    // blame only what was observed
     [
-      'failed, documented and inferred',
-      ['D', 'I'],
-      { state: 'failed', meta: meta({ failure }), errors: ['AssertionError'] },
+      'a violation FAILs its rule only, tagged or not (the INVC_FIELDS example)',
+      [D, E, I],
+      failed({
+        failure: failure(`[${T}] t: INVc result lacks UPrice1`, { kind: 'violation', rules: [T] }),
+        observations: observed(D, T),
+      }),
       'full',
-      ['FAIL', 'FAIL'],
-      failure.message,
+      { [T]: 'FAIL', [D]: null, [E]: null, [I]: null },
+      `[${T}] t: INVc result lacks UPrice1`,
     ],
     [
-      'failed, mixed with unspecified outside strict',
-      ['D', 'U'],
-      { state: 'failed', meta: meta({ failure }), errors: [] },
+      'a violation read from the message alone (no kind)',
+      [D, E],
+      failed({ failure: failure(`[${E}] t: broke`) }),
       'full',
-      ['FAIL', null],
-      failure.message,
+      { [E]: 'FAIL', [D]: null },
+      `[${E}] t: broke`,
     ],
-    ['failed, only unspecified, full: never a FAIL', ['U'], { state: 'failed', errors: ['x'] }, 'full', [null], 'x'],
-    ['failed, only unspecified, strict: WARN', ['U'], { state: 'failed', errors: ['x'] }, 'strict', ['WARN'], 'x'],
     [
-      'failed without meta: the vitest error is the reason',
-      ['D'],
-      { state: 'failed', errors: ['expected 1 to be 2'] },
+      "a violation named only in vitest's error",
+      [D],
+      { state: 'failed', errors: [`[${I}] t: broke`] },
       'full',
-      ['FAIL'],
+      { [I]: 'FAIL', [D]: null },
+      `[${I}] t: broke`,
+    ],
+    [
+      'a violation of an unspecified rule: nothing outside strict',
+      [D, U],
+      failed({ failure: failure(`[${U}] u`, { kind: 'violation', rules: [U] }) }),
+      'full',
+      { [U]: null, [D]: null },
+      `[${U}] u`,
+    ],
+    [
+      'a violation of an unspecified rule: WARN in strict',
+      [U],
+      failed({ rules: [U], failure: failure(`[${U}] u`, { kind: 'violation', rules: [U] }) }),
+      'strict',
+      { [U]: 'WARN' },
+      `[${U}] u`,
+    ],
+    // no rule named: a defect, ERROR never FAIL
+    [
+      'a plain assertion error: ERROR',
+      [D, I],
+      failed({ failure: failure('expected 1 to be 2', { kind: 'defect', rules: [] }) }),
+      'full',
+      { [D]: 'ERROR', [I]: 'ERROR' },
       'expected 1 to be 2',
     ],
     [
-      'a rule the catalogue does not know gets no verdict',
-      ['D', 'X'],
-      { state: 'passed', errors: [] },
+      "a TypeError without meta: ERROR with vitest's message",
+      [D],
+      { state: 'failed', errors: ["TypeError: cannot read 'x'"] },
       'full',
-      ['PASS', null],
+      { [D]: 'ERROR' },
+      "TypeError: cannot read 'x'",
+    ],
+    [
+      'a defect of an unspecified rule: never ERROR',
+      [D, U],
+      failed({ failure: failure('boom') }),
+      'full',
+      { [D]: 'ERROR', [U]: null },
+      'boom',
+    ],
+    [
+      'a rule id the catalogue does not know blames nothing: a defect',
+      [D],
+      failed({ failure: failure(`[${X}] x`, { kind: 'violation', rules: [X] }) }),
+      'full',
+      { [D]: 'ERROR' },
+      `[${X}] x`,
+    ],
+    [
+      'a rule the catalogue does not know gets no verdict',
+      [D, X],
+      passed({ observations: observed(D, X) }),
+      'full',
+      { [D]: 'PASS', [X]: null },
       undefined,
+    ],
+    // a precondition is not a verdict
+    [
+      'a precondition FAILs the shape rule once and gives the others ERROR',
+      [D, I],
+      failed({ failure: failure(`[${S}] s: no records array`, { kind: 'precondition', rules: [S] }) }),
+      'full',
+      { [S]: 'FAIL', [D]: 'ERROR', [I]: 'ERROR' },
+      `[${S}] s: no records array`,
+    ],
+    [
+      'a precondition on a tagged shape rule: FAIL, not ERROR',
+      [S, D],
+      failed({ failure: failure(`[${S}] s`, { kind: 'precondition', rules: [S] }) }),
+      'full',
+      { [S]: 'FAIL', [D]: 'ERROR' },
+      `[${S}] s`,
+    ],
+    // target faults: the transport rule FAILs, the cut-short rules ERROR
+    [
+      'a 5xx cut the test short',
+      [D, I],
+      failed({ failure: failure('HTTP 500', { kind: 'target-fault', rules: [T] }), faults: [fault(T)] }),
+      'full',
+      { [T]: 'FAIL', [D]: 'ERROR', [I]: 'ERROR' },
+      'HTTP 500',
+    ],
+    [
+      'a timeout: no rule to blame, ERROR',
+      [D],
+      failed({
+        failure: failure('transport timeout', { kind: 'target-fault', rules: [] }),
+        faults: [fault(null, 'no answer')],
+      }),
+      'full',
+      { [D]: 'ERROR' },
+      'transport timeout',
+    ],
+    [
+      'a passed test that tolerated a 5xx: its rules PASS, the transport rule FAILs',
+      [D],
+      passed({ observations: observed(D), faults: [fault(T)] }),
+      'full',
+      { [D]: 'PASS', [T]: 'FAIL' },
+      undefined,
+    ],
+    [
+      'a skipped test whose target faulted: ERROR, not SKIP',
+      [D],
+      { state: 'skipped', meta: meta({ skipReason: 'no data', faults: [fault(T)] }), errors: [] },
+      'full',
+      { [D]: 'ERROR', [T]: 'FAIL' },
+      'the target faulted before the test could judge: GET list X: HTTP 500: <html> (skip: no data)',
     ],
   ];
   it.each(cases)('%s', (_name, rules, outcome, profile, want, reason) => {
     const got = verdictsOf(rules, outcome, standingOf, profile);
-    expect(got.verdicts.map((v) => v.verdict)).toEqual(want);
-    expect(got.verdicts.map((v) => v.rule)).toEqual(rules);
+    expect(Object.fromEntries(got.verdicts.map((v) => [v.rule, v.verdict]))).toEqual(want);
+    expect(got.verdicts).toHaveLength(Object.keys(want).length);
     expect(got.reason).toBe(reason);
+  });
+
+  it('a rule not exercised says so, and a transport FAIL carries the fault', () => {
+    const got = verdictsOf([D, I], passed({ observations: observed(D), faults: [fault(T)] }), standingOf, 'full');
+    expect(got.verdicts).toEqual<RuleVerdict[]>([
+      { rule: D, verdict: 'PASS' },
+      { rule: I, verdict: 'SKIP', reason: NOT_EXERCISED },
+      { rule: T, verdict: 'FAIL', reason: 'GET list X: HTTP 500: <html>' },
+    ]);
   });
 });
 
-describe('violatedRules', () => {
+describe('namedRules and violatedRules', () => {
   it.each<[string | undefined, string[], string[]]>([
     [
       '[REST.QUERY.LIMIT] limit=N returns at most N records: got 6',
@@ -101,19 +284,30 @@ describe('violatedRules', () => {
     ],
     ['expected 1 to be 2', ['REST.QUERY.LIMIT'], []],
     ['see [REST.QUERY.LIMIT] later', ['REST.QUERY.LIMIT'], []],
+    ['[0] is not an id', ['REST.QUERY.LIMIT'], []],
     [undefined, ['REST.QUERY.LIMIT'], []],
   ])('%s', (message, rules, want) => {
     expect(violatedRules(message, rules)).toEqual(want);
   });
+
+  it('names rules outside the given ones', () => {
+    expect(namedRules('[PORTAL.LOOKUP.INVC_FIELDS] t: INVc result lacks UPrice1')).toEqual([
+      'PORTAL.LOOKUP.INVC_FIELDS',
+    ]);
+    expect(violatedRules('[PORTAL.LOOKUP.INVC_FIELDS] t', ['PORTAL.LOOKUP.CAP50'])).toEqual([]);
+  });
 });
 
-describe('combineVerdicts', () => {
+describe('combineVerdicts: FAIL > ERROR > WARN > PASS > SKIP', () => {
   it.each<[(Verdict | null)[], Verdict | null]>([
     [[], null],
     [[null, null], null],
     [['SKIP', 'PASS'], 'PASS'],
     [['PASS', 'WARN', 'SKIP'], 'WARN'],
     [['PASS', 'FAIL', 'WARN'], 'FAIL'],
+    [['PASS', 'ERROR'], 'ERROR'],
+    [['ERROR', 'WARN', 'SKIP'], 'ERROR'],
+    [['ERROR', 'FAIL'], 'FAIL'],
     [['SKIP', null], 'SKIP'],
   ])('%j -> %s', (input, want) => {
     expect(combineVerdicts(input)).toBe(want);

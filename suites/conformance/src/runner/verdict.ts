@@ -1,13 +1,16 @@
 import type { RuleStanding } from '@erpcert/contract';
-import type { ConformanceMeta } from '../harness/meta.js';
+import type { ConformanceMeta, FailureKind } from '../harness/meta.js';
 
 /** A rule's verdict (DESIGN.md "Verdicts and exit codes"). */
-export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIP';
+export type Verdict = 'PASS' | 'FAIL' | 'ERROR' | 'WARN' | 'SKIP';
 /** Every verdict, in the order reports list them. */
-export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'WARN', 'SKIP'];
+export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP'];
 /** What a run may do (DESIGN.md "Command-line contract" `--profile`). */
 export type Profile = 'readonly' | 'full' | 'strict';
 export const PROFILES: readonly Profile[] = ['readonly', 'full', 'strict'];
+
+/** The reason of a rule that a passing test tagged but no check of it observed. */
+export const NOT_EXERCISED = 'not exercised: no check of this rule asserted against target data';
 
 /** How a test ended, as vitest and the harness (task.meta.erpcert) reported it. */
 export interface TestOutcome {
@@ -23,6 +26,8 @@ export interface TestOutcome {
 export interface RuleVerdict {
   readonly rule: string;
   readonly verdict: Verdict | null;
+  /** Why, when it differs from the test's reason (a transport FAIL, a rule not exercised). */
+  readonly reason?: string;
 }
 
 /** The verdicts of one test and the one-line reason behind them (skip reason, advisory, failure message). */
@@ -31,25 +36,45 @@ export interface TestVerdicts {
   readonly reason?: string;
 }
 
-/**
- * The rules a failure names: the harness's violations read `[RULE.ID] title: what was seen`
- * (src/harness/violation.ts). Only ids among the test's own rules count.
- */
-export function violatedRules(message: string | undefined, rules: readonly string[]): string[] {
+/** The rule ids a failure message names: `[RULE.ID] title: what was seen` (src/harness/violation.ts). */
+export function namedRules(message: string | undefined): string[] {
   const m = message ? /^\s*\[([^\]]+)\]/.exec(message) : null;
   if (!m) return [];
-  const named = m[1]!.split(/[\s,]+/).map((id) => id.toUpperCase());
+  return m[1]!
+    .split(/[\s,]+/)
+    .filter((id) => /^(REST|PORTAL)\.[A-Z0-9_]+\.[A-Z0-9_]+$/i.test(id))
+    .map((id) => id.toUpperCase());
+}
+
+/** The rules among `rules` that a failure message names. */
+export function violatedRules(message: string | undefined, rules: readonly string[]): string[] {
+  const named = namedRules(message);
   return rules.filter((r) => named.includes(r));
 }
 
+/** How a failure is judged: the harness says (meta.failure.kind), else the message's `[RULE.ID]` prefix does. */
+function failureOf(outcome: TestOutcome, reason: string): { kind: FailureKind; rules: readonly string[] } {
+  const f = outcome.meta?.failure;
+  if (f?.kind !== undefined) return { kind: f.kind, rules: f.rules ?? namedRules(f.message) };
+  const named = namedRules(reason);
+  return named.length > 0 ? { kind: 'violation', rules: named } : { kind: 'defect', rules: [] };
+}
+
 /**
- * Maps a test's outcome to a verdict per rule, as the header of `src/harness/meta.ts` says:
- * passed -> PASS (WARN with an advisory in the strict profile); skipped -> SKIP with the reason; failed ->
- * FAIL for documented and inferred rules, and for unspecified rules a WARN in strict and nothing otherwise
- * (the docs say "not shown": never a FAIL). When the failure names the rule it broke (`[RULE.ID] ...`, one
- * of the test's rules), only that rule is judged: the test's other rules get no verdict from it, since the
- * test stopped before it could tell. Rules the catalogue does not know (`standingOf` gives undefined) get
- * no verdict; the runner reports them as a defect of the suite.
+ * Maps a test's outcome to a verdict per rule, as the header of `src/harness/meta.ts` says.
+ *
+ * - passed: PASS for each rule that a check observed, tagged or not (WARN for the tagged ones with an
+ *   advisory in strict); SKIP {@link NOT_EXERCISED} for a tagged rule without an observation: a PASS rests
+ *   on at least one.
+ * - skipped: SKIP with the reason; ERROR when the target faulted during the test (the fault may be why).
+ * - failed: the rules the failure blames FAIL, tagged or not (tags say what a test can judge, not what it
+ *   blames); the test's other rules get nothing from a `violation` (the test stopped before it could tell)
+ *   and ERROR from a `precondition`, a `target-fault` or a `defect`: they could not be judged. A failure that
+ *   names no rule (a plain assertion error, a TypeError of the suite) is a `defect`: ERROR, never FAIL.
+ * - in every state, each target fault with a transport rule FAILs that rule (with the fault's detail).
+ *
+ * An unspecified rule never FAILs or ERRORs: WARN in strict, nothing in the other profiles. Rules the
+ * catalogue does not know (`standingOf` gives undefined) get no verdict; the runner reports them as a defect.
  */
 export function verdictsOf(
   rules: readonly string[],
@@ -57,34 +82,70 @@ export function verdictsOf(
   standingOf: (rule: string) => RuleStanding | undefined,
   profile: Profile,
 ): TestVerdicts {
-  const known = (rule: string) => standingOf(rule) !== undefined;
-  const all = (verdict: Verdict): RuleVerdict[] =>
-    rules.map((rule) => ({ rule, verdict: known(rule) ? verdict : null }));
   const meta = outcome.meta;
+  const faults = meta?.faults ?? [];
+  const faultRules = new Map<string, string>();
+  for (const f of faults) if (f.rule !== null && !faultRules.has(f.rule)) faultRules.set(f.rule, f.detail);
+  /** A failing verdict in the docs' standing: FAIL/ERROR for documented and inferred, WARN/nothing otherwise. */
+  const bad = (rule: string, verdict: 'FAIL' | 'ERROR', reason?: string): RuleVerdict => {
+    const standing = standingOf(rule);
+    if (standing === undefined) return { rule, verdict: null };
+    if (standing === 'unspecified') return { rule, verdict: profile === 'strict' ? 'WARN' : null };
+    return { rule, verdict, ...(reason !== undefined ? { reason } : {}) };
+  };
+  const withFaults = (verdicts: RuleVerdict[]): RuleVerdict[] => {
+    const out = verdicts.filter((v) => !faultRules.has(v.rule));
+    for (const [rule, detail] of faultRules) out.push(bad(rule, 'FAIL', detail));
+    return out;
+  };
+  const known = (rule: string) => standingOf(rule) !== undefined;
   if (outcome.state === 'skipped') {
     const reason = meta?.skipReason ?? outcome.note ?? 'skipped by the suite, no reason recorded';
-    return { verdicts: all('SKIP'), reason };
+    if (faults.length > 0) {
+      const why = `the target faulted before the test could judge: ${faults[0]!.detail} (skip: ${reason})`;
+      return { verdicts: withFaults(rules.map((rule) => bad(rule, 'ERROR'))), reason: why };
+    }
+    return { verdicts: rules.map((rule) => ({ rule, verdict: known(rule) ? 'SKIP' : null })), reason };
   }
   if (outcome.state === 'passed') {
-    if (meta?.advisory !== undefined && profile === 'strict') return { verdicts: all('WARN'), reason: meta.advisory };
-    return { verdicts: all('PASS') };
+    const observed = (rule: string) => (meta?.observations?.[rule] ?? 0) > 0;
+    const warn = meta?.advisory !== undefined && profile === 'strict';
+    const verdicts = rules.map((rule): RuleVerdict => {
+      if (!known(rule)) return { rule, verdict: null };
+      // an advisory is what the test observed of its unspecified rules
+      if (warn) return { rule, verdict: 'WARN' };
+      return observed(rule) ? { rule, verdict: 'PASS' } : { rule, verdict: 'SKIP', reason: NOT_EXERCISED };
+    });
+    // a check of a rule the test is not tagged with held too: that rule was observed holding
+    const untagged = Object.keys(meta?.observations ?? {}).filter((r) => !rules.includes(r) && known(r) && observed(r));
+    verdicts.push(...untagged.map((rule): RuleVerdict => ({ rule, verdict: 'PASS' })));
+    return { verdicts: withFaults(verdicts), ...(warn ? { reason: meta!.advisory! } : {}) };
   }
   const reason = meta?.failure?.message ?? outcome.errors[0] ?? 'the test failed without a message';
-  const named = violatedRules(reason, rules);
-  const verdicts = rules.map((rule): RuleVerdict => {
-    const standing = standingOf(rule);
-    if (standing === undefined || (named.length > 0 && !named.includes(rule))) return { rule, verdict: null };
-    if (standing === 'unspecified') return { rule, verdict: profile === 'strict' ? 'WARN' : null };
-    return { rule, verdict: 'FAIL' };
-  });
-  return { verdicts, reason };
+  let failure = failureOf(outcome, reason);
+  // a rule id the catalogue does not know blames nothing: a defect of the suite
+  if (failure.rules.length > 0 && !failure.rules.some(known) && failure.kind !== 'target-fault')
+    failure = { kind: 'defect', rules: [] };
+  const blamed = failure.rules;
+  const verdicts: RuleVerdict[] = blamed.map((rule) => bad(rule, 'FAIL'));
+  const others = rules.filter((rule) => !blamed.includes(rule));
+  if (failure.kind === 'violation') verdicts.push(...others.map((rule) => ({ rule, verdict: null })));
+  else verdicts.push(...others.map((rule) => bad(rule, 'ERROR')));
+  return { verdicts: withFaults(verdicts), reason };
 }
 
-const RANK: Readonly<Record<Verdict, number>> = { FAIL: 4, WARN: 3, PASS: 2, SKIP: 1 };
+/**
+ * Ranks for combining one rule's verdicts over the tests that judged it. FAIL first: one observation of the
+ * rule broken decides, whatever else could or could not be judged. ERROR next: a check of the rule was cut
+ * short by the target, so a PASS elsewhere does not show the rule holds everywhere it was needed, and the run
+ * must not look green. WARN before PASS: an advisory is worth seeing. PASS before SKIP: a rule one test could
+ * not exercise and another observed holding has been observed.
+ */
+const RANK: Readonly<Record<Verdict, number>> = { FAIL: 5, ERROR: 4, WARN: 3, PASS: 2, SKIP: 1 };
 
 /**
- * The verdict of a rule over all the tests that judged it: any FAIL wins, then WARN, then PASS, then SKIP
- * (a rule skipped by one test and passed by another passed). `null` when no test judged it.
+ * The verdict of a rule over all the tests that judged it: FAIL > ERROR > WARN > PASS > SKIP (see RANK).
+ * `null` when no test judged it.
  */
 export function combineVerdicts(verdicts: Iterable<Verdict | null>): Verdict | null {
   let best: Verdict | null = null;

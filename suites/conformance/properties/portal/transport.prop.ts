@@ -1,0 +1,40 @@
+// Transport (portal-action-api.md §1: "Most responses are XML." "The operations windowactions,
+// activeeditfields, report and getreportfilters return JSON."): every answer parses as what it is. The harness
+// judges every answer of every test (src/harness/target-fault.ts); this test makes sure both rules are observed
+// in every run.
+import { decodeBody, sniffFormat } from '@erpcert/client';
+import { describe } from 'vitest';
+import { expectRule, ruleTest, show } from '../../src/harness/index.js';
+import { TRIGGER_REGISTERS } from '../../src/harness/portal.js';
+
+function parsedOrWhy(text: string): string | undefined {
+  try {
+    decodeBody(text);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+describe('portal transport', () => {
+  ruleTest(
+    ['PORTAL.DISPATCH.XML_WELL_FORMED', 'PORTAL.DISPATCH.JSON_PARSES'],
+    'login answers well-formed XML and a field trigger JSON that parses',
+    async (ctx) => {
+      const login = await ctx.client.portal.login();
+      const xml = login.raw.text;
+      // an answer in another format is another rule's business (PORTAL.DISPATCH.XML_SUCCESS, JSON_OPERATIONS)
+      if (sniffFormat(xml) === 'xml') {
+        const why = parsedOrWhy(xml);
+        expectRule(why === undefined, 'PORTAL.DISPATCH.XML_WELL_FORMED', () => `login: ${why}: ${show(xml, 200)}`);
+      }
+      const vcname = TRIGGER_REGISTERS[0];
+      const answer = await ctx.client.portal.windowactions({}, { vcname, fieldname: '__new', rowindex: -1 });
+      const json = answer.raw.text;
+      if (sniffFormat(json) === 'json') {
+        const why = parsedOrWhy(json);
+        expectRule(why === undefined, 'PORTAL.DISPATCH.JSON_PARSES', () => `windowactions ${vcname}: ${why}`);
+      }
+    },
+  );
+});
