@@ -20,7 +20,7 @@ export {
   recordUrls,
   sampleEvery,
 } from './checks.js';
-export { type ClosedLoopResult, closedLoop } from './closed-loop.js';
+export { autocannonVersion, type ClosedLoopResult, closedLoop } from './closed-loop.js';
 export { generatorCpuMicros, measureGenerator } from './generator-load.js';
 export { connectionsFor, type RunMeasurement, type RunPlan, runPlan, type ScenarioRequest } from './open-model.js';
 export {

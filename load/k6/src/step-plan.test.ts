@@ -3,7 +3,7 @@
  * good and the first broken step, and what limited the knee (target, generator, step limit) with its evidence.
  */
 import { describe, expect, it } from 'vitest';
-import { brokenBecause, generatorBound, niceRate, type StepPlanOptions, StepPlan } from '../lib/step-plan.js';
+import { brokenBecause, generatorBound, niceRate, StepPlan, type StepPlanOptions } from '../lib/step-plan.js';
 import type { GeneratorLoad, SaturationStep } from '../scenarios/catalogue.js';
 
 type Sim = (rate: number) => Omit<SaturationStep, 'phase'>;
@@ -26,7 +26,14 @@ const target =
   (rate) =>
     rate <= capacity
       ? { offered: rate, achieved: rate, p99: 5, errors: 0, dropped: 0, generator: generator(rate) }
-      : { offered: rate, achieved: capacity, p99: 900, errors: 0, dropped: rate - capacity, generator: generator(rate) };
+      : {
+          offered: rate,
+          achieved: capacity,
+          p99: 900,
+          errors: 0,
+          dropped: rate - capacity,
+          generator: generator(rate),
+        };
 
 describe('StepPlan', () => {
   it('doubles from the start, then bisects between the last good and the first broken step (target)', () => {
@@ -75,7 +82,7 @@ describe('StepPlan', () => {
     });
     const { outcome } = drive({ start: 50, maxRate: 10_000, p99LimitMs: 2000 }, sim, 'k6');
     expect(outcome.limit.limitedBy).toBe('generator');
-    expect(outcome.limit.evidence).toContain('while the target\'s p99 stayed flat (6 ms against 6 ms at 50/s)');
+    expect(outcome.limit.evidence).toContain("while the target's p99 stayed flat (6 ms against 6 ms at 50/s)");
   });
 
   it('does not blame the generator for drops when p99 climbs', () => {
@@ -103,7 +110,10 @@ describe('StepPlan', () => {
   it('is bounded by maxSteps', () => {
     const { rates, outcome } = drive({ start: 1, maxRate: 1_000_000, p99LimitMs: 2000, maxSteps: 5 }, target(1e9));
     expect(rates).toEqual([1, 2, 4, 8, 16]);
-    expect(outcome.limit).toMatchObject({ limitedBy: 'step-limit', evidence: 'no step broke up to 16/s in the 5 steps allowed' });
+    expect(outcome.limit).toMatchObject({
+      limitedBy: 'step-limit',
+      evidence: 'no step broke up to 16/s in the 5 steps allowed',
+    });
   });
 
   it('refuses a maximum below the start', () => {
