@@ -120,7 +120,9 @@ describe('erpcert load as a process', () => {
       expect(r.out).toContain(`Saturation invoices: limited by ${v.limitedBy}: `);
       // no local path in any report file: the engine line names the engine and its version
       expect(scanReportFiles(out)).toEqual([]);
-      expect(doc.run.engineNote).toMatch(engine === 'k6' ? /\(k6 v\d+\.\d+\.\d+ \(/ : /\(autocannon \d+\.\d+\.\d+ \(Node v/);
+      expect(doc.run.engineNote).toMatch(
+        engine === 'k6' ? /\(k6 v\d+\.\d+\.\d+ \(/ : /\(autocannon \d+\.\d+\.\d+ \(Node v/,
+      );
     },
     180_000,
   );

@@ -73,7 +73,7 @@ export function sampleLoadRun(overrides: Partial<LoadRunDocument['run']> = {}): 
           evidence:
             'at 232/s the generator was the limit: its CPU was at 85 % or more of its cores (generator CPU 0.98 of 1 core(s), 4224 CPU-µs per operation, event loop late by 31 ms on average)',
           advice:
-            'the knee is the load generator\'s, not the target\'s: run again with --engine k6, give the generator more workers or cores, or load from a second machine',
+            "the knee is the load generator's, not the target's: run again with --engine k6, give the generator more workers or cores, or load from a second machine",
         },
       },
     ),

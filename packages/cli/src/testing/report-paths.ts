@@ -23,7 +23,7 @@ export function localPaths(): string[] {
   return [repoRoot, homedir()].filter((p) => p.length > 1).sort((a, b) => b.length - a.length);
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const regexpText = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every file under `dir`, recursively. */
 function filesOf(dir: string): string[] {
@@ -42,7 +42,7 @@ export function scanReportFiles(dir: string, paths: readonly string[] = localPat
   for (const file of filesOf(dir)) {
     const text = readFileSync(file, 'utf8');
     for (const path of paths) {
-      const forms = [path, path.replace(/\//g, '\\/')].map(escape);
+      const forms = [path, path.replace(/\//g, '\\/')].map(regexpText);
       const re = new RegExp(`(?:${forms.join('|')})(?=$|[/\\\\"'\`\\s)<>,;:])`, 'g');
       for (let m = re.exec(text); m !== null; m = re.exec(text)) {
         leaks.push({
