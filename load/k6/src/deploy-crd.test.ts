@@ -80,7 +80,7 @@ describe('deploy/testrun.yaml against the k6-operator TestRun CRD', () => {
     ],
   ];
   it.each(broken)('refuses %s (the schema has teeth)', (_name, breakIt, message) => {
-    const m = structuredClone(manifest) as Schema & { spec: Schema };
+    const m = structuredClone(manifest) as unknown as Schema & { spec: Schema };
     breakIt(m);
     expect(errorsOf(m).join('\n')).toContain(message);
   });
