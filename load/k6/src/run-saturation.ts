@@ -64,10 +64,11 @@ export async function runK6Saturation(options: K6ScenarioOptions, sat: Saturatio
       passes: checks.passes + (r.checks?.passes ?? 0),
       fails: checks.fails + (r.checks?.fails ?? 0),
     };
-    const operations = Math.round(measured.achieved * sat.stageSeconds) + measured.errors;
+    // per request sent (one per operation for invoices and transactions): a step that breaks is cut short by its
+    // abortOnFail gate, and the requests of its interrupted iterations cost CPU too
     const step: SaturationStep = plan.record({
       ...measured,
-      ...(run.generator ? { generator: k6Load(run.generator, operations, workers) } : {}),
+      ...(run.generator ? { generator: k6Load(run.generator, r.requests, workers) } : {}),
     });
     options.onOutput?.(
       `${options.scenario}: ${step.offered}/s -> ${step.achieved}/s, p99 ${step.p99} ms, ${step.errors} errors, ${step.dropped ?? 0} dropped${step.generator ? `, k6 CPU ${step.generator.cpuCores} of ${workers} cores, ${step.generator.insufficientVUs ?? 0} "Insufficient VUs"` : ''}\n`,
