@@ -33,7 +33,7 @@ export const CPU_SHARE = 0.85;
 /** Mean event-loop delay (beyond the timer resolution) from which autocannon sends late. */
 export const EVENT_LOOP_DELAY_MS = 20;
 
-const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
 
 /** Why a step broke, or undefined when it held. */
 export function brokenBecause(step: SaturationStep, p99LimitMs: number): string | undefined {
