@@ -43,7 +43,7 @@ function refserverInvoices(): { perSecond: number; report: string } | undefined 
     if (!existsSync(file)) continue;
     const doc = JSON.parse(readFileSync(file, 'utf8')) as { results?: { name: string; value: number }[] };
     const r = doc.results?.find((x) => x.name === REFSERVER_FIGURE);
-    if (r) return { perSecond: r.value, report: `reports/bench/refserver/${stamp}` };
+    if (r) return { perSecond: Math.round(r.value * 10) / 10, report: `reports/bench/refserver/${stamp}` };
   }
   return undefined;
 }
