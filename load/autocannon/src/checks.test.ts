@@ -7,8 +7,12 @@ import {
   checkReadPage,
   checkSync,
   countElements,
+  erpErrorOf,
+  LOOK_CHARS,
   portalErrorOf,
+  quickCheck,
   recordSequences,
+  sampleEvery,
 } from './checks.js';
 
 const envelope = (records: string) =>
@@ -101,5 +105,59 @@ describe('portal answers', () => {
     expect(checkDocument(200, `<data><file><name>a.pdf</name><base64>${pdf}</base64></file></data>`)).toBeUndefined();
     expect(checkDocument(200, '<data><res errstr="IVVc 1 does not exist"/></data>')).toContain('errstr');
     expect(checkDocument(200, '<data><file><name>a.pdf</name><base64></base64></file></data>')).toContain('no <file>');
+  });
+});
+
+describe('quickCheck: the cheap check of every response', () => {
+  const seq = { Sequence: '123' };
+  it.each([
+    ['a 200 with a Sequence header and no error', 200, '<data><IVVc/></data>', seq, true, undefined],
+    ['a 500', 500, 'boom', seq, true, 'HTTP 500: boom'],
+    [
+      'a REST answer without Sequence (record-rest-api.md §4 rule 6)',
+      200,
+      '<data/>',
+      {},
+      true,
+      'no numeric Sequence header',
+    ],
+    ['a portal answer needs no Sequence', 200, '<data/>', {}, false, undefined],
+    [
+      'an <error> before <data>, with 200',
+      200,
+      '<error code="1058" description="x"/><data/>',
+      seq,
+      true,
+      'error element <error code="1058"',
+    ],
+    ['a non-empty errstr', 200, '<data><res errstr="locked"/></data>', {}, false, 'errstr="locked"'],
+    ['an empty errstr passes', 200, '<data><res errstr=""/></data>', {}, false, undefined],
+  ] as const)('%s', (_name, status, body, headers, rest, want) => {
+    const got = quickCheck(status, body, headers, rest);
+    if (want === undefined) expect(got).toBeUndefined();
+    else expect(got).toContain(want);
+  });
+
+  it('looks no further than LOOK_CHARS into the body (the full check on the sample sees the rest)', () => {
+    const late = `<data>${' '.repeat(LOOK_CHARS)}<error code="1"/></data>`;
+    expect(quickCheck(200, late, seq, true)).toBeUndefined();
+    expect(erpErrorOf(200, late)).toContain('<error code="1"/>');
+  });
+
+  it('sampleEvery(n) picks the first call and every n-th after it', () => {
+    const full = sampleEvery(4);
+    expect(Array.from({ length: 9 }, () => full())).toEqual([
+      true,
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    const all = sampleEvery(1);
+    expect([all(), all(), all()]).toEqual([true, true, true]);
   });
 });

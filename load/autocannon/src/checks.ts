@@ -7,6 +7,43 @@
 /** A failed check: why, and the first characters of the body. */
 export type CheckFailure = string | undefined;
 
+/** Characters of a body the cheap check looks into for `<error` and `errstr` (they stand before `<data>`). */
+export const LOOK_CHARS = 2048;
+
+/**
+ * The cheap check every response gets: a 2xx status, the `Sequence` header of a REST answer (record-rest-api.md
+ * §4 rule 6: "Every response carries a sequence value"), and a bounded look into the first {@link LOOK_CHARS}
+ * characters for `<error` and a non-empty `errstr` (DESIGN.md: errors come with HTTP 200, before `<data>`). No
+ * parse, no scan of the whole body: the full checks run on a sample ({@link sampleEvery}).
+ */
+export function quickCheck(
+  status: number,
+  body: string,
+  headers: Record<string, string | string[]>,
+  rest: boolean,
+): CheckFailure {
+  if (status < 200 || status > 299) return `HTTP ${status}${snippet(body.slice(0, LOOK_CHARS))}`;
+  if (rest) {
+    const seq = headers.Sequence ?? headers.sequence;
+    if (seq === undefined || !/^\d+$/.test(String(seq)))
+      return 'no numeric Sequence header (record-rest-api.md §4 rule 6)';
+  }
+  const head = body.length > LOOK_CHARS ? body.slice(0, LOOK_CHARS) : body;
+  if (head.includes('<error')) return erpErrorOf(status, head) ?? 'an <error element';
+  if (head.includes('errstr="')) {
+    const errstr = ERRSTR.exec(head);
+    if (errstr && errstr[1] !== '') return `errstr="${errstr[1]?.slice(0, 120)}"`;
+  }
+  return undefined;
+}
+
+/** True for the 1st, (n+1)th, (2n+1)th ... call: which responses get the full check (n = 1: all of them). */
+export function sampleEvery(n: number): () => boolean {
+  const every = Math.max(1, Math.floor(n));
+  let i = 0;
+  return () => i++ % every === 0;
+}
+
 const ERROR_ELEMENT = /<error\b[^>]*>/;
 const ERRSTR = /\berrstr="([^"]*)"/;
 

@@ -1,4 +1,5 @@
 /// <reference path="./autocannon.d.ts" />
+import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 
 /** What a closed-loop run reached. */
@@ -27,4 +28,10 @@ export async function closedLoop(
     errors: r.errors + r.non2xx,
     requestsPerSecond: Math.round((r.requests.total / r.duration) * 10) / 10,
   };
+}
+
+/** The autocannon version this engine runs (its package.json). */
+export function autocannonVersion(): string {
+  const pkg = createRequire(import.meta.url)('autocannon/package.json') as { version?: string };
+  return pkg.version ?? 'unknown';
 }

@@ -13,11 +13,15 @@ export {
   checkSync,
   countElements,
   erpErrorOf,
+  LOOK_CHARS,
   portalErrorOf,
+  quickCheck,
   recordSequences,
   recordUrls,
+  sampleEvery,
 } from './checks.js';
-export { type ClosedLoopResult, closedLoop } from './closed-loop.js';
+export { autocannonVersion, type ClosedLoopResult, closedLoop } from './closed-loop.js';
+export { generatorCpuMicros, measureGenerator } from './generator-load.js';
 export { connectionsFor, type RunMeasurement, type RunPlan, runPlan, type ScenarioRequest } from './open-model.js';
 export {
   DEFAULT_INFO_RATES,
@@ -35,8 +39,8 @@ export {
   offeredRate,
   runAutocannonScenario,
 } from './run-scenario.js';
-export { brokenBecause, type SaturationCurve, type SaturationStep, saturate } from './saturation.js';
-export { READ_REGISTER, TEN_FIELDS } from './sequences.js';
+export { type SaturationCurve, saturate } from './saturation.js';
+export { FULL_CHECK_EVERY, READ_REGISTER, TEN_FIELDS } from './sequences.js';
 export { prepareScenario, type ScenarioData } from './setup.js';
 export { type TargetRequests, targetRequests } from './target.js';
 export { judge, judgeSaturation, type Verdict, type VerdictInput } from './verdict.js';

@@ -24,6 +24,8 @@ export interface RunMeasurement {
   readonly offered: number;
   /** Requests sent (every build). */
   readonly sent: number;
+  /** Operations started (inside the window or not). */
+  readonly operations: number;
   /** Requests of operations that could not start inside the window (the open model's dropped iterations). */
   readonly dropped: number;
   /** Operations whose every check passed and that started inside the window. */
@@ -101,6 +103,7 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
   const windowEnd = rate !== undefined ? started + seconds * 1000 : Number.POSITIVE_INFINITY;
   let sent = 0;
   let opsStartedInWindow = 0;
+  let operations = 0;
   let succeeded = 0;
   let failed = 0;
   let bytes = 0;
@@ -118,6 +121,7 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
         ctx.opOpen = true;
         ctx.opStartedAt = now;
         ctx.opFailed = false;
+        operations++;
         if (now < windowEnd) opsStartedInWindow++;
       }
       const built = r.build(ctx);
@@ -220,6 +224,7 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
   return {
     offered: offeredOps,
     sent,
+    operations,
     dropped: rate !== undefined ? Math.max(0, offeredOps - opsStartedInWindow) : 0,
     succeeded,
     errors: failed + transport,

@@ -25,7 +25,12 @@ describe('options', () => {
     [{ scenario: 'invoices', rate: 2.5 }, 'rate'],
     [{ scenario: 'read-raw', batchSizes: [500] }, '1000 to 5000 records per request'],
     [{ scenario: 'read-raw', batchSizes: [6000] }, '1000 to 5000'],
-    [{ scenario: 'invoices', saturation: { start: 0, step: 1, stages: 2, stageSeconds: 1 } }, 'start >= 1'],
+    [{ scenario: 'invoices', saturation: { start: 0, maxRate: 8, p99LimitMs: 2000, stageSeconds: 1 } }, 'start >= 1'],
+    [
+      { scenario: 'invoices', saturation: { start: 8, maxRate: 4, p99LimitMs: 2000, stageSeconds: 1 } },
+      'maxRate >= start',
+    ],
+    [{ scenario: 'invoices', fullCheckEvery: 0 }, 'fullCheckEvery'],
   ])('refuses %j', (bad, message) => {
     const o = { target: 'http://127.0.0.1:1', ...bad } as LoadRunOptions;
     expect(() => checkOptions(o)).toThrow(LoadConfigError);
@@ -35,9 +40,9 @@ describe('options', () => {
   it('bounds every run: a longer window or more steps give a later hard stop', () => {
     const base: LoadRunOptions = { scenario: 'invoices', target: 'http://x', durationSeconds: 5 };
     expect(hardTimeoutMs({ ...base, durationSeconds: 50 })).toBeGreaterThan(hardTimeoutMs(base));
-    const sat = { start: 1, step: 1, stageSeconds: 2 };
-    expect(hardTimeoutMs({ ...base, saturation: { ...sat, stages: 10 } })).toBeGreaterThan(
-      hardTimeoutMs({ ...base, saturation: { ...sat, stages: 2 } }),
+    const sat = { start: 1, maxRate: 100, p99LimitMs: 2000, stageSeconds: 2 };
+    expect(hardTimeoutMs({ ...base, saturation: { ...sat, maxSteps: 10 } })).toBeGreaterThan(
+      hardTimeoutMs({ ...base, saturation: { ...sat, maxSteps: 2 } }),
     );
   });
 });

@@ -1,17 +1,6 @@
-import type { ScenarioName } from '@erpcert/load-k6';
+import type { SaturationOptions, ScenarioName } from '@erpcert/load-k6';
 
-/**
- * The stepped variant of a rate scenario: `stages` constant-rate steps of `stageSeconds`, from `start` up by
- * `step` (the same shape as the k6 engine's `saturation` option).
- */
-export interface SaturationOptions {
-  readonly start: number;
-  readonly step: number;
-  readonly stages: number;
-  readonly stageSeconds: number;
-  /** A step whose p99 reaches this many milliseconds has broken. @defaultValue 2000 */
-  readonly p99LimitMs?: number;
-}
+export type { SaturationOptions } from '@erpcert/load-k6';
 
 /**
  * Options of one scenario run: the names and meanings of the k6 engine's `K6ScenarioOptions`
@@ -51,8 +40,16 @@ export interface LoadRunOptions {
   readonly pauseMs?: number;
   /** Reads: records to read. @defaultValue 10000 */
   readonly records?: number;
-  /** Runs the stepped variant instead of the constant rate (rate scenarios). */
+  /**
+   * Runs the stepped variant instead of the constant rate (rate scenarios): doubling from `start`, then bisection,
+   * until the target breaks, the generator is the limit or `maxRate` ran (the shared StepPlan).
+   */
   readonly saturation?: SaturationOptions;
+  /**
+   * Full checks of every n-th response (count, run tag, OKFlag); the others get the cheap check (status, a
+   * bounded look for `<error`). 1 checks every response in full. @defaultValue 16
+   */
+  readonly fullCheckEvery?: number;
   /** Tag written into the records the run creates. @defaultValue erpcert-load-<8 hex> */
   readonly runId?: string;
   /** Stop everything after this long. @defaultValue the scenario's bound plus 60 s */

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DocumentedFigure, type LoadScenarioResult, type ReadFigure, scenarios } from '@erpcert/load-k6';
+import {
+  type DocumentedFigure,
+  generatorText,
+  type LoadScenarioResult,
+  type ReadFigure,
+  scenarios,
+} from '@erpcert/load-k6';
 import { connectionsFor, type RunMeasurement, runPlan, type ScenarioRequest } from './open-model.js';
 import { DEFAULT_INFO_RATES, LoadConfigError, type LoadRunOptions, READ_BATCH } from './options.js';
 import { saturate } from './saturation.js';
@@ -44,6 +50,7 @@ export function checkOptions(o: LoadRunOptions): CatalogueScenario {
   positiveInteger('rate', o.rate);
   positiveInteger('maxVUs', o.maxVUs);
   positiveInteger('records', o.records);
+  positiveInteger('fullCheckEvery', o.fullCheckEvery);
   if (o.timeoutMs !== undefined && !(o.timeoutMs > 0)) throw new LoadConfigError('timeoutMs must be > 0');
   if (o.pauseMs !== undefined && !(o.pauseMs >= 0)) throw new LoadConfigError('pauseMs must be >= 0');
   for (const batch of o.batchSizes ?? [])
@@ -53,9 +60,10 @@ export function checkOptions(o: LoadRunOptions): CatalogueScenario {
       );
   const sat = o.saturation;
   if (sat) {
-    positiveInteger('saturation.stages', sat.stages);
     positiveInteger('saturation.stageSeconds', sat.stageSeconds);
-    if (!(sat.start >= 1) || !(sat.step >= 0)) throw new LoadConfigError('saturation needs start >= 1 and step >= 0');
+    positiveInteger('saturation.maxSteps', sat.maxSteps);
+    if (!(sat.start >= 1) || !(sat.maxRate >= sat.start))
+      throw new LoadConfigError('saturation needs start >= 1 and maxRate >= start');
   }
   return scenario;
 }
@@ -74,12 +82,13 @@ function sequenceFor(
   d: ScenarioData,
   tag: string,
   count: number,
+  fullCheckEvery?: number,
 ): ScenarioRequest[] {
   switch (scenario.name) {
     case 'invoices':
-      return invoiceSequence(t, d, tag, count);
+      return invoiceSequence(t, d, tag, count, fullCheckEvery);
     case 'transactions':
-      return transactionSequence(t, d, tag, count);
+      return transactionSequence(t, d, tag, count, fullCheckEvery);
     case 'sync':
       return syncSequence(t, d, tag, count);
     default:
@@ -176,7 +185,7 @@ async function rateScenario(c: RunContext): Promise<LoadScenarioResult> {
   c.say(`${c.scenario.name}: ${count} operations offered at ${rate}/s for ${seconds} s (open model)`);
   const m = await runPlan({
     origin: c.t.origin,
-    sequence: sequenceFor(c.scenario, c.t, c.data, c.runTag, count),
+    sequence: sequenceFor(c.scenario, c.t, c.data, c.runTag, count, c.o.fullCheckEvery),
     rate,
     seconds,
     connections: connectionsFor(rate, c.maxConnections),
@@ -215,25 +224,25 @@ async function rateScenario(c: RunContext): Promise<LoadScenarioResult> {
 async function saturationScenario(c: RunContext): Promise<LoadScenarioResult> {
   const sat = c.o.saturation!;
   c.say(
-    `${c.scenario.name}: saturation from ${sat.start}/s up by ${sat.step}/s, ${sat.stages} steps of ${sat.stageSeconds} s`,
+    `${c.scenario.name}: saturation from ${sat.start}/s, doubling up to ${sat.maxRate}/s, then bisection; ${sat.stageSeconds} s per step`,
   );
   const curve = await saturate({
     origin: c.t.origin,
-    sequence: (n, step) => sequenceFor(c.scenario, c.t, c.data, `${c.runTag}-s${step}`, n),
+    sequence: (n, step) => sequenceFor(c.scenario, c.t, c.data, `${c.runTag}-s${step}`, n, c.o.fullCheckEvery),
     options: sat,
     maxConnections: c.maxConnections,
     timeoutSeconds: c.timeoutSeconds,
     ...(c.signal ? { signal: c.signal } : {}),
     onStep: (s) =>
       c.say(
-        `${c.scenario.name}: ${s.offered}/s -> ${s.achieved}/s, p99 ${s.p99} ms, ${s.errors} errors, ${s.dropped} dropped`,
+        `${c.scenario.name}: ${s.offered}/s -> ${s.achieved}/s, p99 ${s.p99} ms, ${s.errors} errors, ${s.dropped} dropped${s.generator ? `; ${generatorText(s.generator)}` : ''}`,
       ),
   });
   const verdict = judgeSaturation(c.figure, curve);
   return {
     scenario: c.scenario.name,
     engine: 'autocannon',
-    offeredRate: curve.steps[curve.steps.length - 1]?.offered ?? sat.start,
+    offeredRate: curve.steps.reduce((max, s) => Math.max(max, s.offered), sat.start),
     achievedRate: curve.best,
     latencyMs: curve.latencyMs,
     requests: curve.requests,
@@ -243,6 +252,7 @@ async function saturationScenario(c: RunContext): Promise<LoadScenarioResult> {
     verdict: verdict.verdict,
     reason: verdict.reason,
     saturation: curve.steps,
+    saturationLimit: curve.limit,
   };
 }
 
@@ -302,7 +312,7 @@ export function hardTimeoutMs(o: LoadRunOptions): number {
   const work = o.scenario.startsWith('read')
     ? pages * (timeout + (o.pauseMs ?? 1000))
     : sat
-      ? sat.stages * (sat.stageSeconds * 1000 + timeout)
+      ? (sat.maxSteps ?? 20) * (sat.stageSeconds * 1000 + timeout + 2000)
       : (o.durationSeconds ?? 10) * 1000 + timeout;
   return work + 60_000;
 }

@@ -1,28 +1,20 @@
-import type { Latency } from '@erpcert/load-k6';
+import { type Latency, type SaturationLimit, type SaturationStep, StepPlan } from '@erpcert/load-k6';
+import { measureGenerator } from './generator-load.js';
 import { connectionsFor, runPlan, type ScenarioRequest } from './open-model.js';
 import type { SaturationOptions } from './options.js';
 
-/** One step of the saturation curve (the `saturation` entries of LoadScenarioResult). */
-export interface SaturationStep {
-  readonly offered: number;
-  readonly achieved: number;
-  readonly p99: number;
-  readonly errors: number;
-  readonly dropped: number;
-}
-
-/** The steps run, the first broken one (if any) and the best clean achieved rate. */
+/** The steps run, the knee (best clean achieved rate) and what stopped the stepping. */
 export interface SaturationCurve {
   readonly steps: readonly SaturationStep[];
-  readonly broken?: SaturationStep;
   readonly best: number;
   /** Why the stepping stopped, in words. */
   readonly why: string;
+  readonly limit: SaturationLimit;
   /** Requests sent, failed operations and dropped iterations over all steps. */
   readonly requests: number;
   readonly errors: number;
   readonly dropped: number;
-  /** Latency percentiles of the last step run (the highest load). */
+  /** Latency percentiles of the highest step run. */
   readonly latencyMs: Latency;
   readonly seconds: number;
 }
@@ -40,74 +32,56 @@ export interface SaturationPlan {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** Why a step broke, or undefined when it held (errors, drops, p99 at or over the limit; as the k6 engine). */
-export function brokenBecause(step: SaturationStep, p99LimitMs: number): string | undefined {
-  const why = [
-    step.errors > 0 ? `${step.errors} failed operations` : '',
-    step.dropped > 0 ? `${step.dropped} dropped iterations` : '',
-    step.p99 >= p99LimitMs ? `p99 ${step.p99} ms >= ${p99LimitMs} ms` : '',
-  ].filter((x) => x !== '');
-  return why.length > 0 ? why.join(', ') : undefined;
-}
-
 /**
- * Steps the offered rate upwards (`start`, `start + step`, ...) in short open-model runs and stops after the
- * first step that breaks: that step is kept, it is where the curve bends.
+ * Steps the offered rate upwards in short open-model runs as the shared StepPlan asks (doubling, then bisection
+ * between the last good and the first broken step), measuring the generator's own CPU and event-loop delay at
+ * every step, so that a knee of the generator is not reported as the target's.
  */
 export async function saturate(plan: SaturationPlan): Promise<SaturationCurve> {
   const o = plan.options;
-  const limit = o.p99LimitMs ?? 2000;
-  const steps: SaturationStep[] = [];
+  const steps = new StepPlan(o, 'autocannon');
   let requests = 0;
   let seconds = 0;
   let latencyMs: Latency = { p50: 0, p90: 0, p99: 0, max: 0 };
-  let broken: SaturationStep | undefined;
-  let reason: string | undefined;
-  for (let i = 0; i < o.stages && !plan.signal?.aborted; i++) {
-    const rate = Math.max(1, Math.round(o.start + i * o.step));
+  let top = 0;
+  for (let i = 0, rate = steps.next(); rate !== undefined && !plan.signal?.aborted; i++, rate = steps.next()) {
+    const sequence = plan.sequence(rate * o.stageSeconds, i);
+    const generator = measureGenerator();
     const m = await runPlan({
       origin: plan.origin,
-      sequence: plan.sequence(rate * o.stageSeconds, i),
+      sequence,
       rate,
       seconds: o.stageSeconds,
       connections: connectionsFor(rate, plan.maxConnections),
       timeoutSeconds: plan.timeoutSeconds,
       ...(plan.signal ? { signal: plan.signal } : {}),
     });
+    const load = generator.stop(m.operations);
     requests += m.sent;
     seconds += m.wallSeconds;
-    if (m.responses > 0) latencyMs = m.latencyMs;
-    const step: SaturationStep = {
+    if (m.responses > 0 && rate >= top) {
+      latencyMs = m.latencyMs;
+      top = rate;
+    }
+    const step = steps.record({
       offered: rate,
       achieved: round(m.succeeded / o.stageSeconds),
       p99: m.latencyMs.p99,
       errors: m.errors,
       dropped: m.dropped,
-    };
-    steps.push(step);
+      generator: load,
+    });
     plan.onStep?.(step);
-    reason = brokenBecause(step, limit);
-    if (reason) {
-      broken = step;
-      break;
-    }
   }
-  const clean = steps.filter((s) => s !== broken);
-  const best = clean.reduce((max, s) => Math.max(max, s.achieved), 0);
-  const top = steps[steps.length - 1]?.offered ?? 0;
-  const why = broken
-    ? `the ${broken.offered}/s step broke (${reason})`
-    : plan.signal?.aborted
-      ? 'interrupted'
-      : `no step broke up to ${top}/s`;
+  const outcome = steps.outcome(plan.signal?.aborted === true);
   return {
-    steps,
-    ...(broken ? { broken } : {}),
-    best,
-    why,
+    steps: outcome.steps,
+    best: outcome.knee,
+    why: outcome.why,
+    limit: outcome.limit,
     requests,
-    errors: steps.reduce((n, s) => n + s.errors, 0),
-    dropped: steps.reduce((n, s) => n + s.dropped, 0),
+    errors: outcome.steps.reduce((n, s) => n + s.errors, 0),
+    dropped: outcome.steps.reduce((n, s) => n + (s.dropped ?? 0), 0),
     latencyMs,
     seconds: Math.round(seconds * 100) / 100,
   };

@@ -55,11 +55,14 @@ describe('judge', () => {
 
 describe('judgeSaturation', () => {
   it.each([
-    ['invoices', 120, 'pass', 'saturates at 120/s'],
-    ['invoices', 2, 'fail', 'below the documented 3/s'],
-    ['sync', 40, 'info', 'no documented figure'],
-  ] as const)('%s saturating at %i/s: %s', (scenario, best, verdict, reason) => {
-    const got = judgeSaturation(byName(scenario), { best, why: 'the next step broke' });
+    ['invoices', 120, 'target', 'pass', 'the target saturates at 120/s'],
+    ['invoices', 120, 'generator', 'pass', 'the load generator, not the target, topped out at 120/s'],
+    ['invoices', 120, 'step-limit', 'pass', 'no limit found: the target held every step, best 120/s'],
+    ['invoices', 2, 'target', 'fail', 'below the documented 3/s'],
+    ['sync', 40, 'target', 'info', 'no documented figure'],
+  ] as const)('%s with a knee at %i/s limited by %s: %s', (scenario, best, limitedBy, verdict, reason) => {
+    const limit = { limitedBy, evidence: 'e' } as const;
+    const got = judgeSaturation(byName(scenario), { best, why: 'the next step broke', limit });
     expect(got.verdict).toBe(verdict);
     expect(got.reason).toContain(reason);
   });

@@ -1,4 +1,4 @@
-import type { DocumentedFigure } from '@erpcert/load-k6';
+import { type DocumentedFigure, judgeKnee, type SaturationLimit } from '@erpcert/load-k6';
 
 /** What a verdict is made of: one scenario's measured figures. */
 export interface VerdictInput {
@@ -89,13 +89,12 @@ export function judge(d: DocumentedFigure, m: VerdictInput): Verdict {
 
 /**
  * The verdict of the stepped variant (as the k6 engine): the best achieved rate of the steps that held
- * (no error, no drop, p99 under the limit) against the documented minimum.
+ * (no error, no drop, p99 under the limit, achieved near offered) against the documented minimum, named by what
+ * stopped the steps: the target, the generator or the step limit.
  */
-export function judgeSaturation(d: DocumentedFigure, curve: { best: number; why: string }): Verdict {
-  const measured = `saturates at ${fmt(curve.best)}/s checked operations: ${curve.why}`;
-  const min = d.ratePerSecond?.min;
-  if (min === undefined) return { verdict: 'info', reason: `no documented figure; ${measured}` };
-  return curve.best >= min
-    ? { verdict: 'pass', reason: `${measured}; >= documented ${fmt(min)}/s` }
-    : { verdict: 'fail', reason: `${measured}; below the documented ${fmt(min)}/s` };
+export function judgeSaturation(
+  d: DocumentedFigure,
+  curve: { best: number; why: string; limit: SaturationLimit },
+): Verdict {
+  return judgeKnee(d, curve);
 }

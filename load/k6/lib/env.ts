@@ -34,6 +34,8 @@ export interface RunSettings {
   readonly parallelism: number;
   /** Print the JSON summary to stdout too (runner pods whose files nobody collects). */
   readonly summaryToStdout: boolean;
+  /** Full checks (a parse) on every n-th iteration; the others get the cheap check (lib/quick-check.ts). */
+  readonly fullCheckEvery: number;
 }
 
 /** The stepped variant: `stages` constant-rate steps of `stageSeconds`, from `start` up by `step`. */
@@ -107,6 +109,7 @@ export function readSettings(defaults: { rate?: number; durationSeconds: number 
     runId: envString('ERPCERT_RUN_ID', `k6-${Date.now().toString(36)}`),
     parallelism: Math.max(1, Math.round(envNumber('ERPCERT_PARALLELISM', 1))),
     summaryToStdout: envString('ERPCERT_SUMMARY_STDOUT', '') === '1',
+    fullCheckEvery: Math.max(1, Math.round(envNumber('ERPCERT_FULL_CHECK_EVERY', 16))),
     saturation: saturation
       ? {
           start: envNumber('ERPCERT_SAT_START', rate ?? 1),

@@ -71,3 +71,11 @@ export function recordRead(
   readWallMs.add(figures.wallMs, tags);
   readBytes.add(figures.bytes, tags);
 }
+
+/**
+ * Logs the mark the Node runner aligns its CPU window with (src/k6-process.ts LOAD_START_MARK): setup() is done,
+ * the arrivals start now.
+ */
+export function loadStarts(): void {
+  (globalThis as unknown as { console: { log(message: string): void } }).console.log('erpcert-load-start');
+}

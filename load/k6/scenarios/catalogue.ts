@@ -110,15 +110,10 @@ export interface LoadScenarioResult {
   /** pass: the documented figure is reached; fail: it is not (with the reason); info: no documented figure. */
   readonly verdict: 'pass' | 'fail' | 'info';
   readonly reason: string;
-  /** Saturation steps: offered rate -> achieved rate, p99, errors. */
-  readonly saturation?: readonly {
-    readonly offered: number;
-    readonly achieved: number;
-    readonly p99: number;
-    readonly errors: number;
-    /** Iterations the generator could not start at this step. */
-    readonly dropped?: number;
-  }[];
+  /** Saturation steps: offered rate -> achieved rate, p99, errors, in the order they ran. */
+  readonly saturation?: readonly SaturationStep[];
+  /** What stopped the saturation steps, with the evidence (stepped runs only). */
+  readonly saturationLimit?: SaturationLimit;
   /** Response checks that held and that failed. */
   readonly checks?: { readonly passes: number; readonly fails: number };
   /** The gating thresholds of the run and whether each held (k6 writes one JUnit testcase per entry). */
@@ -139,4 +134,42 @@ export interface ReadFigure {
   readonly batch: number;
   /** Wall time of the whole read with the pauses between requests (record-rest-api.md §4 rule 12). */
   readonly pacedSeconds?: number;
+}
+
+/** What stopped the saturation steps: the target broke, the load generator was the limit, or the top step ran. */
+export type LimitedBy = 'target' | 'generator' | 'step-limit';
+
+/** The generator's own load during one step, measured (not guessed). */
+export interface GeneratorLoad {
+  /** CPU time of the generator per wall-clock second of the step (1 = one core busy all the time). */
+  readonly cpuCores: number;
+  /** Cores the generator can use: one per worker (autocannon: its one thread; k6: its GOMAXPROCS). */
+  readonly workers: number;
+  /** Generator CPU microseconds per operation of the step. */
+  readonly cpuMicrosPerOp?: number;
+  /** autocannon: mean event-loop delay beyond the timer resolution, ms (late sends). */
+  readonly eventLoopDelayMs?: number;
+  /** k6: "Insufficient VUs" warnings during the step. */
+  readonly insufficientVUs?: number;
+}
+
+/** One saturation step. */
+export interface SaturationStep {
+  readonly offered: number;
+  readonly achieved: number;
+  readonly p99: number;
+  readonly errors: number;
+  /** Iterations the generator could not start at this step. */
+  readonly dropped?: number;
+  /** geometric: the doubling steps; refine: the bisection between the last good and the first broken step. */
+  readonly phase?: 'geometric' | 'refine';
+  readonly generator?: GeneratorLoad;
+}
+
+/** Why the steps stopped, in words a reader can check against the steps. */
+export interface SaturationLimit {
+  readonly limitedBy: LimitedBy;
+  readonly evidence: string;
+  /** What to do when the generator was the limit. */
+  readonly advice?: string;
 }

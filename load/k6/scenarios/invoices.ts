@@ -6,9 +6,10 @@
 import exec from 'k6/execution';
 import { envString, readSettings } from '../lib/env.ts';
 import { answerOf, bodyText, getBasic, postForm, requireTarget, restUrl } from '../lib/erp.ts';
-import { checkAll, finishOperation, measure } from '../lib/metrics.ts';
+import { checkAll, finishOperation, loadStarts, measure } from '../lib/metrics.ts';
 import { rateOptions } from '../lib/options.ts';
 import { ratePlan } from '../lib/plan.ts';
+import { fullCheckNow, quickProblem } from '../lib/quick-check.ts';
 import { summaryHandler } from '../lib/summary.ts';
 import { dataRecords, parseXml, text, xmlErrors } from '../lib/xml.ts';
 
@@ -43,6 +44,7 @@ export function setup(): void {
       );
     }
   }
+  loadStarts();
 }
 
 export default function (): void {
@@ -55,10 +57,15 @@ export default function (): void {
   };
   const res = postForm(settings, restUrl(settings, 'IVVc'), form, 'create-invoice');
   measure(res);
-  const doc = res.status === 200 ? parseXml(bodyText(res)) : undefined;
+  const problem = quickProblem(res, true);
+  if (problem !== undefined || !fullCheckNow(settings)) {
+    finishOperation(checkAll({ 'invoice: HTTP 200, Sequence header, no <error> (cheap check)': () => !problem }));
+    return;
+  }
+  const doc = parseXml(bodyText(res));
   const invoice = dataRecords(doc, 'IVVc')[0];
   const ok = checkAll({
-    'invoice: HTTP 200': () => res.status === 200,
+    'invoice: HTTP 200, Sequence header, no <error> (cheap check)': () => true,
     'invoice: no <error>': () => doc !== undefined && xmlErrors(doc).length === 0,
     'invoice: created with a SerNr': () => text(invoice, 'SerNr') !== '',
     'invoice: confirmed (OKFlag 1)': () => text(invoice, 'OKFlag') === '1',

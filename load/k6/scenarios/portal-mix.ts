@@ -16,9 +16,10 @@ import {
   sessionCookie,
   type TextResponse,
 } from '../lib/erp.ts';
-import { checkAll, finishOperation, measure } from '../lib/metrics.ts';
+import { checkAll, finishOperation, loadStarts, measure } from '../lib/metrics.ts';
 import { rateOptions } from '../lib/options.ts';
 import { ratePlan } from '../lib/plan.ts';
+import { fullCheckNow, quickProblem } from '../lib/quick-check.ts';
 import { summaryHandler } from '../lib/summary.ts';
 import { child, dataRecords, parseXml, text, xmlErrors } from '../lib/xml.ts';
 
@@ -63,6 +64,7 @@ export function setup(): SetupData {
     .filter((s) => s !== '');
   if (invoices.length === 0) exec.test.abort('setup: the portal lists no IVVc invoices to generate documents for');
   const count = Number(text(child(doc, 'data'), '@count')) || invoices.length;
+  loadStarts();
   return { invoices, pages: Math.max(1, Math.min(50, Math.ceil(count / perpage))) };
 }
 
@@ -102,7 +104,10 @@ function call(query: Record<string, string | number>, op: string): TextResponse 
 function lookup(n: number): boolean {
   const [register, id] = lookups[n % lookups.length]!;
   const res = call({ action: 'pastespecial', register, id }, 'lookup');
-  const doc = res.status === 200 ? parseXml(bodyText(res)) : undefined;
+  const problem = quickProblem(res, false);
+  if (problem !== undefined || !fullCheckNow(settings))
+    return checkAll({ 'lookup: HTTP 200, no error (cheap check)': () => !problem });
+  const doc = parseXml(bodyText(res));
   const found = dataRecords(doc, register);
   return checkAll({
     'lookup: HTTP 200, no error': () => doc !== undefined && xmlErrors(doc).length === 0,
@@ -114,7 +119,10 @@ function lookup(n: number): boolean {
 function listPage(n: number, pages: number): boolean {
   const page = (n % pages) + 1;
   const res = call({ register: 'IVVc', page, perpage }, 'list');
-  const doc = res.status === 200 ? parseXml(bodyText(res)) : undefined;
+  const problem = quickProblem(res, false);
+  if (problem !== undefined || !fullCheckNow(settings))
+    return checkAll({ 'list: HTTP 200, no error (cheap check)': () => !problem });
+  const doc = parseXml(bodyText(res));
   const data = child(doc, 'data');
   const rows = dataRecords(doc, 'IVVc');
   return checkAll({
@@ -128,7 +136,10 @@ function listPage(n: number, pages: number): boolean {
 function documentPdf(n: number, invoices: readonly string[]): boolean {
   const id = invoices[n % invoices.length]!;
   const res = call({ action: 'document', register: 'IVVc', id }, 'document');
-  const doc = res.status === 200 ? parseXml(bodyText(res)) : undefined;
+  const problem = quickProblem(res, false);
+  if (problem !== undefined || !fullCheckNow(settings))
+    return checkAll({ 'document: HTTP 200, no error (cheap check)': () => !problem });
+  const doc = parseXml(bodyText(res));
   const file = child(child(doc, 'data'), 'file');
   return checkAll({
     'document: HTTP 200, no error': () => doc !== undefined && xmlErrors(doc).length === 0,

@@ -6,9 +6,10 @@
 import exec from 'k6/execution';
 import { envString, readSettings } from '../lib/env.ts';
 import { answerOf, bodyText, getBasic, postForm, requireTarget, restUrl } from '../lib/erp.ts';
-import { checkAll, finishOperation, measure } from '../lib/metrics.ts';
+import { checkAll, finishOperation, loadStarts, measure } from '../lib/metrics.ts';
 import { rateOptions } from '../lib/options.ts';
 import { ratePlan } from '../lib/plan.ts';
+import { fullCheckNow, quickProblem } from '../lib/quick-check.ts';
 import { summaryHandler } from '../lib/summary.ts';
 import { asArray, child, dataRecords, parseXml, text, xmlErrors } from '../lib/xml.ts';
 
@@ -36,6 +37,7 @@ export function setup(): void {
       );
     }
   }
+  loadStarts();
 }
 
 export default function (): void {
@@ -52,10 +54,15 @@ export default function (): void {
   };
   const res = postForm(settings, restUrl(settings, 'TRVc'), form, 'create-transaction');
   measure(res);
-  const doc = res.status === 200 ? parseXml(bodyText(res)) : undefined;
+  const problem = quickProblem(res, true);
+  if (problem !== undefined || !fullCheckNow(settings)) {
+    finishOperation(checkAll({ 'transaction: HTTP 200, Sequence header, no <error> (cheap check)': () => !problem }));
+    return;
+  }
+  const doc = parseXml(bodyText(res));
   const entry = dataRecords(doc, 'TRVc')[0];
   const ok = checkAll({
-    'transaction: HTTP 200': () => res.status === 200,
+    'transaction: HTTP 200, Sequence header, no <error> (cheap check)': () => true,
     'transaction: no <error>': () => doc !== undefined && xmlErrors(doc).length === 0,
     'transaction: created with a Number': () => text(entry, 'Number') !== '',
     'transaction: two rows': () => asArray(child(entry, 'rows')?.row).length === 2,

@@ -7,13 +7,33 @@ export { junitXml } from '../lib/junit.js';
 export { documentedVsMeasured, markdownReport } from '../lib/markdown.js';
 export type { Gate, ReadPlan, ScenarioPlan, Stage } from '../lib/plan.js';
 export { computeResult } from '../lib/result.js';
+export {
+  ACHIEVED_SHARE,
+  brokenBecause,
+  CPU_SHARE,
+  EVENT_LOOP_DELAY_MS,
+  generatorAdvice,
+  generatorBound,
+  generatorText,
+  judgeKnee,
+  niceRate,
+  type SaturationOptions,
+  type StepOutcome,
+  StepPlan,
+  type StepPlanOptions,
+  saturationWords,
+} from '../lib/step-plan.js';
 export type { K6Metric, K6SummaryData } from '../lib/summary-data.js';
 export {
   type DocumentedFigure,
+  type GeneratorLoad,
   type Latency,
+  type LimitedBy,
   type LoadScenario,
   type LoadScenarioResult,
   type ReadFigure,
+  type SaturationLimit,
+  type SaturationStep,
   type ScenarioName,
   scenarios,
 } from '../scenarios/catalogue.js';

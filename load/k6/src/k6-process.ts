@@ -3,6 +3,7 @@
  * summary), SIGKILL five seconds later. Output is passed on and kept with the password masked.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { MIN_SECRET_LENGTH } from '@erpcert/client';
 import { K6Error } from './errors.js';
 
@@ -13,6 +14,35 @@ export interface K6Exit {
   readonly log: string;
   /** Whether the process was stopped by the limit or the signal. */
   readonly stopped: boolean;
+  /** With `watch`: k6's own CPU time over the load window, and its "Insufficient VUs" warnings. */
+  readonly generator?: K6GeneratorUse;
+}
+
+/** k6's own load during a run, from /proc/<pid>/stat (Linux; undefined elsewhere). */
+export interface K6GeneratorUse {
+  /** CPU microseconds of the k6 process (all its threads) over the window. */
+  readonly cpuMicros: number;
+  /** Seconds of the window. */
+  readonly seconds: number;
+  /** True when the window started at the scripts' load-start mark (after setup), false for the whole process. */
+  readonly marked: boolean;
+  readonly insufficientVUs: number;
+}
+
+/** The line a scenario logs when setup() is done and the arrivals start (lib/erp.ts loadStarts). */
+export const LOAD_START_MARK = 'erpcert-load-start';
+const USER_HZ = 100;
+
+/** utime + stime of a process in microseconds, from /proc/<pid>/stat; undefined when it cannot be read. */
+export function processCpuMicros(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1_000_000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const TAIL_CHARS = 16_384;
@@ -49,16 +79,44 @@ export function runK6Process(
     secret?: string;
     signal?: AbortSignal;
     onOutput?: (text: string) => void;
+    /** Measure k6's CPU over `seconds` from the load-start mark (a step of a stepped run). */
+    watch?: { seconds: number };
   },
 ): Promise<K6Exit> {
   return new Promise((done, fail) => {
     const child = spawn(k6, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let tail = '';
     let stopped = false;
+    // generator use: samples of k6's CPU time, the mark, the warnings
+    const samples: { t: number; cpu: number }[] = [];
+    let mark: number | undefined;
+    let insufficientVUs = 0;
+    const sample = (): void => {
+      const cpu = child.pid === undefined ? undefined : processCpuMicros(child.pid);
+      if (cpu !== undefined) samples.push({ t: performance.now(), cpu });
+    };
+    const sampler = options.watch ? setInterval(sample, 200) : undefined;
     const keep = (chunk: Buffer): void => {
       const text = maskSecret(chunk.toString('utf8'), options.secret);
-      options.onOutput?.(text);
+      if (options.watch) {
+        if (mark === undefined && text.includes(LOAD_START_MARK)) {
+          sample();
+          mark = performance.now();
+        }
+        insufficientVUs += text.match(/Insufficient VUs/g)?.length ?? 0;
+      }
+      options.onOutput?.(text.replace(/^.*erpcert-load-start.*\n?/gm, ''));
       tail = (tail + text).slice(-TAIL_CHARS);
+    };
+    const use = (): K6GeneratorUse | undefined => {
+      const watch = options.watch;
+      if (!watch || samples.length < 2) return undefined;
+      const from = mark === undefined ? samples[0]! : (samples.find((x) => x.t >= mark! - 1) ?? samples[0]!);
+      const end = from.t + watch.seconds * 1000 + 100;
+      const to = [...samples].reverse().find((x) => x.t <= end && x.t > from.t) ?? samples[samples.length - 1]!;
+      const seconds = (to.t - from.t) / 1000;
+      if (!(seconds > 0)) return undefined;
+      return { cpuMicros: to.cpu - from.cpu, seconds, marked: mark !== undefined, insufficientVUs };
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -71,12 +129,15 @@ export function runK6Process(
     options.signal?.addEventListener('abort', stop, { once: true });
     child.on('error', (error) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       fail(new K6Error('not-found', `k6 could not be started (${k6}): ${error.message}`, { cause: error }));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       options.signal?.removeEventListener('abort', stop);
-      done({ exitCode: code, log: tail, stopped });
+      const generator = use();
+      done({ exitCode: code, log: tail, stopped, ...(generator ? { generator } : {}) });
     });
   });
 }

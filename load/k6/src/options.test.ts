@@ -16,6 +16,7 @@ const settings: RunSettings = {
   runId: 'test',
   parallelism: 1,
   summaryToStdout: false,
+  fullCheckEvery: 16,
 };
 
 describe('arrival-rate options (open model)', () => {

@@ -123,7 +123,9 @@ describe('computeResult, saturation steps', () => {
     const stages = new Set(result.thresholds?.map((t) => /\{(?:stage:|scenario:stage_)(\d)\}/.exec(t.metric)?.[1]));
     expect([...stages].sort()).toEqual(['0', '1', '2']);
     expect(result.verdict).toBe('pass');
-    expect(result.reason).toMatch(/the 30\/s step broke \(16 dropped iterations, p99 300 ms >= 100 ms\)/);
+    expect(result.reason).toMatch(
+      /the 30\/s step broke \(16 dropped iterations, p99 300 ms >= 100 ms, achieved 22\/s < 90 % of the offered 30\/s\)/,
+    );
   });
 });
 

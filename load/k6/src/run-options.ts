@@ -3,6 +3,7 @@
  * environment (lib/env.ts reads them from `__ENV`), never on the command line where `ps` would show them.
  */
 import { join } from 'node:path';
+import type { SaturationOptions } from '../lib/step-plan.js';
 import type { LoadScenarioResult, ScenarioName } from '../scenarios/catalogue.js';
 import { K6Error } from './errors.js';
 
@@ -39,15 +40,13 @@ export interface K6ScenarioOptions {
   readonly pauseMs?: number;
   /** Reads: records to read. @defaultValue 10000 */
   readonly records?: number;
-  /** The stepped variant of a rate scenario: constant-rate steps until errors or p99 break. */
-  readonly saturation?: {
-    readonly start: number;
-    readonly step: number;
-    readonly stages: number;
-    readonly stageSeconds: number;
-    /** @defaultValue 2000 */
-    readonly p99LimitMs?: number;
-  };
+  /**
+   * The stepped variant of a rate scenario: one short k6 run per step, doubling from `start`, then bisection,
+   * until the target breaks, k6 is shown to be the limit or `maxRate` ran (lib/step-plan.ts).
+   */
+  readonly saturation?: SaturationOptions;
+  /** Full checks (a parse) of every n-th operation; the others get the cheap check. @defaultValue 16 */
+  readonly fullCheckEvery?: number;
   /** k6 `--execution-segment` (for example `0:1/2`). */
   readonly executionSegment?: string;
   /** k6 `--execution-segment-sequence` (for example `0,1/2,1`). */
@@ -91,7 +90,14 @@ function positive(name: string, value: number | undefined): string | undefined {
  * The child environment: the parent's, without its `ERPCERT_*` (so that nothing set for the CLI leaks into the
  * script unasked), plus the run's settings and the k6 switches that keep it offline and on loopback.
  */
-export function k6Env(options: K6ScenarioOptions): NodeJS.ProcessEnv {
+/** One constant-rate step of a stepped run: what one k6 process offers. */
+export interface K6Step {
+  readonly rate: number;
+  readonly seconds: number;
+  readonly p99LimitMs: number;
+}
+
+export function k6Env(options: K6ScenarioOptions, step?: K6Step): NodeJS.ProcessEnv {
   let target: URL;
   try {
     target = new URL(options.target);
@@ -109,7 +115,6 @@ export function k6Env(options: K6ScenarioOptions): NodeJS.ProcessEnv {
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('ERPCERT_')) env[key] = value;
   }
-  const sat = options.saturation;
   const settings: Record<string, string | undefined> = {
     ERPCERT_TARGET: options.target,
     ERPCERT_USER: options.user,
@@ -129,12 +134,14 @@ export function k6Env(options: K6ScenarioOptions): NodeJS.ProcessEnv {
     ERPCERT_RECORDS: positive('records', options.records),
     ERPCERT_RUN_ID: options.runId,
     ERPCERT_PARALLELISM: positive('parallelism', options.parallelism),
-    ERPCERT_SATURATION: sat === undefined ? undefined : '1',
-    ERPCERT_SAT_START: positive('saturation.start', sat?.start),
-    ERPCERT_SAT_STEP: positive('saturation.step', sat?.step),
-    ERPCERT_SAT_STAGES: positive('saturation.stages', sat?.stages),
-    ERPCERT_SAT_STAGE_SECONDS: positive('saturation.stageSeconds', sat?.stageSeconds),
-    ERPCERT_SAT_P99_MS: positive('saturation.p99LimitMs', sat?.p99LimitMs),
+    ERPCERT_FULL_CHECK_EVERY: positive('fullCheckEvery', options.fullCheckEvery),
+    // a step of a stepped run: the script's one-stage saturation variant (lib/plan.ts)
+    ERPCERT_SATURATION: step === undefined ? undefined : '1',
+    ERPCERT_SAT_START: positive('step rate', step?.rate),
+    ERPCERT_SAT_STEP: positive('step rate', step?.rate),
+    ERPCERT_SAT_STAGES: step === undefined ? undefined : '1',
+    ERPCERT_SAT_STAGE_SECONDS: positive('saturation.stageSeconds', step?.seconds),
+    ERPCERT_SAT_P99_MS: positive('saturation.p99LimitMs', step?.p99LimitMs),
     ...options.env,
   };
   for (const [key, value] of Object.entries(settings)) if (value !== undefined) env[key] = value;

@@ -15,8 +15,9 @@ import type { LoadScenarioResult } from '../scenarios/catalogue.js';
 import { scenarios } from '../scenarios/catalogue.js';
 import { K6Error } from './errors.js';
 import { k6Path, packageDir } from './k6-binary.js';
-import { lastK6Error, runK6Process } from './k6-process.js';
-import { failedResult, type K6ScenarioOptions, k6Env, k6OutputFiles } from './run-options.js';
+import { type K6GeneratorUse, lastK6Error, runK6Process } from './k6-process.js';
+import { failedResult, type K6ScenarioOptions, type K6Step, k6Env, k6OutputFiles } from './run-options.js';
+import { runK6Saturation } from './run-saturation.js';
 import { ensureVendorBundle } from './vendor.js';
 
 /** What one k6 run produced, beyond the result: the files, the raw summary and k6's exit. */
@@ -29,6 +30,8 @@ export interface K6ScenarioRun {
   readonly plan?: ScenarioPlan;
   /** The last lines of k6's output, password masked. */
   readonly log: string;
+  /** A step of a stepped run: k6's own CPU over the step and its "Insufficient VUs" warnings. */
+  readonly generator?: K6GeneratorUse;
 }
 
 /** Milliseconds after which k6 is stopped: the scenario's own bound plus a margin for setup and summary. */
@@ -41,7 +44,7 @@ export function hardTimeoutMs(options: K6ScenarioOptions): number {
     return requests * (timeout + (options.pauseMs ?? 1000)) + 60_000;
   }
   const sat = options.saturation;
-  const seconds = sat === undefined ? (options.durationSeconds ?? 10) : sat.stages * sat.stageSeconds;
+  const seconds = sat === undefined ? (options.durationSeconds ?? 10) : (sat.maxSteps ?? 20) * (sat.stageSeconds + 5);
   return seconds * 1000 + 4 * timeout + 60_000;
 }
 
@@ -67,8 +70,11 @@ async function writeOutputs(
   await writeFile(files.markdown, markdownReport(result, documentedFigure(result.scenario)));
 }
 
-/** Runs `options.scenario` under k6 and returns the result with the files and the raw summary. */
-export async function runK6ScenarioDetailed(options: K6ScenarioOptions): Promise<K6ScenarioRun> {
+/**
+ * Runs `options.scenario` under k6 and returns the result with the files and the raw summary; with `step`, one
+ * constant-rate step of a stepped run (see runK6Saturation), k6's own CPU measured over it.
+ */
+export async function runK6ScenarioDetailed(options: K6ScenarioOptions, step?: K6Step): Promise<K6ScenarioRun> {
   if (!scenarios.some((s) => s.name === options.scenario)) {
     const known = scenarios.map((s) => s.name).join(', ');
     throw new K6Error('config', `unknown scenario "${options.scenario}"; known: ${known}`);
@@ -82,13 +88,15 @@ export async function runK6ScenarioDetailed(options: K6ScenarioOptions): Promise
   }
   const outDir = resolve(options.outDir);
   const dashboard = options.webDashboardExport === undefined ? undefined : resolve(options.webDashboardExport);
-  const env = k6Env({ ...options, outDir, webDashboardExport: dashboard });
+  const env = k6Env({ ...options, outDir, webDashboardExport: dashboard }, step);
   await ensureVendorBundle();
   await mkdir(outDir, { recursive: true });
   const files = k6OutputFiles(outDir, options.scenario);
   await Promise.all(Object.values(files).map((f) => rm(f, { force: true })));
 
-  const limitMs = hardTimeoutMs(options);
+  const limitMs = step
+    ? (step.seconds + 5) * 1000 + 4 * (options.timeoutMs ?? 10_000) + 60_000
+    : hardTimeoutMs(options);
   const started = Date.now();
   const exit = await runK6Process(k6, k6Args(options), {
     cwd: packageDir,
@@ -97,8 +105,9 @@ export async function runK6ScenarioDetailed(options: K6ScenarioOptions): Promise
     secret: options.password,
     signal: options.signal,
     onOutput: options.onOutput,
+    ...(step ? { watch: { seconds: step.seconds } } : {}),
   });
-  const { exitCode, log } = exit;
+  const { exitCode, log, generator } = exit;
   const error = lastK6Error(log);
   const limit = `${Math.round(limitMs / 1000)} s`;
 
@@ -108,7 +117,7 @@ export async function runK6ScenarioDetailed(options: K6ScenarioOptions): Promise
       : `k6 exited with ${exitCode} without a summary${error === undefined ? '' : `: ${error}`}`;
     const result = failedResult(options.scenario, why, Math.round((Date.now() - started) / 100) / 10);
     await writeOutputs(files, result, null, null);
-    return { result, files, exitCode, log };
+    return { result, files, exitCode, log, ...(generator ? { generator } : {}) };
   }
   const written = JSON.parse(await readFile(files.json, 'utf8')) as {
     result: LoadScenarioResult;
@@ -129,10 +138,15 @@ export async function runK6ScenarioDetailed(options: K6ScenarioOptions): Promise
   }
   if (result !== written.result) await writeOutputs(files, result, written.plan, written.summary);
   const summary = isK6SummaryData(written.summary) ? written.summary : undefined;
-  return { result, files, exitCode, summary, plan: written.plan, log };
+  return { result, files, exitCode, summary, plan: written.plan, log, ...(generator ? { generator } : {}) };
 }
 
-/** Runs one scenario under k6 and returns its result (files in `options.outDir`, see `k6OutputFiles`). */
+/**
+ * Runs one scenario under k6 and returns its result (files in `options.outDir`, see `k6OutputFiles`); with
+ * `saturation`, the stepped run of a rate scenario (runK6Saturation).
+ */
 export async function runK6Scenario(options: K6ScenarioOptions): Promise<LoadScenarioResult> {
+  if (options.saturation !== undefined && documentedFigure(options.scenario).read === undefined)
+    return runK6Saturation(options, options.saturation);
   return (await runK6ScenarioDetailed(options)).result;
 }

@@ -52,15 +52,20 @@ export const load: Command = {
     {
       name: 'saturation',
       type: 'boolean',
-      help: 'step the offered rate upwards after each rate scenario (default: on for the embedded server, off with --target)',
+      help: 'step the offered rate upwards after each rate scenario, doubling until the target breaks, the generator tops out or --max-rate, then bisecting (default: on for the embedded server, off with --target)',
     },
     {
-      name: 'saturation-max',
+      name: 'max-rate',
       type: 'int',
       arg: 'N',
-      help: 'top of the saturation steps (default: embedded 400 invoices/s, 800 transactions/s; else 10x the documented rate)',
+      help: 'top of the saturation steps in operations/s (default 100000: the steps stop where the target breaks or the generator tops out first)',
     },
-    { name: 'saturation-stages', type: 'int', arg: 'N', help: 'saturation steps (default 8)' },
+    {
+      name: 'saturation-stages',
+      type: 'int',
+      arg: 'N',
+      help: 'most saturation steps, doubling and bisection together (default 20)',
+    },
     { name: 'saturation-stage-seconds', type: 'int', arg: 'S', help: 'seconds per saturation step (default 2)' },
     { name: 'dashboard', type: 'boolean', help: 'k6 only: also export the k6 web dashboard (HTML) per scenario' },
     {

@@ -63,6 +63,10 @@ export function catalogueEntry(name: string) {
 export function scenarioEntry(r: LoadScenarioResult, saturation?: LoadScenarioResult): LoadScenarioEntry {
   const s = catalogueEntry(r.scenario);
   const documented: DocumentedFigure = s.documented;
+  const limit = saturation?.saturationLimit ?? {
+    limitedBy: 'step-limit' as const,
+    evidence: 'the stepped run measured no step',
+  };
   return {
     ...r,
     title: s.title,
@@ -70,7 +74,17 @@ export function scenarioEntry(r: LoadScenarioResult, saturation?: LoadScenarioRe
     documented,
     comparison: compare(documented, r),
     ...(saturation?.saturation ? { saturation: saturation.saturation } : {}),
-    ...(saturation ? { saturationVerdict: { verdict: saturation.verdict, reason: saturation.reason } } : {}),
+    ...(saturation
+      ? {
+          saturationVerdict: {
+            verdict: saturation.verdict,
+            reason: saturation.reason,
+            limitedBy: limit.limitedBy,
+            evidence: limit.evidence,
+            ...(limit.advice ? { advice: limit.advice } : {}),
+          },
+        }
+      : {}),
   };
 }
 

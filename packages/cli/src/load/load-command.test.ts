@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIO } from '../command.js';
 import { load as command } from '../commands/load.js';
 import { parseArgs } from '../options.js';
+import { scanReportFiles } from '../testing/report-paths.js';
 import { k6Path } from './engines.js';
 import type { LoadRunDocument } from './load-results.js';
 import { validateLoadResults } from './load-results-validate.js';
@@ -104,8 +105,28 @@ describe('erpcert load as a process', () => {
       expect(doc.run).toMatchObject({ engine, outcome: 'pass', exitCode: 0 });
       expect(doc.scenarios[0]).toMatchObject({ scenario: 'invoices', engine, verdict: 'pass', offeredRate: 4 });
       expect(doc.scenarios[0]!.saturation?.length).toBeGreaterThanOrEqual(1);
-      expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('class="saturation-chart"');
+      const html = readFileSync(join(out, 'report.html'), 'utf8');
+      expect(html).toContain('class="saturation-chart"');
       expect(r.out).toMatch(/invoices\s+3 to 4 per second\s+4\/s checked \(offered 4\/s\)\s+1\.33x\s+pass/);
+      // what stopped the steps, with the evidence, in all three report files
+      const v = doc.scenarios[0]!.saturationVerdict!;
+      expect(v.limitedBy).toMatch(/^(target|generator|step-limit)$/);
+      expect(v.evidence).not.toBe('');
+      if (v.limitedBy === 'step-limit') expect(v.evidence).toContain('in the 2 steps allowed');
+      // measured at every step (a 1 s step at 4/s may use less than one 10 ms clock tick of generator CPU)
+      for (const step of doc.scenarios[0]!.saturation ?? []) {
+        expect(step.generator?.workers).toBeGreaterThanOrEqual(1);
+        expect(step.generator?.cpuCores).toBeGreaterThanOrEqual(0);
+      }
+      expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain(`**Limited by: ${v.limitedBy}**`);
+      expect(html).toContain(`<g class="limited-by" data-limited-by="${v.limitedBy}">`);
+      expect(html).toContain(`<strong>Limited by: ${v.limitedBy}</strong>`);
+      expect(r.out).toContain(`Saturation invoices: limited by ${v.limitedBy}: `);
+      // no local path in any report file: the engine line names the engine and its version
+      expect(scanReportFiles(out)).toEqual([]);
+      expect(doc.run.engineNote).toMatch(
+        engine === 'k6' ? /\(k6 v\d+\.\d+\.\d+ \(/ : /\(autocannon \d+\.\d+\.\d+ \(Node v/,
+      );
     },
     180_000,
   );
@@ -177,7 +198,7 @@ describe('erpcert load against a target', () => {
     expect((await load([...args, '--out', first])).code).toBe(0);
     const r = await load([...args, '--out', second, '--baseline', first]);
     expect(r.code).toBe(0);
-    expect(r.out).toContain(`Change against the baseline ${first}`);
+    expect(r.out).toContain('Change against the baseline base-1 '); // relative to the working folder: no local path
     expect(r.out).toMatch(/transactions\s+achievedRate\s+10\s+10\s+0 %\s+same/);
     const doc = results(second);
     expect(doc.baseline?.changes.map((c) => c.figure)).toContain('latencyMs.p99');

@@ -27,6 +27,16 @@ describe('results.json and load-results.schema.json', () => {
     ['a wrong schema id', (d) => (d.schema = 'erpcert-load-results/2'), '/schema'],
     ['a saturation step without p99', (d) => delete d.scenarios[0].saturation[0].p99, '/scenarios/0/saturation/0'],
     ['a negative ratio', (d) => (d.scenarios[0].comparison.ratio = -1), '/scenarios/0/comparison/ratio'],
+    [
+      'a limitedBy the schema does not know',
+      (d) => (d.scenarios[0].saturationVerdict.limitedBy = 'network'),
+      '/scenarios/0/saturationVerdict/limitedBy',
+    ],
+    [
+      'a saturation verdict without evidence',
+      (d) => delete d.scenarios[1].saturationVerdict.evidence,
+      '/scenarios/1/saturationVerdict',
+    ],
   ];
   it.each(broken)('refuses %s', (_name, breakIt, where) => {
     const doc = structuredClone(sampleLoadRun()) as JsonFixture;
@@ -51,6 +61,26 @@ describe('results.json and load-results.schema.json', () => {
       ['sync', 'info'],
       ['portal-mix', 'info'],
     ]);
+  });
+
+  it('says what limited each saturation run, with the evidence and what to do, in all three files', () => {
+    const out = join(dir, 'run-limited');
+    const written = writeLoadReports(sampleLoadRun(), out);
+    const json = JSON.parse(readFileSync(written.results, 'utf8'));
+    expect(json.scenarios[0].saturationVerdict).toMatchObject({ limitedBy: 'generator', verdict: 'pass' });
+    expect(json.scenarios[0].saturationVerdict.advice).toContain('second machine');
+    expect(json.scenarios[1].saturationVerdict).toMatchObject({ limitedBy: 'target' });
+    expect(json.scenarios[1].saturationVerdict.advice).toBeUndefined();
+    const md = readFileSync(written.summary, 'utf8');
+    expect(md).toContain('**Limited by: generator** (the load generator was the limit');
+    expect(md).toContain('Evidence: at 232/s the generator was the limit');
+    expect(md).toContain('What to do: the knee is the load generator');
+    expect(md).toContain('**Limited by: target**');
+    const html = readFileSync(written.html, 'utf8');
+    expect(html).toContain('<g class="limited-by" data-limited-by="generator">');
+    expect(html).toContain('>limited by generator</text>');
+    expect(html).toContain('<p class="advice"><strong>What to do:</strong>');
+    expect(html).toContain('<g class="limited-by" data-limited-by="target">');
   });
 
   it('masks secrets in every file it writes', () => {

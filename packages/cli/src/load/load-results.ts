@@ -3,7 +3,7 @@
  * beside this file (checked with ajv in the tests). Every figure of a scenario is the engine's
  * `LoadScenarioResult` (load/k6/scenarios/catalogue.ts), plus the documented figure and the comparison.
  */
-import type { DocumentedFigure, LoadScenarioResult } from './engines.js';
+import type { DocumentedFigure, LimitedBy, LoadScenarioResult } from './engines.js';
 
 /** `results.json` schema id; a reader refuses other values. */
 export const LOAD_RESULTS_SCHEMA = 'erpcert-load-results/1';
@@ -30,7 +30,19 @@ export interface LoadScenarioEntry extends LoadScenarioResult {
   readonly documented: DocumentedFigure;
   readonly comparison: FigureComparison;
   /** Verdict of the stepped saturation run (information: the exit code follows `verdict`). */
-  readonly saturationVerdict?: { readonly verdict: 'pass' | 'fail' | 'info'; readonly reason: string };
+  readonly saturationVerdict?: SaturationVerdict;
+}
+
+/** The stepped run's verdict and what stopped its steps. */
+export interface SaturationVerdict {
+  readonly verdict: 'pass' | 'fail' | 'info';
+  readonly reason: string;
+  /** target: a step broke while the generator had room; generator: the generator was the limit; step-limit: none broke. */
+  readonly limitedBy: LimitedBy;
+  /** The measured figures behind `limitedBy`. */
+  readonly evidence: string;
+  /** What to do when the generator was the limit. */
+  readonly advice?: string;
 }
 
 /** Where the run went and how it was set up. */

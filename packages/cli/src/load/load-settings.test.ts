@@ -12,6 +12,13 @@ describe('loadSettings', () => {
     expect(s.outDir).toBe('/work/reports/load/2026-01-02T03-04-05Z');
     expect(s.engine).toBeUndefined();
     expect(s.saturation).toBeUndefined();
+    // saturation steps: no fixed multiple of the documented rate, a high top the target or generator stops first
+    expect(s).toMatchObject({ maxRate: 100_000, saturationStages: 20, saturationStageSeconds: 2 });
+  });
+
+  it('--max-rate sets the top of the saturation steps, 1 to 1,000,000', () => {
+    expect(loadSettings({ 'max-rate': 40 }, '/w', now).maxRate).toBe(40);
+    expect(() => loadSettings({ 'max-rate': 0 }, '/w', now)).toThrow('--max-rate must be 1 to 1000000, got 0');
   });
 
   it('reads the flags', () => {

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { type OptionValues, UsageError } from '../options.js';
 import { defaultReportDir, int, str, targetUrl } from '../settings-common.js';
 import { type ScenarioName, scenarios } from './engines.js';
@@ -24,7 +24,9 @@ export interface LoadSettings {
   readonly timeoutMs: number;
   /** Stepped saturation runs of the rate scenarios; undefined: on for the embedded server, off for a --target. */
   readonly saturation?: boolean;
-  readonly saturationMax?: number;
+  /** Top of the saturation steps (`--max-rate`). */
+  readonly maxRate: number;
+  /** Most saturation steps. */
   readonly saturationStages: number;
   readonly saturationStageSeconds: number;
   readonly dashboard: boolean;
@@ -36,6 +38,8 @@ export interface LoadSettings {
 export const DEFAULT_DURATION = 10;
 /** The longest --duration: every run is bounded. */
 export const MAX_DURATION = 3600;
+/** Top of the saturation steps without --max-rate: high, so that the target or the generator stops them first. */
+export const DEFAULT_MAX_RATE = 100_000;
 /** Demo data of the embedded server: 10,000 journal entries for the documented 10,000-record reads. */
 export const DEFAULT_SEED_SIZE = 10_000;
 
@@ -98,13 +102,20 @@ export function loadSettings(values: OptionValues, cwd: string, now: Date): Load
     batchSizes: parseBatchSizes(str(values.batch) ?? '1000,5000'),
     timeoutMs: (positive('timeout', 600) ?? 10) * 1000,
     ...(saturation !== undefined ? { saturation } : {}),
-    ...(positive('saturation-max', 100_000) !== undefined
-      ? { saturationMax: positive('saturation-max', 100_000)! }
-      : {}),
-    saturationStages: positive('saturation-stages', 50) ?? 8,
+    maxRate: positive('max-rate', 1_000_000) ?? DEFAULT_MAX_RATE,
+    saturationStages: positive('saturation-stages', 50) ?? 20,
     saturationStageSeconds: positive('saturation-stage-seconds', 600) ?? 2,
     dashboard: values.dashboard === true,
     ...(str(values.baseline) !== undefined ? { baseline: resolve(cwd, str(values.baseline)!) } : {}),
     outDir: out !== undefined ? resolve(cwd, out) : defaultReportDir(cwd, 'load', now),
   };
+}
+
+/**
+ * A folder as a report may show it: relative to the working directory when inside it, else its last name only
+ * (no report shows a local path of the machine).
+ */
+export function shownPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : basename(path);
 }

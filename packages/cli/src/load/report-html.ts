@@ -4,9 +4,11 @@ import {
   baselineTable,
   bytesTable,
   errorTable,
+  LIMITED_BY_MEANING,
   latencyTable,
   notes,
   readsTable,
+  saturationTable,
   type Table,
   verdictTable,
 } from './report-sections.js';
@@ -29,10 +31,23 @@ function htmlTable(id: string, t: Table, verdictColumn?: number): string {
 
 function chartSection(e: LoadScenarioEntry): string {
   const min = e.documented.ratePerSecond?.min;
+  const v = e.saturationVerdict;
+  const options = {
+    scenario: e.scenario,
+    ...(min !== undefined ? { documentedMin: min } : {}),
+    ...(v ? { limitedBy: v.limitedBy } : {}),
+  };
   return [
     `<h3>${esc(e.scenario)}: ${esc(e.title)}</h3>`,
-    `<figure class="chart">${saturationChartSvg(e.saturation ?? [], { scenario: e.scenario, ...(min !== undefined ? { documentedMin: min } : {}) })}`,
-    `<figcaption class="muted small">${esc(e.saturationVerdict?.reason ?? '')}</figcaption></figure>`,
+    `<figure class="chart">${saturationChartSvg(e.saturation ?? [], options)}`,
+    `<figcaption class="muted small">${esc(v?.reason ?? '')}</figcaption></figure>`,
+    ...(v
+      ? [
+          `<p class="limited-by" data-limited-by="${esc(v.limitedBy)}"><strong>Limited by: ${esc(v.limitedBy)}</strong> (${esc(LIMITED_BY_MEANING[v.limitedBy])}). Evidence: ${esc(v.evidence)}.</p>`,
+          ...(v.advice ? [`<p class="advice"><strong>What to do:</strong> ${esc(v.advice)}.</p>`] : []),
+        ]
+      : []),
+    htmlTable(`steps-${e.scenario}`, saturationTable(e)),
   ].join('\n');
 }
 

@@ -105,19 +105,55 @@ export function readsTable(doc: LoadRunDocument): Table {
   };
 }
 
-/** The saturation steps of one scenario (summary.md shows this; report.html draws the chart). */
+/** The saturation steps of one scenario in the order they ran (summary.md shows this; report.html draws the chart). */
 export function saturationTable(e: LoadScenarioEntry): Table {
   return {
-    head: ['Offered /s', 'Achieved /s', 'p99 ms', 'Errors', 'Dropped'],
+    head: [
+      'Offered /s',
+      'Achieved /s',
+      'p99 ms',
+      'Errors',
+      'Dropped',
+      'Step',
+      'Generator CPU',
+      'CPU-µs/op',
+      'Generator signals',
+    ],
     rows: (e.saturation ?? []).map((s) => [
       formatNumber(s.offered),
       formatNumber(s.achieved),
       ms(s.p99),
       formatNumber(s.errors),
       s.dropped === undefined ? '-' : formatNumber(s.dropped),
+      s.phase ?? '-',
+      s.generator ? `${formatNumber(s.generator.cpuCores)} of ${s.generator.workers}` : '-',
+      s.generator?.cpuMicrosPerOp === undefined ? '-' : formatNumber(s.generator.cpuMicrosPerOp),
+      s.generator ? generatorSignals(s.generator) : '-',
     ]),
-    numeric: [0, 1, 2, 3, 4],
+    numeric: [0, 1, 2, 3, 4, 7],
   };
+}
+
+function generatorSignals(g: NonNullable<NonNullable<LoadScenarioEntry['saturation']>[number]['generator']>): string {
+  const parts: string[] = [];
+  if (g.eventLoopDelayMs !== undefined) parts.push(`event loop late ${formatNumber(g.eventLoopDelayMs)} ms`);
+  if (g.insufficientVUs !== undefined) parts.push(`${formatNumber(g.insufficientVUs)} Insufficient VUs`);
+  return parts.join(', ') || '-';
+}
+
+/** What the words of `limitedBy` mean, for the reader of a report. */
+export const LIMITED_BY_MEANING = {
+  target:
+    'the target broke (errors, drops, p99 over the bound or achieved below offered) while the generator had room: the knee is the target’s',
+  generator:
+    'the load generator was the limit (its CPU near one core per worker, a late event loop, or k6 short of VUs while the target’s latency stayed flat): the knee is the tool’s, not the target’s',
+  'step-limit':
+    'no step broke up to the highest step run (--max-rate or the step count): the target’s knee lies higher',
+} as const;
+
+/** `limited by generator: <evidence>. What to do: <advice>` */
+export function limitText(v: NonNullable<LoadScenarioEntry['saturationVerdict']>): string {
+  return `limited by ${v.limitedBy}: ${v.evidence}${v.advice ? `. What to do: ${v.advice}` : ''}`;
 }
 
 /** The baseline changes. */

@@ -6,6 +6,7 @@ import type { OptionValues } from '../options.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
 import { baselineText, compareWithBaseline } from './baseline.js';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.js';
+import { engineLine } from './engine-line.js';
 import {
   K6Error,
   k6Path,
@@ -21,16 +22,16 @@ import {
 import { catalogueEntry, failedEntry, scenarioEntry } from './figures.js';
 import { writeLoadLedger } from './load-ledger.js';
 import type { BaselineComparison, LoadRunDocument, LoadScenarioEntry } from './load-results.js';
-import { type LoadSettings, loadSettings } from './load-settings.js';
+import { type LoadSettings, loadSettings, shownPath } from './load-settings.js';
 import { readLoadRun } from './read-load-run.js';
-import { latencyTable, type Table, verdictTable } from './report-sections.js';
+import { latencyTable, limitText, type Table, verdictTable } from './report-sections.js';
 import { writeLoadReports } from './write-load-reports.js';
 
 /** erpcert's version, from packages/cli/package.json. */
 const TOOL_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 const EMBEDDED = { user: 'erpcert', password: 'erpcert', compcode: 1 } as const;
-/** Top of the saturation steps against the embedded server (a 2-core machine saturates below these). */
-const EMBEDDED_SATURATION_MAX: Partial<Record<ScenarioName, number>> = { invoices: 400, transactions: 800 };
+/** A saturation step whose p99 reaches this has broken (the docs give no latency bound). */
+const SATURATION_P99_MS = 2000;
 
 /** Test seams of {@link runLoad}. */
 export interface LoadHooks {
@@ -51,11 +52,12 @@ function engineChoice(s: LoadSettings, k6: string | undefined): { engine: 'k6' |
       throw new LoadStop(
         '--engine k6, but k6 is not built: run "pnpm --filter @erpcert/load-k6 build" (needs Go), or use --engine autocannon',
       );
-    return { engine: 'k6', note: `asked for with --engine k6 (${k6})` };
+    return { engine: 'k6', note: `asked for with --engine k6 (${engineLine('k6', k6)})` };
   }
-  if (s.engine === 'autocannon') return { engine: 'autocannon', note: 'asked for with --engine autocannon' };
+  if (s.engine === 'autocannon')
+    return { engine: 'autocannon', note: `asked for with --engine autocannon (${engineLine('autocannon')})` };
   return k6
-    ? { engine: 'k6', note: `k6 is built (${k6}); --engine autocannon for the Node-only run` }
+    ? { engine: 'k6', note: `k6 is built (${engineLine('k6', k6)}); --engine autocannon for the Node-only run` }
     : {
         engine: 'autocannon',
         note: 'k6 is not built (pnpm --filter @erpcert/load-k6 build, needs Go), so the Node-only autocannon engine runs',
@@ -85,14 +87,18 @@ async function checkTarget(o: LoadRunOptions): Promise<void> {
   }
 }
 
-function saturationFor(name: ScenarioName, s: LoadSettings, embedded: boolean, base: LoadRunOptions) {
+/** The stepped run of a rate scenario: doubling from its rate up to --max-rate at most, then bisection. */
+function saturationFor(name: ScenarioName, s: LoadSettings, base: LoadRunOptions) {
   const figure = catalogueEntry(name).documented as { ratePerSecond?: { min: number; max: number } };
   if (!figure.ratePerSecond) return undefined;
-  const start = base.rate ?? figure.ratePerSecond.max;
-  const top = s.saturationMax ?? (embedded ? (EMBEDDED_SATURATION_MAX[name] ?? 400) : figure.ratePerSecond.max * 10);
-  const stages = s.saturationStages;
-  const step = stages > 1 ? Math.max(1, Math.round((Math.max(top, start) - start) / (stages - 1))) : 0;
-  return { start, step, stages, stageSeconds: s.saturationStageSeconds };
+  const start = Math.min(base.rate ?? figure.ratePerSecond.max, s.maxRate);
+  return {
+    start,
+    maxRate: s.maxRate,
+    p99LimitMs: SATURATION_P99_MS,
+    maxSteps: s.saturationStages,
+    stageSeconds: s.saturationStageSeconds,
+  };
 }
 
 function tableText(t: Table, columns: readonly number[]): string {
@@ -193,19 +199,20 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
       const options: LoadRunOptions = { ...base, scenario: name };
       const main = await runOne(choice.engine, options, s, say, problems);
       let stepped: LoadScenarioResult | undefined;
-      const sat = saturate && main.verdict !== 'fail' ? saturationFor(name, s, embedded, base) : undefined;
+      const sat = saturate && main.verdict !== 'fail' ? saturationFor(name, s, base) : undefined;
       if (sat && !abort.signal.aborted) {
         say(
-          `${name}: saturation steps ${sat.start}/s to ${sat.start + sat.step * (sat.stages - 1)}/s, ${sat.stageSeconds} s each`,
+          `${name}: saturation steps from ${sat.start}/s, doubling until something breaks (at most ${sat.maxRate}/s, ${sat.maxSteps} steps), then bisection; ${sat.stageSeconds} s each`,
         );
         stepped = await runOne(choice.engine, { ...options, saturation: sat }, s, say, problems);
       }
       const entry = 'comparison' in main ? main : scenarioEntry(main, stepped);
       entries.push(entry);
       say(`${name}: ${entry.verdict.toUpperCase()} ${entry.reason}`);
+      if (entry.saturationVerdict) say(`${name}: saturation ${limitText(entry.saturationVerdict)}`);
     }
     await writeLoadLedger(base, { embedded, scenarios: s.scenarios, outDir: s.outDir, say, problems });
-    if (baselineDoc) baseline = compareWithBaseline(entries, baselineDoc, s.baseline!);
+    if (baselineDoc) baseline = compareWithBaseline(entries, baselineDoc, shownPath(s.baseline!, io.cwd));
   } catch (e) {
     if (e instanceof LoadStop || e instanceof LoadConfigError || (e instanceof K6Error && e.kind !== 'vendor')) {
       say(`${e.message}. Nothing more was run.`);
@@ -252,7 +259,7 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
           timeoutMs: s.timeoutMs,
           saturation:
             (s.saturation ?? embedded)
-              ? { stages: s.saturationStages, stageSeconds: s.saturationStageSeconds, maxRate: s.saturationMax ?? null }
+              ? { stages: s.saturationStages, stageSeconds: s.saturationStageSeconds, maxRate: s.maxRate }
               : null,
         },
         command: commandLine(s),
@@ -274,6 +281,8 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
         `\n${tableText(verdictTable(doc), [0, 1, 2, 3, 4])}\n\n${tableText(latencyTable(doc), [0, 1, 2, 3, 4, 5])}\n`,
       );
       for (const e of entries.filter((x) => x.verdict === 'fail')) out.write(`\nFAIL ${e.scenario}: ${e.reason}\n`);
+      for (const e of entries.filter((x) => x.saturationVerdict))
+        out.write(`\nSaturation ${e.scenario}: ${limitText(e.saturationVerdict!)}\n`);
     }
     if (baseline) out.write(`\n${baselineText(baseline)}`);
     out.write(`\nReports: ${s.outDir}\n`);

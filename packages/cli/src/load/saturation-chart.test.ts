@@ -44,6 +44,19 @@ describe('saturationChartSvg', () => {
     expect(clean).not.toContain('<g class="broken">');
   });
 
+  it('labels the highest step with what limited the steps, and draws no label without a verdict', () => {
+    const unsorted = [points[2]!, points[0]!, points[1]!]; // bisection runs steps out of order
+    const labelled = saturationChartSvg(unsorted, { scenario: 'invoices', limitedBy: 'generator' });
+    expect(labelled).toMatch(/<g class="limited-by" data-limited-by="generator"><line x1="([\d.]+)" x2="\1"/);
+    const x = /<g class="limited-by"[^>]*><line x1="([\d.]+)"/.exec(labelled)?.[1];
+    const highest = /<g class="markers markers-throughput"[^>]*>(?:<circle [^>]+\/>){2}<circle cx="([\d.]+)"/.exec(
+      labelled,
+    )?.[1];
+    expect(x).toBe(highest); // the label stands at the 118/s step, the last of the sorted markers
+    expect(labelled).toContain('>limited by generator</text>');
+    expect(svg).not.toContain('class="limited-by"');
+  });
+
   it('says so when there are no steps', () => {
     expect(saturationChartSvg([], { scenario: 'x' })).toContain('No saturation steps');
   });

@@ -21,6 +21,8 @@ export interface ChartOptions {
   readonly documentedMin?: number;
   /** p99 limit of the stepping, drawn on the latency axis. */
   readonly p99LimitMs?: number;
+  /** What stopped the steps: written as a label at the last (highest) step. */
+  readonly limitedBy?: 'target' | 'generator' | 'step-limit';
   readonly width?: number;
   readonly height?: number;
 }
@@ -133,6 +135,17 @@ export function saturationChartSvg(points: readonly CurvePoint[], o: ChartOption
     parts.push(
       `<g class="broken"><circle cx="${f(x(broken.offered))}" cy="${f(y(broken.achieved))}" r="9" fill="none" stroke="#cf222e" stroke-width="2"/></g>`,
     );
+  // what stopped the steps, at the highest step
+  if (o.limitedBy !== undefined) {
+    const last = sorted[sorted.length - 1]!;
+    const lx = x(last.offered);
+    const anchor = lx > m.left + plotW * 0.6 ? 'end' : 'start';
+    const dx = anchor === 'end' ? -10 : 10;
+    const colour = o.limitedBy === 'generator' ? '#9a6700' : o.limitedBy === 'target' ? '#cf222e' : '#57606a';
+    parts.push(
+      `<g class="limited-by" data-limited-by="${esc(o.limitedBy)}"><line x1="${f(lx)}" x2="${f(lx)}" y1="${m.top}" y2="${bottom}" stroke="${colour}" stroke-dasharray="3 3"/><text x="${f(lx + dx)}" y="${m.top + 12}" text-anchor="${anchor}" font-size="11" font-weight="bold" fill="${colour}">limited by ${esc(o.limitedBy)}</text></g>`,
+    );
+  }
   // legend, under the x axis title
   const ly = height - 22;
   const items: string[] = [

@@ -3,6 +3,7 @@ import {
   baselineTable,
   bytesTable,
   errorTable,
+  LIMITED_BY_MEANING,
   latencyTable,
   notes,
   readsTable,
@@ -50,8 +51,14 @@ export function renderLoadSummaryMd(doc: LoadRunDocument): string {
   const curves = doc.scenarios.filter((e) => (e.saturation ?? []).length > 0);
   if (curves.length) {
     out.push('## Saturation', '', 'The chart is in report.html; the steps:', '');
-    for (const e of curves)
-      out.push(`### ${e.scenario}`, '', markdownTable(saturationTable(e)), '', e.saturationVerdict?.reason ?? '', '');
+    for (const e of curves) {
+      const v = e.saturationVerdict;
+      out.push(`### ${e.scenario}`, '', markdownTable(saturationTable(e)), '', v?.reason ?? '', '');
+      if (v) {
+        out.push(`**Limited by: ${v.limitedBy}** (${LIMITED_BY_MEANING[v.limitedBy]}). Evidence: ${v.evidence}.`, '');
+        if (v.advice) out.push(`What to do: ${v.advice}.`, '');
+      }
+    }
   }
   if (doc.baseline) {
     out.push(

@@ -10,11 +10,27 @@ const latency = (p50: number, p90: number, p99: number, max: number) => ({ p50, 
 /** The sample run; `overrides` replace top-level run fields. */
 export function sampleLoadRun(overrides: Partial<LoadRunDocument['run']> = {}): LoadRunDocument {
   const invoicesCurve = [
-    { offered: 4, achieved: 4, p99: 12, errors: 0, dropped: 0 },
-    { offered: 61, achieved: 61, p99: 35, errors: 0, dropped: 0 },
-    { offered: 118, achieved: 118, p99: 80, errors: 0, dropped: 0 },
-    { offered: 175, achieved: 171.5, p99: 420, errors: 0, dropped: 0 },
-    { offered: 232, achieved: 180, p99: 2300, errors: 0, dropped: 104 },
+    { offered: 4, achieved: 4, p99: 12, errors: 0, dropped: 0, phase: 'geometric' as const },
+    { offered: 61, achieved: 61, p99: 35, errors: 0, dropped: 0, phase: 'geometric' as const },
+    { offered: 118, achieved: 118, p99: 80, errors: 0, dropped: 0, phase: 'geometric' as const },
+    {
+      offered: 175,
+      achieved: 171.5,
+      p99: 420,
+      errors: 0,
+      dropped: 0,
+      phase: 'geometric' as const,
+      generator: { cpuCores: 0.61, workers: 1, cpuMicrosPerOp: 3485, eventLoopDelayMs: 4 },
+    },
+    {
+      offered: 232,
+      achieved: 180,
+      p99: 2300,
+      errors: 0,
+      dropped: 104,
+      phase: 'geometric' as const,
+      generator: { cpuCores: 0.98, workers: 1, cpuMicrosPerOp: 4224, eventLoopDelayMs: 31 },
+    },
   ];
   const transactionsCurve = [
     { offered: 10, achieved: 10, p99: 9, errors: 0, dropped: 0 },
@@ -49,8 +65,16 @@ export function sampleLoadRun(overrides: Partial<LoadRunDocument['run']> = {}): 
         droppedIterations: 104,
         durationSeconds: 10.4,
         verdict: 'pass',
-        reason: 'saturates at 171.5/s checked operations: the 232/s step broke (104 dropped iterations)',
+        reason:
+          'the load generator, not the target, topped out at 171.5/s checked operations: the 232/s step broke (104 dropped iterations) with the generator at its limit',
         saturation: invoicesCurve,
+        saturationLimit: {
+          limitedBy: 'generator',
+          evidence:
+            'at 232/s the generator was the limit: its CPU was at 85 % or more of its cores (generator CPU 0.98 of 1 core(s), 4224 CPU-µs per operation, event loop late by 31 ms on average)',
+          advice:
+            "the knee is the load generator's, not the target's: run again with --engine k6, give the generator more workers or cores, or load from a second machine",
+        },
       },
     ),
     scenarioEntry(
@@ -78,8 +102,12 @@ export function sampleLoadRun(overrides: Partial<LoadRunDocument['run']> = {}): 
         droppedIterations: 0,
         durationSeconds: 8.2,
         verdict: 'pass',
-        reason: 'saturates at 300/s checked operations: no step broke up to 340/s',
+        reason: 'the target saturates at 229/s checked operations: the 340/s step broke (p99 900 ms >= 800 ms)',
         saturation: transactionsCurve,
+        saturationLimit: {
+          limitedBy: 'target',
+          evidence: 'the 340/s step broke (last good step 230/s): p99 900 ms >= 800 ms; the generator had room',
+        },
       },
     ),
     scenarioEntry({

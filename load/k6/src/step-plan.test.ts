@@ -1,0 +1,151 @@
+/**
+ * The shared step plan against simulated targets: doubling until something breaks, bisection between the last
+ * good and the first broken step, and what limited the knee (target, generator, step limit) with its evidence.
+ */
+import { describe, expect, it } from 'vitest';
+import { brokenBecause, generatorBound, niceRate, StepPlan, type StepPlanOptions } from '../lib/step-plan.js';
+import type { GeneratorLoad, SaturationStep } from '../scenarios/catalogue.js';
+
+type Sim = (rate: number) => Omit<SaturationStep, 'phase'>;
+
+/** Drives a plan against a simulated target and returns the rates offered and the outcome. */
+function drive(o: StepPlanOptions, sim: Sim, engine: 'k6' | 'autocannon' = 'autocannon') {
+  const plan = new StepPlan(o, engine);
+  const rates: number[] = [];
+  for (let rate = plan.next(); rate !== undefined; rate = plan.next()) {
+    rates.push(rate);
+    plan.record(sim(rate));
+  }
+  return { rates, outcome: plan.outcome() };
+}
+
+const idle: GeneratorLoad = { cpuCores: 0.2, workers: 1, eventLoopDelayMs: 1 };
+/** A target that serves up to `capacity`/s; above it, it drops what it cannot take and p99 climbs. */
+const target =
+  (capacity: number, generator: (rate: number) => GeneratorLoad = () => idle): Sim =>
+  (rate) =>
+    rate <= capacity
+      ? { offered: rate, achieved: rate, p99: 5, errors: 0, dropped: 0, generator: generator(rate) }
+      : {
+          offered: rate,
+          achieved: capacity,
+          p99: 900,
+          errors: 0,
+          dropped: rate - capacity,
+          generator: generator(rate),
+        };
+
+describe('StepPlan', () => {
+  it('doubles from the start, then bisects between the last good and the first broken step (target)', () => {
+    const { rates, outcome } = drive({ start: 4, maxRate: 100_000, p99LimitMs: 2000 }, target(300));
+    expect(rates).toEqual([4, 8, 16, 32, 64, 128, 256, 512, 384, 320, 288]);
+    expect(outcome.knee).toBe(288);
+    expect(outcome.limit.limitedBy).toBe('target');
+    expect(outcome.limit.evidence).toContain('the 320/s step broke (last good step 288/s)');
+    expect(outcome.limit.evidence).toContain('the generator had room (generator CPU 0.2 of 1 core(s)');
+    expect(outcome.limit.advice).toBeUndefined();
+  });
+
+  it('stops at the maximum when nothing breaks: step-limit', () => {
+    const { rates, outcome } = drive({ start: 10, maxRate: 50, p99LimitMs: 2000 }, target(1000));
+    expect(rates).toEqual([10, 20, 40, 50]);
+    expect(outcome).toMatchObject({ knee: 50, limit: { limitedBy: 'step-limit' } });
+    expect(outcome.limit.evidence).toBe('no step broke up to the maximum of 50/s (--max-rate)');
+  });
+
+  it('calls a broken step with the generator at one core per worker the generator, with the advice', () => {
+    const busy = (rate: number): GeneratorLoad => ({ cpuCores: rate >= 256 ? 0.97 : 0.3, workers: 1 });
+    const { rates, outcome } = drive({ start: 4, maxRate: 100_000, p99LimitMs: 2000 }, target(300, busy), 'k6');
+    expect(rates.at(-1)).toBe(512); // no bisection: below the generator's limit nothing more is learnt
+    expect(outcome.knee).toBe(256);
+    expect(outcome.limit.limitedBy).toBe('generator');
+    expect(outcome.limit.evidence).toMatch(/at 512\/s the generator was the limit: its CPU was at 85 % or more/);
+    expect(outcome.limit.advice).toContain('--engine autocannon');
+    expect(outcome.limit.advice).toContain('second machine');
+  });
+
+  it('takes a late event loop as the generator limit (autocannon)', () => {
+    const late = (rate: number): GeneratorLoad => ({ cpuCores: 0.5, workers: 1, eventLoopDelayMs: rate > 64 ? 45 : 2 });
+    const { outcome } = drive({ start: 4, maxRate: 1000, p99LimitMs: 2000 }, target(100, late));
+    expect(outcome.limit.limitedBy).toBe('generator');
+    expect(outcome.limit.evidence).toContain('event loop ran 20 ms or more late');
+  });
+
+  it('takes dropped iterations while p99 stays flat as the generator limit (k6 short of VUs)', () => {
+    const sim: Sim = (rate) => ({
+      offered: rate,
+      achieved: Math.min(rate, 200),
+      p99: 6,
+      errors: 0,
+      dropped: Math.max(0, rate - 200),
+      generator: { cpuCores: 0.6, workers: 2, insufficientVUs: rate > 200 ? 3 : 0 },
+    });
+    const { outcome } = drive({ start: 50, maxRate: 10_000, p99LimitMs: 2000 }, sim, 'k6');
+    expect(outcome.limit.limitedBy).toBe('generator');
+    expect(outcome.limit.evidence).toContain("while the target's p99 stayed flat (6 ms against 6 ms at 50/s)");
+  });
+
+  it('does not blame the generator for drops when p99 climbs', () => {
+    const sim: Sim = (rate) =>
+      rate <= 200
+        ? { offered: rate, achieved: rate, p99: 6, errors: 0, dropped: 0, generator: { cpuCores: 0.4, workers: 2 } }
+        : {
+            offered: rate,
+            achieved: 200,
+            p99: 400,
+            errors: 0,
+            dropped: rate - 200,
+            generator: { cpuCores: 0.4, workers: 2, insufficientVUs: 2 },
+          };
+    expect(drive({ start: 50, maxRate: 10_000, p99LimitMs: 2000 }, sim, 'k6').outcome.limit.limitedBy).toBe('target');
+  });
+
+  it('a first step that breaks ends the run below the documented rate (nothing to bisect)', () => {
+    const { rates, outcome } = drive({ start: 4, maxRate: 1000, p99LimitMs: 2000 }, target(2));
+    expect(rates).toEqual([4]);
+    expect(outcome).toMatchObject({ knee: 0, limit: { limitedBy: 'target' } });
+    expect(outcome.limit.evidence).toContain('already the first step');
+  });
+
+  it('is bounded by maxSteps', () => {
+    const { rates, outcome } = drive({ start: 1, maxRate: 1_000_000, p99LimitMs: 2000, maxSteps: 5 }, target(1e9));
+    expect(rates).toEqual([1, 2, 4, 8, 16]);
+    expect(outcome.limit).toMatchObject({
+      limitedBy: 'step-limit',
+      evidence: 'no step broke up to 16/s in the 5 steps allowed',
+    });
+  });
+
+  it('refuses a maximum below the start', () => {
+    expect(() => new StepPlan({ start: 8, maxRate: 4, p99LimitMs: 1 }, 'k6')).toThrow(RangeError);
+  });
+});
+
+describe('brokenBecause', () => {
+  it.each([
+    [{ offered: 10, achieved: 10, p99: 5, errors: 0, dropped: 0 }, undefined],
+    [{ offered: 10, achieved: 9, p99: 5, errors: 0, dropped: 0 }, undefined],
+    [{ offered: 10, achieved: 8, p99: 5, errors: 0, dropped: 0 }, 'achieved 8/s < 90 % of the offered 10/s'],
+    [{ offered: 10, achieved: 10, p99: 5, errors: 1, dropped: 0 }, '1 failed operations'],
+    [{ offered: 10, achieved: 10, p99: 2000, errors: 0, dropped: 0 }, 'p99 2000 ms >= 2000 ms'],
+  ])('%j -> %s', (step, want) => {
+    expect(brokenBecause(step, 2000)).toBe(want);
+  });
+});
+
+describe('generatorBound', () => {
+  it('needs a measurement: a step without generator figures is never blamed on the generator', () => {
+    expect(generatorBound({ offered: 10, achieved: 1, p99: 5, errors: 0, dropped: 9 }, undefined)).toBeUndefined();
+  });
+});
+
+describe('niceRate', () => {
+  it.each([
+    [3.5, 4],
+    [384, 384],
+    [1537, 1536],
+    [100_001, 98_304], // unit 2^(16-4) = 4096: 24 x 4096,
+  ])('%d -> %d', (rate, want) => {
+    expect(niceRate(rate)).toBe(want);
+  });
+});
