@@ -3,6 +3,9 @@
  * reference server and names the rule ids that break. `erpcert conform --only <those rules>` against the
  * mutant must FAIL exactly those rules (selftest.test.ts).
  */
+import { portalMutants } from './mutants-portal.js';
+import { readOnlyAcceptsWrite, restMutants } from './mutants-rest.js';
+import { transportMutants } from './mutants-transport.js';
 import type { Mutant, ProxyRequest } from './proxy.js';
 import {
   editRecords,
@@ -24,6 +27,8 @@ export interface MutantContext {
   readonly password: string;
   /** A user code that may run reports (portal-action-api.md §4 operation rule 3). */
   readonly usercode: string;
+  /** A user code without report access or the un-confirm permission. */
+  readonly limitedUsercode: string;
 }
 
 const isGet = (req: ProxyRequest) => req.method === 'GET';
@@ -51,81 +56,6 @@ function shiftIdParts(req: ProxyRequest, action: string, part: 1, delta: number,
     .map((n) => (/^\d+$/.test(n) && Number(n) >= min ? String(Number(n) + delta) : n))
     .join(',');
   return withQuery(req, (q) => q.set('id', parts.join(':')));
-}
-
-/**
- * ItemStatusVc (read-only, record-rest-api.md §2) takes writes: the proxy answers a form or JSON POST as
- * created and from then on shows the record in list reads whose filters it matches, as a server that
- * stored it would.
- */
-function readOnlyAcceptsWrite(): Mutant {
-  const register = 'ItemStatusVc';
-  const stored: Record<string, string>[] = [];
-  const envelope = (records: Record<string, string>[]) =>
-    JSON.stringify({
-      data: {
-        '@register': register,
-        '@sequence': '1',
-        '@systemversion': '1.0',
-        [register]: records.map((r) => ({
-          '@register': register,
-          '@sequence': '1',
-          '@url': `/api/1/${register}/${encodeURIComponent(r.Code ?? '')}/${encodeURIComponent(r.Location ?? '')}`,
-          ...r,
-          rows: [],
-        })),
-      },
-    });
-  const xmlRecord = (r: Record<string, string>) =>
-    `<${register} register="${register}" sequence="1" url="/api/1/${register}">${Object.entries(r)
-      .map(([k, v]) => `<${k}>${v.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</${k}>`)
-      .join('')}<rows/></${register}>`;
-  return {
-    id: 'read-only-accepts-write',
-    description: 'ItemStatusVc takes a POST: it answers created and lists the record afterwards',
-    breaks: ['REST.REGISTER.ITEMSTATUSVC_READ_ONLY'],
-    request: (req) => {
-      if (req.method !== 'POST' || restRegister(req) !== register) return req;
-      const body = req.body.toString('utf8');
-      let records: Record<string, string>[] = [];
-      if (/json/i.test(String(req.headers['content-type'] ?? ''))) {
-        try {
-          const list = (JSON.parse(body) as { data?: Record<string, unknown> }).data?.[register];
-          records = Array.isArray(list)
-            ? list.map((r) => Object.fromEntries(Object.entries(r as object).map(([k, v]) => [k, String(v)])))
-            : [];
-        } catch {
-          records = [];
-        }
-      } else {
-        records = [
-          Object.fromEntries(
-            [...formOf(req)].filter(([k]) => k.startsWith('set_field.')).map(([k, v]) => [k.slice(10), v]),
-          ),
-        ];
-      }
-      stored.push(...records);
-      return {
-        status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', sequence: '1' },
-        body: Buffer.from(envelope(records)),
-      };
-    },
-    response: (req, res) => {
-      if (!isGet(req) || restRegister(req) !== register || stored.length === 0) return res;
-      const filters = [...queryOf(req)].filter(([k]) => k.startsWith('filter.'));
-      const match = stored.filter((r) => filters.length > 0 && filters.every(([k, v]) => r[k.slice(7)] === v));
-      if (match.length === 0) return res;
-      if (isJson(res)) return withText(res, envelope(match));
-      const body = text(res);
-      const open = /<data\b[^>]*?(\/?)>/.exec(body);
-      if (!open) return res;
-      const head = open[0].replace(/\/>$/, '>');
-      const rest =
-        open[1] === '/' ? `</data>${body.slice(open.index + open[0].length)}` : body.slice(open.index + open[0].length);
-      return withText(res, `${body.slice(0, open.index)}${head}${match.map(xmlRecord).join('')}${rest}`);
-    },
-  };
 }
 
 /** The mutants, given what they need to know about the target. */
@@ -373,7 +303,15 @@ export function mutants(ctx: MutantContext): Mutant[] {
             }
           : req,
     },
-    readOnlyAcceptsWrite(),
+    readOnlyAcceptsWrite(
+      'ItemStatusVc',
+      'REST.REGISTER.ITEMSTATUSVC_READ_ONLY',
+      ['Code', 'Location'],
+      'read-only-accepts-write',
+    ),
+    ...restMutants(),
+    ...portalMutants(ctx),
+    ...transportMutants(),
     {
       id: 'okflag-ignored',
       description: 'a POST with set_field.OKFlag=1 creates a draft',
