@@ -17,7 +17,12 @@ export const selfTest: Command = {
   name: 'self-test',
   summary: 'run the suite against deliberately broken servers: detection, precision and repeatability',
   flags: [
-    { name: 'mutants', type: 'string', arg: 'IDS', help: 'only these mutants (comma-separated ids; default all)' },
+    {
+      name: 'mutants',
+      type: 'string',
+      arg: 'IDS',
+      help: 'only these mutants, run in this order (comma-separated ids; default all)',
+    },
     { name: 'seeds', type: 'int', arg: 'N', default: 3, help: 'runs per mutant, each with its own seed' },
     { name: 'seed', type: 'int', arg: 'S', default: SELFTEST_SEED, help: 'the first seed (then S+1, S+2, ...)' },
     { name: 'lanes', type: 'int', arg: 'N', default: 2, help: 'conform runs at a time, each with its own server' },

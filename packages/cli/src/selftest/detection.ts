@@ -55,7 +55,7 @@ export interface MutantOutcome {
   readonly status: 'judged' | 'uncovered' | 'needs' | 'error';
   /** Every run FAILed every one of its rules. */
   readonly caught: boolean;
-  /** At least one run FAILed something, and no run FAILed a rule that is not one of its own. */
+  /** At least one run FAILed something, and no run FAILed a rule that is not one of its own (`breaks`, `alsoBreaks`). */
   readonly precise: boolean;
   /** Every run FAILed the same set of rules (and there were at least two runs). */
   readonly repeatable: boolean;
@@ -84,12 +84,14 @@ export function judgeMutant(
   givenProblems: readonly string[] = [],
 ): MutantOutcome {
   const untested = m.breaks.filter((b) => runs.some((r) => r.untested.includes(b)));
-  const status = given === 'judged' && untested.length > 0 ? 'uncovered' : given;
+  const broke = runs.some((r) => r.exitCode === 2);
+  const status = given === 'judged' && !broke && untested.length > 0 ? 'uncovered' : given;
   const problems =
     status === given ? givenProblems : [...givenProblems, `no test of the suite names ${untested.join(', ')}`];
   const completed = status === 'judged' && runs.length > 0 && runs.every((r) => r.exitCode !== 2);
   const failed = union(runs.map((r) => r.failed));
-  const extra = failed.filter((r) => !m.breaks.includes(r));
+  const own = new Set([...m.breaks, ...(m.alsoBreaks ?? [])]);
+  const extra = failed.filter((r) => !own.has(r));
   return {
     id: m.id,
     description: m.description,
@@ -158,7 +160,10 @@ export function detectionReport(
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     seeds,
-    baseline: { ...baseline, clean: baseline.runs.every((r) => r.exitCode === 0 && r.failed.length === 0) },
+    baseline: {
+      ...baseline,
+      clean: baseline.runs.length > 0 && baseline.runs.every((r) => r.exitCode === 0 && r.failed.length === 0),
+    },
     mutants: outcomes,
     detection: figure(outcomes.filter((o) => o.caught).length, outcomes.length, TARGETS.detection),
     precision: figure(failedAny.filter((o) => o.precise).length, failedAny.length, TARGETS.precision),

@@ -239,6 +239,7 @@ export function restMutants(): Mutant[] {
       id: 'range-open-exclusive',
       description: 'range=from: (open end) leaves out the records equal to from',
       breaks: ['REST.QUERY.RANGE_FROM_OPEN'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       response: (req, res) => {
         const register = restRegister(req);
         const q = queryOf(req);

@@ -82,6 +82,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'perpage-ignored',
       description: 'list queries ignore perpage and answer pages of the server default size',
       breaks: ['PORTAL.LIST.PERPAGE_1_100'],
+      alsoBreaks: ['PORTAL.LIMITS.PAGE_SIZE'],
       request: (req) =>
         portalAction(req) === 'list' && queryOf(req).has('perpage') ? withQuery(req, (q) => q.delete('perpage')) : req,
     },
@@ -100,6 +101,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'sort-descending',
       description: 'sort=<field> orders descending',
       breaks: ['REST.QUERY.SORT_ASCENDING'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       response: (req, res) => {
         const register = restRegister(req);
         return isGet(req) && register && queryOf(req).has('sort')
@@ -111,6 +113,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'range-exclusive',
       description: 'range=from:to leaves out the records equal to from or to',
       breaks: ['REST.QUERY.RANGE_FROM_TO'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       response: (req, res) => {
         const register = restRegister(req);
         const q = queryOf(req);
@@ -125,6 +128,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'filters-or',
       description: 'of several filter.<Field> parameters only the first applies (filters not ANDed)',
       breaks: ['REST.QUERY.FILTER_AND'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       request: (req) => {
         if (!isGet(req) || !restRegister(req)) return req;
         const filters = [...queryOf(req).keys()].filter((k) => k.startsWith('filter.'));
@@ -139,18 +143,21 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'fields-ignored',
       description: 'fields=A,B is ignored: every field comes back',
       breaks: ['REST.QUERY.FIELDS'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       request: dropListParam('fields'),
     },
     {
       id: 'limit-ignored',
       description: 'limit=N is ignored',
       breaks: ['REST.QUERY.LIMIT'],
+      alsoBreaks: ['REST.QUERY.OFFSET_LIMIT_PAGING', 'REST.QUERY.COMBINABLE'],
       request: dropListParam('limit'),
     },
     {
       id: 'offset-ignored',
       description: 'offset=N is ignored',
       breaks: ['REST.QUERY.OFFSET'],
+      alsoBreaks: ['REST.QUERY.OFFSET_LIMIT_PAGING', 'REST.QUERY.COMBINABLE'],
       request: dropListParam('offset'),
     },
     {
