@@ -259,11 +259,13 @@ export function restMutants(): Mutant[] {
       needs: ['other-compcode'],
       request: (req) => {
         const url = new URL(req.url, 'http://x');
-        let path = url.pathname.replace(/^\/api\/\d+\//, '/api/1/');
-        for (const p of ['compcode', 'compno']) if (url.searchParams.has(p)) url.searchParams.set(p, '1');
-        if (path === url.pathname && url.search === new URL(req.url, 'http://x').search) return req;
-        path = `${path}${url.search}`;
-        return path === req.url ? req : { ...req, url: path };
+        const path = url.pathname.replace(/^\/api\/\d+\//, '/api/1/');
+        const other = ['compcode', 'compno'].filter((p) => url.searchParams.has(p) && url.searchParams.get(p) !== '1');
+        if (path === url.pathname && other.length === 0) return req;
+        // only the company parameters change: the rest of the query keeps its bytes
+        let search = url.search;
+        for (const p of other) search = search.replace(new RegExp(`([?&]${p}=)[^&]*`), '$11');
+        return { ...req, url: `${path}${search}` };
       },
     },
   ];
