@@ -256,9 +256,11 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
     },
     {
       id: 'copy-does-nothing',
-      description: 'copyrecord answers success and copies nothing',
+      description: 'copyrecord of an IVVc answers success and copies nothing',
       breaks: ['PORTAL.COPY.NEW_SERNR'],
-      request: (req) => (portalAction(req) === 'copyrecord' ? emptySuccess() : req),
+      // only IVVc copies (§4): other registers keep their refusal, PORTAL.COPY.IVVC_ONLY's business
+      request: (req) =>
+        portalAction(req) === 'copyrecord' && queryOf(req).get('regname') === 'IVVc' ? emptySuccess() : req,
     },
     {
       id: 'convert-without-newdata',

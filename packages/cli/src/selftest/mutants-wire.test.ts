@@ -205,6 +205,11 @@ describe('portal mutants', () => {
     expect(isAnswer(out) && bodyOf(out)).toContain('<res errstr=""/>');
   });
 
+  it('copy-does-nothing leaves the copy of other registers alone', () => {
+    const other = req(portal('action=action&register=copyrecord&regname=ORVc&id=1'));
+    expect(mutant('copy-does-nothing').request!(other)).toBe(other);
+  });
+
   it('refusals leave other actions alone', () => {
     const other = req(portal('action=login'));
     for (const id of ['posttext-refused', 'delete-does-nothing', 'list-dates-refused', 'getcomments-refused'])
