@@ -23,7 +23,6 @@ describe('erpcert main', () => {
     expect(code).toBe(0);
     for (const c of ['serve', 'conform', 'load', 'cleanup', 'report', 'self-test'])
       expect(stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
-      expect(stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 
   it('an unknown command exits 2 and names the commands', async () => {
