@@ -2,91 +2,172 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ResultsDocument } from '../reports/results.js';
-import type { RunEvent } from '../reports/runner.js';
-import { sampleResults, testEvent } from '../reports/testing.js';
-import { detectionLine, detectionReport, judge, type MutantOutcome, selectionOf, writeDetection } from './detection.js';
+import {
+  detectionReport,
+  judgeMutant,
+  type MutantRun,
+  outcomeLine,
+  selectionOf,
+  totalsLines,
+  verdictsOf,
+  writeDetection,
+} from './detection.js';
 import type { Mutant } from './proxy.js';
 
 const mutant: Mutant = { id: 'm', description: 'd', breaks: ['REST.QUERY.LIMIT', 'REST.QUERY.OFFSET'] };
-const end = { type: 'run-end', at: 'x', reason: 'failed', errors: [] } as const;
-const fail = (rule: string) => testEvent({ rules: [rule], state: 'failed', verdicts: [{ rule, verdict: 'FAIL' }] });
-const pass = (rule: string) => testEvent({ rules: [rule], state: 'passed', verdicts: [{ rule, verdict: 'PASS' }] });
-const doc = (...events: RunEvent[]): ResultsDocument =>
-  sampleResults({ events: [...events, end], scope: 'REST.QUERY.*' });
+const run = (seed: number, failed: string[], extra: Partial<MutantRun> = {}): MutantRun => ({
+  seed,
+  exitCode: failed.length > 0 ? 1 : 0,
+  failed: [...failed].sort(),
+  errored: [],
+  untested: [],
+  proxyHits: { requests: 1, responses: 0 },
+  durationMs: 10,
+  problems: [],
+  ...extra,
+});
+const selected = new Set(['REST.QUERY.LIMIT', 'REST.QUERY.OFFSET', 'REST.QUERY.FIELDS']);
+const both = ['REST.QUERY.LIMIT', 'REST.QUERY.OFFSET'];
 
-describe('judge', () => {
-  const wide: Mutant = { ...mutant, select: 'REST.QUERY.*' };
-  it.each<[string, Mutant, ResultsDocument, string]>([
+describe('judgeMutant', () => {
+  it.each<[string, MutantRun[], { caught: boolean; precise: boolean; repeatable: boolean }]>([
     [
-      'exactly the broken rules FAIL',
+      'every seed FAILs exactly its rules',
+      [run(1, both), run(2, both), run(3, both)],
+      { caught: true, precise: true, repeatable: true },
+    ],
+    [
+      'one seed misses a rule',
+      [run(1, both), run(2, ['REST.QUERY.LIMIT'])],
+      { caught: false, precise: true, repeatable: false },
+    ],
+    [
+      'a rule that is not its own FAILs (in the selection)',
+      [run(1, [...both, 'REST.QUERY.FIELDS']), run(2, [...both, 'REST.QUERY.FIELDS'])],
+      { caught: true, precise: false, repeatable: true },
+    ],
+    [
+      'a rule outside the selection FAILs too',
+      [run(1, [...both, 'PORTAL.LIST.ORDER']), run(2, [...both, 'PORTAL.LIST.ORDER'])],
+      { caught: true, precise: false, repeatable: true },
+    ],
+    [
+      'ERRORs do not count against precision',
+      [run(1, both, { errored: ['REST.QUERY.FIELDS'] }), run(2, both)],
+      { caught: true, precise: true, repeatable: true },
+    ],
+    ['nothing FAILs', [run(1, []), run(2, [])], { caught: false, precise: false, repeatable: true }],
+    ['one run only: repeatability is unknown', [run(1, both)], { caught: true, precise: true, repeatable: false }],
+  ])('%s', (_name, runs, want) => {
+    const o = judgeMutant(mutant, runs, selected);
+    expect({ caught: o.caught, precise: o.precise, repeatable: o.repeatable }).toEqual(want);
+    expect(o.status).toBe('judged');
+  });
+
+  it('tells collateral FAILs inside the selection from those outside it, and lists ERRORs', () => {
+    const o = judgeMutant(
       mutant,
-      doc(fail('REST.QUERY.LIMIT'), fail('REST.QUERY.OFFSET'), pass('REST.QUERY.FIELDS')),
-      'detected',
-    ],
-    ['one broken rule passes', mutant, doc(fail('REST.QUERY.LIMIT'), pass('REST.QUERY.OFFSET')), 'missed'],
-    [
-      'another rule of the selection FAILs too',
-      wide,
-      doc(fail('REST.QUERY.LIMIT'), fail('REST.QUERY.OFFSET'), fail('REST.QUERY.FIELDS')),
-      'unspecific',
-    ],
-    [
-      'a rule outside the selection FAILs too (found by a selected test)',
+      [run(1, [...both, 'REST.QUERY.FIELDS', 'PORTAL.LIST.ORDER'], { errored: ['REST.SEQ.HEADER'] })],
+      selected,
+    );
+    expect(o.collateral).toEqual({ inSelection: ['REST.QUERY.FIELDS'], outside: ['PORTAL.LIST.ORDER'] });
+    expect(o.errored).toEqual(['REST.SEQ.HEADER']);
+  });
+
+  it('a run that did not complete (exit 2) makes the mutant an error, not caught', () => {
+    const o = judgeMutant(mutant, [run(1, both), run(2, [], { exitCode: 2, problems: ['boom'] })], selected);
+    expect([o.status, o.caught, o.precise, o.repeatable]).toEqual(['error', false, false, false]);
+    expect(o.problems).toContain('boom');
+  });
+
+  it('a broken rule that no test names makes the mutant uncovered', () => {
+    const o = judgeMutant(
       mutant,
-      doc(fail('REST.QUERY.LIMIT'), fail('REST.QUERY.OFFSET'), fail('REST.QUERY.FIELDS')),
-      'detected',
-    ],
-    [
-      'the run broke (a file did not load)',
-      mutant,
-      sampleResults({
-        events: [fail('REST.QUERY.LIMIT'), { type: 'module-end', file: 'f', errors: ['boom'] }, end],
-        scope: 'REST.QUERY.*',
-      }),
-      'error',
-    ],
-  ])('%s', (_name, m, d, want) => {
-    expect(judge(m, d)).toBe(want);
+      [run(1, ['REST.QUERY.LIMIT'], { untested: ['REST.QUERY.OFFSET', 'X.Y.Z'] })],
+      selected,
+    );
+    expect(o.status).toBe('uncovered');
+    expect(o.problems).toEqual(['no test of the suite names REST.QUERY.OFFSET']);
+    expect(o.runs[0]!.untested).toEqual(['REST.QUERY.OFFSET']);
   });
 });
 
-describe('the detection report', () => {
-  const outcome = (id: string, status: MutantOutcome['status']): MutantOutcome => ({
-    id,
-    description: id,
-    breaks: ['X.Y.Z'],
-    select: 'X.Y.Z',
-    status,
-    failed: [],
-    exitCode: 1,
-    proxyHits: null,
-    durationMs: 1,
-    problems: [],
+describe('the figures', () => {
+  const judged = (id: string, runs: MutantRun[]) => judgeMutant({ ...mutant, id }, runs, selected);
+  const report = detectionReport(
+    new Date('2025-03-01T10:00:00Z'),
+    [1, 2],
+    { select: 'REST.QUERY.*', runs: [run(1, []), run(2, [])] },
+    [
+      judged('a', [run(1, both), run(2, both)]),
+      judged('b', [run(1, [...both, 'REST.QUERY.FIELDS']), run(2, both)]),
+      judged('c', [run(1, []), run(2, [])]),
+      judgeMutant({ ...mutant, id: 'd' }, [], new Set(), 'needs', ['needs conform --other-compcode']),
+    ],
+    new Date('2025-03-01T10:05:00Z'),
+  );
+
+  it('detection over all mutants, precision over those that FAILed anything, repeatability over those that ran', () => {
+    expect(report.detection).toMatchObject({ count: 2, of: 4, rate: 0.5, met: false });
+    expect(report.precision).toMatchObject({ count: 1, of: 2, rate: 0.5, met: false });
+    expect(report.repeatability).toMatchObject({ count: 2, of: 3, met: false });
+    expect(report.baseline.clean).toBe(true);
   });
 
-  it('counts only detected mutants in the rate and names the others in its line', () => {
-    const r = detectionReport(new Date('2025-03-01T10:00:00Z'), { select: 'X.Y.Z', failed: [], exitCode: 0 }, [
-      outcome('a', 'detected'),
-      outcome('b', 'detected'),
-      outcome('c', 'uncovered'),
-      outcome('d', 'unspecific'),
+  it('prints the three totals and the baseline', () => {
+    expect(totalsLines(report)).toEqual([
+      'detection:     2/4 (50.0%, target 98%)  NOT MET',
+      'precision:     1/2 (50.0%, target 95%)  NOT MET',
+      'repeatability: 2/3 (66.7%, target 100%)  NOT MET',
+      'baseline (no mutant, seeds 1, 2): no FAIL',
     ]);
-    expect([r.total, r.detected, r.rate]).toEqual([4, 2, 0.5]);
-    expect(detectionLine(r)).toBe(
-      'erpcert self-test: 2/4 mutants detected (50.0%); not detected: c (uncovered), d (unspecific)',
+  });
+
+  it('a baseline with a FAIL is not clean and names the rule', () => {
+    const r = detectionReport(new Date(), [1], { select: 'X', runs: [run(1, ['REST.QUERY.LIMIT'])] }, []);
+    expect(r.baseline.clean).toBe(false);
+    expect(totalsLines(r).at(-1)).toBe('baseline (no mutant, seeds 1): FAIL REST.QUERY.LIMIT');
+  });
+
+  it('one line per mutant says what was wrong', () => {
+    const [, b, c, d] = report.mutants;
+    expect(outcomeLine(b!)).toBe(
+      'b: caught, IMPRECISE, NOT REPEATABLE; FAIL REST.QUERY.FIELDS REST.QUERY.LIMIT REST.QUERY.OFFSET; ' +
+        'not its own: REST.QUERY.FIELDS; per seed: 1=[REST.QUERY.FIELDS REST.QUERY.LIMIT REST.QUERY.OFFSET] ' +
+        '2=[REST.QUERY.LIMIT REST.QUERY.OFFSET]',
     );
+    expect(outcomeLine(c!)).toBe(
+      'c: MISSED, no FAIL, repeatable; expected but not FAILed in every run: REST.QUERY.LIMIT REST.QUERY.OFFSET',
+    );
+    expect(outcomeLine(d!)).toBe('d: not judged (needs): needs conform --other-compcode');
+  });
+
+  it('is written as detection.json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'erpcert-detection-'));
     try {
-      const file = writeDetection(r, dir);
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(r);
+      expect(JSON.parse(readFileSync(writeDetection(report, dir), 'utf8'))).toEqual(report);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
 
-  it('the selection of a mutant is its select glob, else its broken rules', () => {
-    expect(selectionOf(mutant)).toBe('REST.QUERY.LIMIT,REST.QUERY.OFFSET');
-    expect(selectionOf({ ...mutant, select: 'REST.QUERY.*' })).toBe('REST.QUERY.*');
+describe('reading a results document and choosing a selection', () => {
+  it('takes FAIL and ERROR verdicts of any rule, sorted', () => {
+    const rules = [
+      { id: 'B.B.B', verdict: 'FAIL' },
+      { id: 'A.A.A', verdict: 'FAIL' },
+      { id: 'C.C.C', verdict: 'ERROR' },
+      { id: 'D.D.D', verdict: 'PASS' },
+    ];
+    expect(verdictsOf({ rules } as never)).toEqual({ failed: ['A.A.A', 'B.B.B'], errored: ['C.C.C'] });
+  });
+
+  it('the selection is the mutant select glob, else the families of its rules', () => {
+    expect(selectionOf(mutant)).toBe('REST.QUERY.*');
+    expect(selectionOf({ ...mutant, breaks: ['REST.QUERY.COMPCODE', 'PORTAL.GLOBAL.COMPNO'] })).toBe(
+      'REST.QUERY.*,PORTAL.GLOBAL.*',
+    );
+    expect(selectionOf({ ...mutant, select: 'REST.QUERY.LIMIT' })).toBe('REST.QUERY.LIMIT');
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MutantContext, mutants } from './mutants.js';
 import { type Mutant, type ProxyRequest, type ProxyResponse, startProxy } from './proxy.js';
 
-const ctx: MutantContext = { user: 'erpcert', password: 'erpcert', usercode: 'ADMIN' };
+const ctx: MutantContext = { user: 'erpcert', password: 'erpcert', usercode: 'ADMIN', limitedUsercode: 'JD' };
 const all = mutants(ctx);
 const mutant = (id: string): Mutant => {
   const m = all.find((x) => x.id === id);

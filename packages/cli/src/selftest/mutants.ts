@@ -3,6 +3,9 @@
  * reference server and names the rule ids that break. `erpcert conform --only <those rules>` against the
  * mutant must FAIL exactly those rules (selftest.test.ts).
  */
+import { portalMutants } from './mutants-portal.js';
+import { readOnlyAcceptsWrite, restMutants } from './mutants-rest.js';
+import { transportMutants } from './mutants-transport.js';
 import type { Mutant, ProxyRequest } from './proxy.js';
 import {
   editRecords,
@@ -24,6 +27,8 @@ export interface MutantContext {
   readonly password: string;
   /** A user code that may run reports (portal-action-api.md §4 operation rule 3). */
   readonly usercode: string;
+  /** A user code without report access or the un-confirm permission. */
+  readonly limitedUsercode: string;
 }
 
 const isGet = (req: ProxyRequest) => req.method === 'GET';
@@ -53,81 +58,6 @@ function shiftIdParts(req: ProxyRequest, action: string, part: 1, delta: number,
   return withQuery(req, (q) => q.set('id', parts.join(':')));
 }
 
-/**
- * ItemStatusVc (read-only, record-rest-api.md §2) takes writes: the proxy answers a form or JSON POST as
- * created and from then on shows the record in list reads whose filters it matches, as a server that
- * stored it would.
- */
-function readOnlyAcceptsWrite(): Mutant {
-  const register = 'ItemStatusVc';
-  const stored: Record<string, string>[] = [];
-  const envelope = (records: Record<string, string>[]) =>
-    JSON.stringify({
-      data: {
-        '@register': register,
-        '@sequence': '1',
-        '@systemversion': '1.0',
-        [register]: records.map((r) => ({
-          '@register': register,
-          '@sequence': '1',
-          '@url': `/api/1/${register}/${encodeURIComponent(r.Code ?? '')}/${encodeURIComponent(r.Location ?? '')}`,
-          ...r,
-          rows: [],
-        })),
-      },
-    });
-  const xmlRecord = (r: Record<string, string>) =>
-    `<${register} register="${register}" sequence="1" url="/api/1/${register}">${Object.entries(r)
-      .map(([k, v]) => `<${k}>${v.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</${k}>`)
-      .join('')}<rows/></${register}>`;
-  return {
-    id: 'read-only-accepts-write',
-    description: 'ItemStatusVc takes a POST: it answers created and lists the record afterwards',
-    breaks: ['REST.REGISTER.ITEMSTATUSVC_READ_ONLY'],
-    request: (req) => {
-      if (req.method !== 'POST' || restRegister(req) !== register) return req;
-      const body = req.body.toString('utf8');
-      let records: Record<string, string>[] = [];
-      if (/json/i.test(String(req.headers['content-type'] ?? ''))) {
-        try {
-          const list = (JSON.parse(body) as { data?: Record<string, unknown> }).data?.[register];
-          records = Array.isArray(list)
-            ? list.map((r) => Object.fromEntries(Object.entries(r as object).map(([k, v]) => [k, String(v)])))
-            : [];
-        } catch {
-          records = [];
-        }
-      } else {
-        records = [
-          Object.fromEntries(
-            [...formOf(req)].filter(([k]) => k.startsWith('set_field.')).map(([k, v]) => [k.slice(10), v]),
-          ),
-        ];
-      }
-      stored.push(...records);
-      return {
-        status: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8', sequence: '1' },
-        body: Buffer.from(envelope(records)),
-      };
-    },
-    response: (req, res) => {
-      if (!isGet(req) || restRegister(req) !== register || stored.length === 0) return res;
-      const filters = [...queryOf(req)].filter(([k]) => k.startsWith('filter.'));
-      const match = stored.filter((r) => filters.length > 0 && filters.every(([k, v]) => r[k.slice(7)] === v));
-      if (match.length === 0) return res;
-      if (isJson(res)) return withText(res, envelope(match));
-      const body = text(res);
-      const open = /<data\b[^>]*?(\/?)>/.exec(body);
-      if (!open) return res;
-      const head = open[0].replace(/\/>$/, '>');
-      const rest =
-        open[1] === '/' ? `</data>${body.slice(open.index + open[0].length)}` : body.slice(open.index + open[0].length);
-      return withText(res, `${body.slice(0, open.index)}${head}${match.map(xmlRecord).join('')}${rest}`);
-    },
-  };
-}
-
 /** The mutants, given what they need to know about the target. */
 export function mutants(ctx: MutantContext): Mutant[] {
   let frozenSequence: string | undefined;
@@ -152,6 +82,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'perpage-ignored',
       description: 'list queries ignore perpage and answer pages of the server default size',
       breaks: ['PORTAL.LIST.PERPAGE_1_100'],
+      alsoBreaks: ['PORTAL.LIMITS.PAGE_SIZE'],
       request: (req) =>
         portalAction(req) === 'list' && queryOf(req).has('perpage') ? withQuery(req, (q) => q.delete('perpage')) : req,
     },
@@ -170,6 +101,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'sort-descending',
       description: 'sort=<field> orders descending',
       breaks: ['REST.QUERY.SORT_ASCENDING'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       response: (req, res) => {
         const register = restRegister(req);
         return isGet(req) && register && queryOf(req).has('sort')
@@ -181,6 +113,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'range-exclusive',
       description: 'range=from:to leaves out the records equal to from or to',
       breaks: ['REST.QUERY.RANGE_FROM_TO'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       response: (req, res) => {
         const register = restRegister(req);
         const q = queryOf(req);
@@ -195,6 +128,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'filters-or',
       description: 'of several filter.<Field> parameters only the first applies (filters not ANDed)',
       breaks: ['REST.QUERY.FILTER_AND'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       request: (req) => {
         if (!isGet(req) || !restRegister(req)) return req;
         const filters = [...queryOf(req).keys()].filter((k) => k.startsWith('filter.'));
@@ -209,18 +143,21 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'fields-ignored',
       description: 'fields=A,B is ignored: every field comes back',
       breaks: ['REST.QUERY.FIELDS'],
+      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       request: dropListParam('fields'),
     },
     {
       id: 'limit-ignored',
       description: 'limit=N is ignored',
       breaks: ['REST.QUERY.LIMIT'],
+      alsoBreaks: ['REST.QUERY.OFFSET_LIMIT_PAGING', 'REST.QUERY.COMBINABLE'],
       request: dropListParam('limit'),
     },
     {
       id: 'offset-ignored',
       description: 'offset=N is ignored',
       breaks: ['REST.QUERY.OFFSET'],
+      alsoBreaks: ['REST.QUERY.OFFSET_LIMIT_PAGING', 'REST.QUERY.COMBINABLE'],
       request: dropListParam('offset'),
     },
     {
@@ -373,7 +310,15 @@ export function mutants(ctx: MutantContext): Mutant[] {
             }
           : req,
     },
-    readOnlyAcceptsWrite(),
+    readOnlyAcceptsWrite(
+      'ItemStatusVc',
+      'REST.REGISTER.ITEMSTATUSVC_READ_ONLY',
+      ['Code', 'Location'],
+      'read-only-accepts-write',
+    ),
+    ...restMutants(),
+    ...portalMutants(ctx),
+    ...transportMutants(),
     {
       id: 'okflag-ignored',
       description: 'a POST with set_field.OKFlag=1 creates a draft',

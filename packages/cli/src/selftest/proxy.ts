@@ -29,8 +29,15 @@ export interface Mutant {
   readonly description: string;
   /** The rule ids (specs/rules.yaml) that break: the self-test expects FAIL on exactly these. */
   readonly breaks: readonly string[];
-  /** The `--only` glob of the self-test run; defaults to the broken rules. */
+  /**
+   * Rules the broken behaviour also breaks, whose checks a run may or may not reach (limit ignored also breaks
+   * paging by offset and limit): a FAIL of one is precise, but none is required.
+   */
+  readonly alsoBreaks?: readonly string[];
+  /** The `--only` glob of the self-test run; defaults to the rule families of the broken rules. */
   readonly select?: string;
+  /** `erpcert conform` flags the mutant needs (e.g. `other-compcode`); without them it is not run. */
+  readonly needs?: readonly string[];
   /** Rewrites a request, or answers it without the server. */
   request?(req: ProxyRequest): ProxyRequest | ProxyResponse;
   /** Rewrites a response. */

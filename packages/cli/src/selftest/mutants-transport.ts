@@ -1,0 +1,50 @@
+/**
+ * Transport mutants (issue 9 "A new verdict, ERROR"): a server that answers some requests with an HTML 500
+ * page, and one that cuts some bodies short. The transport rules of specs/rules.yaml FAIL with the
+ * evidence; the rules whose checks were cut short get ERROR, which does not count against precision.
+ */
+import { matchRules } from '@erpcert/contract';
+import type { Mutant } from './proxy.js';
+
+/** The transport rules of the catalogue (`<API>.TRANSPORT.*`); a placeholder id while there are none. */
+export function transportRules(): string[] {
+  const ids = matchRules('REST.TRANSPORT.*,PORTAL.TRANSPORT.*').map((r) => r.id);
+  return ids.length > 0 ? ids : ['REST.TRANSPORT.*'];
+}
+
+/** Every `every`-th exchange of one run (the first at `every`), counted in the order the proxy sees them. */
+function everyNth(every: number): () => boolean {
+  let n = 0;
+  return () => ++n % every === 0;
+}
+
+/** The transport mutants; `breaks` are the transport rules a run of the selection can FAIL. */
+export function transportMutants(): Mutant[] {
+  const rules = transportRules();
+  const fail500 = everyNth(17);
+  const cut = everyNth(13);
+  return [
+    {
+      id: 'http-500-sometimes',
+      description: 'one request in 17 is answered 500 with an HTML error page',
+      breaks: rules,
+      select: 'REST.QUERY.*,PORTAL.LIST.*',
+      request: (req) =>
+        fail500()
+          ? {
+              status: 500,
+              headers: { 'content-type': 'text/html; charset=utf-8' },
+              body: Buffer.from('<html><body><h1>500 Internal Server Error</h1></body></html>', 'utf8'),
+            }
+          : req,
+    },
+    {
+      id: 'truncated-bodies',
+      description: 'one answer in 13 is cut off halfway (Content-Length of the short body)',
+      breaks: rules,
+      select: 'REST.QUERY.*,PORTAL.LIST.*',
+      response: (_req, res) =>
+        res.body.length > 20 && cut() ? { ...res, body: res.body.subarray(0, Math.floor(res.body.length / 2)) } : res,
+    },
+  ];
+}
