@@ -67,6 +67,23 @@ describe('startServer', () => {
     expect(await res.text()).toContain('<Name>Café Ltd</Name>');
   });
 
+  it('keeps idle connections for a minute and says so in Keep-Alive', async () => {
+    const s = await start();
+    const res = parseRaw(
+      await raw(Number(new URL(s.url).port), [
+        request([
+          'GET /api/1/CUVc/C1?fields=Name HTTP/1.1',
+          'Host: x',
+          `Authorization: ${BASIC}`,
+          'Connection: keep-alive',
+        ]),
+      ]),
+    );
+    expect(res.status).toMatch(/^HTTP\/1\.1 200/);
+    // a busy client reuses a socket idle for seconds; the 5 s default closed it under it (a reset)
+    expect(res.headers.get('keep-alive')).toBe('timeout=60');
+  });
+
   it('refuses a body whose Content-Length is over the limit without reading it', async () => {
     const s = await start({ maxBody: 1000 });
     const bytes = await raw(

@@ -99,6 +99,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const server = createServer((req, res) => handleNodeRequest(app, req, res));
   server.requestTimeout = 120_000;
   server.headersTimeout = 30_000;
+  // Node's default of 5 s closes idle keep-alive sockets while a busy client is about to reuse them: the
+  // client sees a reset ("socket hang up") on a request the server never read. Clients honour the
+  // `Keep-Alive: timeout=60` hint this sends, so the race needs a socket idle for a whole minute.
+  server.keepAliveTimeout = 60_000;
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
