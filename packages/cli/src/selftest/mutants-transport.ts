@@ -3,14 +3,21 @@
  * page, and one that cuts some bodies short. The transport rules of specs/rules.yaml FAIL with the
  * evidence; the rules whose checks were cut short get ERROR, which does not count against precision.
  */
-import { matchRules } from '@erpcert/contract';
 import type { Mutant } from './proxy.js';
 
-/** The transport rules of the catalogue (`<API>.TRANSPORT.*`); a placeholder id while there are none. */
-export function transportRules(): string[] {
-  const ids = matchRules('REST.TRANSPORT.*,PORTAL.TRANSPORT.*').map((r) => r.id);
-  return ids.length > 0 ? ids : ['REST.TRANSPORT.*'];
-}
+/** What an HTML 500 page breaks: failures come as XML or JSON (REST) and in the documented forms (portal). */
+export const FAILURE_FORM_RULES: readonly string[] = [
+  'REST.ENVELOPE.FAILURE_XML_OR_JSON',
+  'PORTAL.ERRORS.FAILURE_FORM',
+];
+
+/** What a body cut short breaks: every XML answer is well-formed, every JSON answer parses. */
+export const WELL_FORMED_RULES: readonly string[] = [
+  'REST.ENVELOPE.XML_WELL_FORMED',
+  'REST.ENVELOPE.JSON_PARSES',
+  'PORTAL.DISPATCH.XML_WELL_FORMED',
+  'PORTAL.DISPATCH.JSON_PARSES',
+];
 
 /** Every `every`-th exchange of one run (the first at `every`), counted in the order the proxy sees them. */
 function everyNth(every: number): () => boolean {
@@ -20,14 +27,13 @@ function everyNth(every: number): () => boolean {
 
 /** The transport mutants; `breaks` are the transport rules a run of the selection can FAIL. */
 export function transportMutants(): Mutant[] {
-  const rules = transportRules();
   const fail500 = everyNth(17);
   const cut = everyNth(13);
   return [
     {
       id: 'http-500-sometimes',
       description: 'one request in 17 is answered 500 with an HTML error page',
-      breaks: rules,
+      breaks: [...FAILURE_FORM_RULES],
       select: 'REST.QUERY.*,PORTAL.LIST.*',
       request: (req) =>
         fail500()
@@ -41,7 +47,7 @@ export function transportMutants(): Mutant[] {
     {
       id: 'truncated-bodies',
       description: 'one answer in 13 is cut off halfway (Content-Length of the short body)',
-      breaks: rules,
+      breaks: [...WELL_FORMED_RULES],
       select: 'REST.QUERY.*,PORTAL.LIST.*',
       response: (_req, res) =>
         res.body.length > 20 && cut() ? { ...res, body: res.body.subarray(0, Math.floor(res.body.length / 2)) } : res,
