@@ -1,10 +1,10 @@
 import { ErrorCode, validationError } from '../errors.js';
-import { hasForbiddenXmlChar } from '../render/xml-escape.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
-import { isDecimal, parseDecimal } from './decimal.js';
+import { isDecimal, parseDecimal } from '../values/decimal.js';
+import { isKnownVatCode } from '../values/vat.js';
+import { hasForbiddenXmlChar } from '../values/xml-escape.js';
 import { type Draft, lookup, type WriteContext } from './draft.js';
 import { numericFields } from './sums.js';
-import { isKnownVatCode } from './vat.js';
 
 /**
  * Checks every write runs, form or JSON (README "Validation"). Each failure is a validation error:

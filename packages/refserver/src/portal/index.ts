@@ -1,4 +1,4 @@
-import type { AppModule } from '../modules.js';
+import type { AppModule } from '../app-types.js';
 import { CallbackNotifier } from './callbacks/notifier.js';
 import { createPortalRoute } from './dispatcher.js';
 import { outboxRoute } from './document/outbox.js';

@@ -1,4 +1,4 @@
-import type { App as RestApp } from '../app.js';
+import type { App as RestApp } from '../app-types.js';
 import { createFromForm, createFromJson, patchFromForm } from '../business/record-write.js';
 import { ErpError, ErrorCode } from '../errors.js';
 import { formChanges, parseForm } from '../http/form-body.js';
