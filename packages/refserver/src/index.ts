@@ -29,6 +29,7 @@ export { parseListParams, parseRange } from './http/query-params.js';
 export { dataResponse, encodeText, errorResponse, internalError, textResponse } from './http/respond.js';
 export type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
 export { type AppModule, builtinModules } from './modules.js';
+export { observedModule } from './observed/index.js';
 export {
   createPortalModule,
   DEFAULT_MAX_WEB_POST_SIZE,
