@@ -24,14 +24,27 @@ export function custTypeOf(fields: Readonly<Record<string, string>>): string {
   return customer && vendor ? '2' : vendor ? '1' : '0';
 }
 
+/** The defaults that apply to one register, worked out once per schema (every write calls this). */
+const plans = new WeakMap<RegisterSchema, { header: [string, string][]; rows: [string, string][] }>();
+
+function planOf(schema: RegisterSchema): { header: [string, string][]; rows: [string, string][] } {
+  let plan = plans.get(schema);
+  if (!plan) {
+    const own = BY_REGISTER[schema.name];
+    plan = {
+      header: Object.entries({ ...HEADER, ...own?.header }).filter(([f]) => schema.fields.includes(f)),
+      rows: Object.entries({ ...ROWS, ...own?.rows }).filter(([f]) => schema.rowFields.includes(f)),
+    };
+    plans.set(schema, plan);
+  }
+  return plan;
+}
+
 /** Fills every empty enumerated field of a new record with its default (see above). */
 export function applyStateDefaults(schema: RegisterSchema, d: Draft): void {
-  const own = BY_REGISTER[schema.name];
-  const header = { ...HEADER, ...own?.header };
-  const rows = { ...ROWS, ...own?.rows };
-  for (const [f, v] of Object.entries(header)) if (f in d.fields && (d.fields[f] ?? '') === '') d.fields[f] = v;
-  if (schema.name === 'CUVc' && 'CustType' in d.fields && d.fields.CustType === '')
-    d.fields.CustType = custTypeOf(d.fields);
-  for (const r of d.rows)
-    for (const [f, v] of Object.entries(rows)) if (schema.rowFields.includes(f) && (r[f] ?? '') === '') r[f] = v;
+  const plan = planOf(schema);
+  for (const [f, v] of plan.header) if ((d.fields[f] ?? '') === '') d.fields[f] = v;
+  if (schema.name === 'CUVc' && d.fields.CustType === '') d.fields.CustType = custTypeOf(d.fields);
+  if (plan.rows.length === 0) return;
+  for (const r of d.rows) for (const [f, v] of plan.rows) if ((r[f] ?? '') === '') r[f] = v;
 }
