@@ -148,6 +148,35 @@ describe('client against the reference server with --quirks: Latin-1', () => {
   });
 });
 
+describe('client against the reference server with --quirks: the rough JSON answers of live servers (issue 10)', () => {
+  it('PATCH in JSON: every write lands, malformed answers come back as done, a nested error as ErpError', async () => {
+    const c = client(quirky!);
+    const code = `QP${Date.now() % 1_000_000}`;
+    await c.rest.createForm('CUVc', { Code: code, Name: 'start' });
+    const answers = [];
+    for (const name of ['one two', 'three+four', 'five']) {
+      answers.push(await c.rest.update('CUVc', code, { Name: name }, [], { format: 'json' }));
+      expect((await c.rest.get('CUVc', code)).records[0]!.Name).toBe(name);
+    }
+    expect(answers.some((a) => a.answerMalformed === true)).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      const err = await c.rest
+        .update('CUVc', code, { NoSuchField: '1' }, [], { format: 'json' })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ErpError);
+      expect((err as ErpError).code).toMatch(/^\d+$/);
+    }
+  });
+
+  it('a JSON validation error with HTTP 200 and a messages array is an ErpError with the messages', async () => {
+    const err = await client(quirky!)
+      .rest.createForm('IVVc', { CustCode: 'NO-SUCH-CUSTOMER' }, [], { format: 'json' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ErpError);
+    expect((err as ErpError).messages.length).toBeGreaterThan(0);
+  });
+});
+
 describe('client against the reference server: REST', () => {
   it('reads company 2 the same with the company in the query and in the path', async () => {
     const query = await client(plain!, { compcode: 2 }).rest.list('CUVc', { sort: 'Code', limit: 3 });

@@ -74,6 +74,12 @@ function jsonError(v: unknown): ErpErrorDetail {
   };
 }
 
+/** An error without a description takes the first message's: live servers put the text in `messages`. */
+function withDescription(e: ErpErrorDetail, messages: readonly ErpMessage[]): ErpErrorDetail {
+  const text = messages.find((m) => m.description !== '')?.description;
+  return e.description === undefined && text !== undefined ? { ...e, description: text } : e;
+}
+
 function jsonMessage(v: unknown): ErpMessage {
   if (typeof v !== 'object' || v === null) return { description: String(v) };
   return { description: str(member(v as Record<string, unknown>, 'description')) ?? '' };
@@ -111,7 +117,55 @@ export function decodeBody(text: string): DecodedBody {
     throw new BodySyntaxError(`malformed JSON: ${(cause as Error).message}`, { cause });
   }
   const o = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
-  const errors = [...listOf(o.error), ...listOf(o.errors)].filter((e) => e !== false && e !== '').map(jsonError);
-  const messages = [...listOf(o.message), ...listOf(o.messages)].map(jsonMessage);
+  // live servers also nest a PATCH error inside data: {"data": {"messages": [...], "error": {"@code", "@field"}}}
+  const d =
+    typeof o.data === 'object' && o.data !== null && !Array.isArray(o.data) ? (o.data as Record<string, unknown>) : {};
+  const messages = [...listOf(o.message), ...listOf(o.messages), ...listOf(d.message), ...listOf(d.messages)].map(
+    jsonMessage,
+  );
+  const errors = [...listOf(o.error), ...listOf(o.errors), ...listOf(d.error)]
+    .filter((e) => e !== false && e !== '')
+    .map(jsonError)
+    .map((e) => withDescription(e, messages));
   return { format, errors, messages, json };
+}
+
+/** A JSON string literal's value, tolerant of a body cut inside it. */
+function jsonStringAt(text: string, name: string): string | undefined {
+  const m = new RegExp(`"@?${name}"\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(text);
+  return m ? unescapeJson(m[1]!) : undefined;
+}
+
+/** The value of the inside of a JSON string literal; the raw text when its escapes are broken. */
+function unescapeJson(inner: string): string {
+  try {
+    return JSON.parse(`"${inner}"`) as string;
+  } catch {
+    return inner;
+  }
+}
+
+/**
+ * What can be read from a JSON body cut short or otherwise malformed, as live servers send after a PATCH (issue
+ * 10): the error (`@code`, `@description`, `@field`, `@row`) and the `messages` strings that made it out before
+ * the cut. Undefined when the text holds no error member.
+ */
+export function salvageJsonError(text: string): { errors: ErpErrorDetail[]; messages: ErpMessage[] } | undefined {
+  if (!/"error"\s*:\s*\{/.test(text)) return undefined;
+  const list = /"messages"\s*:\s*\[([^\]]*)/.exec(text)?.[1] ?? '';
+  const messages = [...list.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => ({ description: unescapeJson(m[1]!) }));
+  const errorText = text.slice(text.search(/"error"\s*:\s*\{/));
+  const code = jsonStringAt(errorText, 'code');
+  const description = jsonStringAt(errorText, 'description');
+  const field = jsonStringAt(errorText, 'field');
+  const row = jsonStringAt(errorText, 'row');
+  const detail: ErpErrorDetail = {
+    ...(code !== undefined ? { code } : {}),
+    ...(field !== undefined ? { field } : {}),
+    ...(row !== undefined ? { row } : {}),
+  };
+  return {
+    errors: [withDescription(description !== undefined ? { ...detail, description } : detail, messages)],
+    messages,
+  };
 }

@@ -74,7 +74,8 @@ export class OAuthTokenSource {
     } else {
       form.push(['client_id', c.clientId], ['client_secret', c.clientSecret]);
     }
-    const body = form.map(([k, v]) => `${k}=${formEncode(v!)}`).join('&');
+    // spaces as %20 in the body: live servers keep a + as a plus sign (issue 10)
+    const body = form.map(([k, v]) => `${k}=${encodeURIComponent(v!)}`).join('&');
     const started = this.#clock.now();
     const res = await this.#post(this.tokenUrl, headers, body);
     const context = { operation: 'oauth-token', status: res.status, exchange: res.exchange };

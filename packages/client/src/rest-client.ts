@@ -1,7 +1,8 @@
+import { BodySyntaxError, decodeBody, salvageJsonError } from './body-decode.js';
 import type { CompanyPlacement } from './config.js';
-import { DecodeError } from './errors.js';
+import { DecodeError, ErpError } from './errors.js';
 import type { CallOptions, HttpCore, RawResponse } from './http-core.js';
-import { contextOf, decodeChecked } from './response-check.js';
+import { contextOf, decodeChecked, isSuccess } from './response-check.js';
 import { EnvelopeShapeError, envelopeParts } from './rest-envelope.js';
 import {
   type CompanyOptions,
@@ -200,7 +201,8 @@ export class RestClient {
 
   /**
    * `PATCH /api/1/<register>/<key>` with a form body. The response body of PATCH is not shown (record-rest-api.md
-   * §4 rule 9): `hasEnvelope` says whether it held an envelope.
+   * §4 rule 9): `hasEnvelope` says whether it held an envelope, `answerMalformed` that it was a malformed 2xx body
+   * (the write was done; read the record back for its values). An error nested in `data`, even cut short, throws.
    */
   async update<R extends RegisterName>(
     register: R,
@@ -209,7 +211,39 @@ export class RestClient {
     rows: readonly RestRowFields[] = [],
     options?: RestCallOptions,
   ): Promise<RestEnvelope<R>> {
-    return this.#form('update', 'PATCH', register, key, header, rows, options);
+    const raw = await this.#formCall('update', 'PATCH', register, key, header, rows, options);
+    const format = options?.format ?? 'xml';
+    if (!isSuccess(raw.status)) return this.#envelope(raw, 'update', register, format);
+    try {
+      decodeBody(raw.text);
+    } catch (err) {
+      if (!(err instanceof BodySyntaxError)) throw err;
+      return this.#malformedPatch(raw, register, format);
+    }
+    return this.#envelope(raw, 'update', register, format);
+  }
+
+  /**
+   * A PATCH answered 2xx with a malformed body, as live servers do (DESIGN.md, issue 10): an error that made it out
+   * before the cut (`{"data": {"messages": [...], "error": {"@code", ...` ) is thrown as an ErpError; anything
+   * else means the write was done, and comes back as an answer without envelope, `answerMalformed` set.
+   */
+  #malformedPatch<R extends string>(raw: RawResponse, register: R, format: RestFormat): RestEnvelope<R> {
+    const salvaged = salvageJsonError(raw.text);
+    if (salvaged)
+      throw new ErpError('json-error', salvaged.errors, contextOf(raw, 'update', register), salvaged.messages);
+    return {
+      register,
+      sequence: undefined,
+      systemVersion: undefined,
+      records: [],
+      sequenceHeader: raw.header('sequence'),
+      messages: [],
+      format,
+      hasEnvelope: false,
+      answerMalformed: true,
+      raw,
+    };
   }
 
   async #form<R extends string>(
@@ -221,8 +255,22 @@ export class RestClient {
     rows: readonly RestRowFields[],
     options: RestCallOptions | undefined,
   ): Promise<RestEnvelope<R>> {
+    const raw = await this.#formCall(operation, method, register, key, header, rows, options);
+    return this.#envelope(raw, operation, register, options?.format ?? 'xml');
+  }
+
+  /** Sends a form-encoded write (spaces as `%20`, never `+`: live servers keep a `+` as a plus sign). */
+  async #formCall<R extends string>(
+    operation: string,
+    method: string,
+    register: R,
+    key: RecordKey | undefined,
+    header: RestFields<R>,
+    rows: readonly RestRowFields[],
+    options: RestCallOptions | undefined,
+  ): Promise<RawResponse> {
     const company = this.#company(options);
-    const raw = await this.#core.send({
+    return this.#core.send({
       api: 'rest',
       operation,
       register,
@@ -233,6 +281,5 @@ export class RestClient {
       body: Buffer.from(formBody(header as RestFields<string>, rows), 'utf8'),
       ...(options ? { options } : {}),
     });
-    return this.#envelope(raw, operation, register, options?.format ?? 'xml');
   }
 }

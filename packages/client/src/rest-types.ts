@@ -7,7 +7,10 @@ type Schemas = RestComponents['schemas'];
 /** The literal keys of a type, without its index signature. */
 export type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 
-/** The 38 registers of the register table (record-rest-api.md §2), from the generated `<Reg>Record` schemas. */
+/**
+ * The registers with a generated `<Reg>Record` schema: the 38 of the register table (record-rest-api.md §2) and
+ * the plain observed ones (specs/observed-fields.yaml: PRVc, DepVc).
+ */
 export type RestRegisterName = { [K in keyof Schemas]: K extends `${infer R}Record` ? R : never }[keyof Schemas];
 
 /** A register name: one of the table, or any other ("further registers up to 38 or more", §2). */
@@ -84,6 +87,11 @@ export interface RestEnvelope<R extends string = string> {
   readonly format: RestFormat;
   /** False when the body held no `data` envelope (a 204, an empty body, a PATCH answer of another shape). */
   readonly hasEnvelope: boolean;
+  /**
+   * True when a PATCH was answered 2xx with a malformed body that holds no error, as live servers do (issue 10): the
+   * write was done, the answer says nothing more.
+   */
+  readonly answerMalformed?: boolean;
   /** The HTTP response, with the raw body and the masked exchange. */
   readonly raw: RawResponse;
 }

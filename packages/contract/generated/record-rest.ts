@@ -1954,6 +1954,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/1/PRVc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List projects
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed.
+         */
+        get: operations["listPRVc"];
+        put?: never;
+        /**
+         * Create projects
+         * @description Form-encoded bodies run the same auto-fill logic as the user interface (rule 1); JSON bodies do not (rule 2). In JSON bodies the register is identified by the URL and the array key (rule 3).
+         */
+        post: operations["createPRVc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/PRVc/{Code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One PRVc record by key
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record.
+         */
+        get: operations["getPRVc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update one PRVc record
+         * @description Form body with `set_field.*` and `set_row_field.*`.
+         */
+        patch: operations["updatePRVc"];
+        trace?: never;
+    };
+    "/api/1/DepVc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List departments
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed.
+         */
+        get: operations["listDepVc"];
+        put?: never;
+        /**
+         * Create departments
+         * @description Form-encoded bodies run the same auto-fill logic as the user interface (rule 1); JSON bodies do not (rule 2). In JSON bodies the register is identified by the URL and the array key (rule 3).
+         */
+        post: operations["createDepVc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/DepVc/{Code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One DepVc record by key
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record.
+         */
+        get: operations["getDepVc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update one DepVc record
+         * @description Form body with `set_field.*` and `set_row_field.*`.
+         */
+        patch: operations["updateDepVc"];
+        trace?: never;
+    };
+    "/api/1/VATCodeBlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The VAT codes (settings block) */
+        get: operations["getVATCodeBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     dataChange: {
@@ -2225,6 +2344,7 @@ export interface components {
             Volume?: string;
             Terminated?: string;
             BarCode?: string;
+            SalesAcc?: string;
             rows?: components["schemas"]["INVcRow"][];
         } & {
             [key: string]: unknown;
@@ -2277,6 +2397,7 @@ export interface components {
             Volume?: string;
             Terminated?: string;
             BarCode?: string;
+            SalesAcc?: string;
             rows?: components["schemas"]["INVcRowXml"][];
         } & {
             [key: string]: unknown;
@@ -2312,6 +2433,7 @@ export interface components {
             "set_field.Volume"?: string;
             "set_field.Terminated"?: string;
             "set_field.BarCode"?: string;
+            "set_field.SalesAcc"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
@@ -2332,6 +2454,7 @@ export interface components {
             Volume?: string;
             Terminated?: string;
             BarCode?: string;
+            SalesAcc?: string;
             rows?: components["schemas"]["INVcRowInput"][];
         } & {
             [key: string]: unknown;
@@ -2392,6 +2515,17 @@ export interface components {
             VEType?: string;
             eMail?: string;
             Phone?: string;
+            Person?: string;
+            Fax?: string;
+            wwwAddr?: string;
+            /** @description 0 customer, 1 vendor, 2 both */
+            CustType?: string;
+            DateChanged?: string;
+            blockedFlag?: string;
+            SalesMan?: string;
+            Comment?: string;
+            Objects?: string;
+            BankAccount?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: components["schemas"]["RowBase"][];
         } & {
@@ -2449,6 +2583,17 @@ export interface components {
             VEType?: string;
             eMail?: string;
             Phone?: string;
+            Person?: string;
+            Fax?: string;
+            wwwAddr?: string;
+            /** @description 0 customer, 1 vendor, 2 both */
+            CustType?: string;
+            DateChanged?: string;
+            blockedFlag?: string;
+            SalesMan?: string;
+            Comment?: string;
+            Objects?: string;
+            BankAccount?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: components["schemas"]["RowBaseXml"][];
         } & {
@@ -2490,6 +2635,17 @@ export interface components {
             "set_field.VEType"?: string;
             "set_field.eMail"?: string;
             "set_field.Phone"?: string;
+            "set_field.Person"?: string;
+            "set_field.Fax"?: string;
+            "set_field.wwwAddr"?: string;
+            /** @description 0 customer, 1 vendor, 2 both */
+            "set_field.CustType"?: string;
+            "set_field.DateChanged"?: string;
+            "set_field.blockedFlag"?: string;
+            "set_field.SalesMan"?: string;
+            "set_field.Comment"?: string;
+            "set_field.Objects"?: string;
+            "set_field.BankAccount"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -2523,6 +2679,17 @@ export interface components {
             VEType?: string;
             eMail?: string;
             Phone?: string;
+            Person?: string;
+            Fax?: string;
+            wwwAddr?: string;
+            /** @description 0 customer, 1 vendor, 2 both */
+            CustType?: string;
+            DateChanged?: string;
+            blockedFlag?: string;
+            SalesMan?: string;
+            Comment?: string;
+            Objects?: string;
+            BankAccount?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: Record<string, never>[];
         } & {
@@ -2574,6 +2741,26 @@ export interface components {
             BaseSum4?: string;
             InvoiceNr?: string;
             OfficialSerNr?: string;
+            Addr1?: string;
+            Addr2?: string;
+            Addr3?: string;
+            ClientContact?: string;
+            Objects?: string;
+            InvComment?: string;
+            SalesMan?: string;
+            RefStr?: string;
+            CredInv?: string;
+            CredMark?: string;
+            Prntdf?: string;
+            OrderNr?: string;
+            Location?: string;
+            RegNr1?: string;
+            InvCountry?: string;
+            OurContact?: string;
+            ExportFlag?: string;
+            VATNr?: string;
+            CalcFinRef?: string;
+            BKEInvSentDate?: string;
             rows?: components["schemas"]["IVVcRow"][];
         } & {
             [key: string]: unknown;
@@ -2593,6 +2780,8 @@ export interface components {
             VATCode?: string;
             Spec?: string;
             UnitCode?: string;
+            Objects?: string;
+            OrdRow?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -2645,6 +2834,26 @@ export interface components {
             BaseSum4?: string;
             InvoiceNr?: string;
             OfficialSerNr?: string;
+            Addr1?: string;
+            Addr2?: string;
+            Addr3?: string;
+            ClientContact?: string;
+            Objects?: string;
+            InvComment?: string;
+            SalesMan?: string;
+            RefStr?: string;
+            CredInv?: string;
+            CredMark?: string;
+            Prntdf?: string;
+            OrderNr?: string;
+            Location?: string;
+            RegNr1?: string;
+            InvCountry?: string;
+            OurContact?: string;
+            ExportFlag?: string;
+            VATNr?: string;
+            CalcFinRef?: string;
+            BKEInvSentDate?: string;
             rows?: components["schemas"]["IVVcRowXml"][];
         } & {
             [key: string]: unknown;
@@ -2663,6 +2872,8 @@ export interface components {
             VATCode?: string;
             Spec?: string;
             UnitCode?: string;
+            Objects?: string;
+            OrdRow?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -2699,6 +2910,26 @@ export interface components {
             "set_field.BaseSum4"?: string;
             "set_field.InvoiceNr"?: string;
             "set_field.OfficialSerNr"?: string;
+            "set_field.Addr1"?: string;
+            "set_field.Addr2"?: string;
+            "set_field.Addr3"?: string;
+            "set_field.ClientContact"?: string;
+            "set_field.Objects"?: string;
+            "set_field.InvComment"?: string;
+            "set_field.SalesMan"?: string;
+            "set_field.RefStr"?: string;
+            "set_field.CredInv"?: string;
+            "set_field.CredMark"?: string;
+            "set_field.Prntdf"?: string;
+            "set_field.OrderNr"?: string;
+            "set_field.Location"?: string;
+            "set_field.RegNr1"?: string;
+            "set_field.InvCountry"?: string;
+            "set_field.OurContact"?: string;
+            "set_field.ExportFlag"?: string;
+            "set_field.VATNr"?: string;
+            "set_field.CalcFinRef"?: string;
+            "set_field.BKEInvSentDate"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
@@ -2729,6 +2960,26 @@ export interface components {
             BaseSum4?: string;
             InvoiceNr?: string;
             OfficialSerNr?: string;
+            Addr1?: string;
+            Addr2?: string;
+            Addr3?: string;
+            ClientContact?: string;
+            Objects?: string;
+            InvComment?: string;
+            SalesMan?: string;
+            RefStr?: string;
+            CredInv?: string;
+            CredMark?: string;
+            Prntdf?: string;
+            OrderNr?: string;
+            Location?: string;
+            RegNr1?: string;
+            InvCountry?: string;
+            OurContact?: string;
+            ExportFlag?: string;
+            VATNr?: string;
+            CalcFinRef?: string;
+            BKEInvSentDate?: string;
             rows?: components["schemas"]["IVVcRowInput"][];
         } & {
             [key: string]: unknown;
@@ -2746,6 +2997,8 @@ export interface components {
             VATCode?: string;
             Spec?: string;
             UnitCode?: string;
+            Objects?: string;
+            OrdRow?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -2790,6 +3043,7 @@ export interface components {
             APAcc?: string;
             CurncyCode?: string;
             RefStr?: string;
+            Comment?: string;
             rows?: components["schemas"]["VIVcRow"][];
         } & {
             [key: string]: unknown;
@@ -2853,6 +3107,7 @@ export interface components {
             APAcc?: string;
             CurncyCode?: string;
             RefStr?: string;
+            Comment?: string;
             rows?: components["schemas"]["VIVcRowXml"][];
         } & {
             [key: string]: unknown;
@@ -2899,6 +3154,7 @@ export interface components {
             "set_field.APAcc"?: string;
             "set_field.CurncyCode"?: string;
             "set_field.RefStr"?: string;
+            "set_field.Comment"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
@@ -2924,6 +3180,7 @@ export interface components {
             APAcc?: string;
             CurncyCode?: string;
             RefStr?: string;
+            Comment?: string;
             rows?: components["schemas"]["VIVcRowInput"][];
         } & {
             [key: string]: unknown;
@@ -6783,6 +7040,8 @@ export interface components {
             CurPayVal?: string;
             TransDate?: string;
             PayCurCode?: string;
+            Comment?: string;
+            Objects?: string;
             rows?: components["schemas"]["IPVcRow"][];
         } & {
             [key: string]: unknown;
@@ -6797,6 +7056,11 @@ export interface components {
             InvVal?: string;
             BankVal?: string;
             RecVal?: string;
+            stp?: string;
+            CustName?: string;
+            RecCurncy?: string;
+            Objects?: string;
+            Comment?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -6836,6 +7100,8 @@ export interface components {
             CurPayVal?: string;
             TransDate?: string;
             PayCurCode?: string;
+            Comment?: string;
+            Objects?: string;
             rows?: components["schemas"]["IPVcRowXml"][];
         } & {
             [key: string]: unknown;
@@ -6849,6 +7115,11 @@ export interface components {
             InvVal?: string;
             BankVal?: string;
             RecVal?: string;
+            stp?: string;
+            CustName?: string;
+            RecCurncy?: string;
+            Objects?: string;
+            Comment?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -6872,6 +7143,8 @@ export interface components {
             "set_field.CurPayVal"?: string;
             "set_field.TransDate"?: string;
             "set_field.PayCurCode"?: string;
+            "set_field.Comment"?: string;
+            "set_field.Objects"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
@@ -6889,6 +7162,8 @@ export interface components {
             CurPayVal?: string;
             TransDate?: string;
             PayCurCode?: string;
+            Comment?: string;
+            Objects?: string;
             rows?: components["schemas"]["IPVcRowInput"][];
         } & {
             [key: string]: unknown;
@@ -6901,6 +7176,11 @@ export interface components {
             InvVal?: string;
             BankVal?: string;
             RecVal?: string;
+            stp?: string;
+            CustName?: string;
+            RecCurncy?: string;
+            Objects?: string;
+            Comment?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -7266,6 +7546,225 @@ export interface components {
             sequence: components["schemas"]["SequenceNumber"];
             systemversion: string;
             ARPayVc?: components["schemas"]["ARPayVcRecordXml"][];
+        };
+        /** @description A PRVc record (projects). Key: Code. */
+        PRVcRecord: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "PRVc";
+            /** @description The record's sequence value. */
+            "@sequence": string;
+            /** @description `/api/1/<register>/<key>`, key parts URL-encoded; composite key parts separated by `/`. */
+            "@url": string;
+            /** @description Base registers only. */
+            UUID?: string;
+            /** @description Base registers only. */
+            ServerSequence?: string;
+            /** @description Base registers only. */
+            SyncFlags?: string;
+            Code?: string;
+            Comment?: string;
+            Closed?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBase"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The `data` member of a PRVc envelope. */
+        PRVcEnvelopeData: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "PRVc";
+            /** @description Current sequence number. */
+            "@sequence": components["schemas"]["SequenceNumber"];
+            /** @description System version. */
+            "@systemversion": string;
+            PRVc: components["schemas"]["PRVcRecord"][];
+        };
+        /** @description JSON envelope holding PRVc records. */
+        PRVcEnvelope: {
+            data: components["schemas"]["PRVcEnvelopeData"];
+        };
+        /** @description XML form of a PRVc record: `<PRVc register sequence url>`, one element per field, `<rows>`. */
+        PRVcRecordXml: {
+            /** @constant */
+            register: "PRVc";
+            sequence: string;
+            url: string;
+            UUID?: string;
+            ServerSequence?: string;
+            SyncFlags?: string;
+            Code?: string;
+            Comment?: string;
+            Closed?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBaseXml"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description XML envelope: `<data register="PRVc" sequence systemversion>` with one `<PRVc>` element per record. */
+        PRVcEnvelopeXml: {
+            /** @constant */
+            register: "PRVc";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            PRVc?: components["schemas"]["PRVcRecordXml"][];
+        };
+        /** @description Form-encoded PRVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        PRVcForm: {
+            "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.Closed"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description A PRVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
+        PRVcRecordInput: {
+            /** @constant */
+            "@register"?: "PRVc";
+            Code?: string;
+            Comment?: string;
+            Closed?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description JSON create body `{data: {PRVc: [ {<field>: <value>, rows: [ {...} ]} ]}}`. No auto-fill: all required values must be supplied (rule 2). Several records can be created in one request (rule 3). */
+        PRVcCreateJson: {
+            data: {
+                PRVc: components["schemas"]["PRVcRecordInput"][];
+            };
+        };
+        /** @description A DepVc record (departments). Key: Code. */
+        DepVcRecord: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "DepVc";
+            /** @description The record's sequence value. */
+            "@sequence": string;
+            /** @description `/api/1/<register>/<key>`, key parts URL-encoded; composite key parts separated by `/`. */
+            "@url": string;
+            /** @description Base registers only. */
+            UUID?: string;
+            /** @description Base registers only. */
+            ServerSequence?: string;
+            /** @description Base registers only. */
+            SyncFlags?: string;
+            Code?: string;
+            Comment?: string;
+            Closed?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBase"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The `data` member of a DepVc envelope. */
+        DepVcEnvelopeData: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "DepVc";
+            /** @description Current sequence number. */
+            "@sequence": components["schemas"]["SequenceNumber"];
+            /** @description System version. */
+            "@systemversion": string;
+            DepVc: components["schemas"]["DepVcRecord"][];
+        };
+        /** @description JSON envelope holding DepVc records. */
+        DepVcEnvelope: {
+            data: components["schemas"]["DepVcEnvelopeData"];
+        };
+        /** @description XML form of a DepVc record: `<DepVc register sequence url>`, one element per field, `<rows>`. */
+        DepVcRecordXml: {
+            /** @constant */
+            register: "DepVc";
+            sequence: string;
+            url: string;
+            UUID?: string;
+            ServerSequence?: string;
+            SyncFlags?: string;
+            Code?: string;
+            Comment?: string;
+            Closed?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBaseXml"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description XML envelope: `<data register="DepVc" sequence systemversion>` with one `<DepVc>` element per record. */
+        DepVcEnvelopeXml: {
+            /** @constant */
+            register: "DepVc";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            DepVc?: components["schemas"]["DepVcRecordXml"][];
+        };
+        /** @description Form-encoded DepVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        DepVcForm: {
+            "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.Closed"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description A DepVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
+        DepVcRecordInput: {
+            /** @constant */
+            "@register"?: "DepVc";
+            Code?: string;
+            Comment?: string;
+            Closed?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description JSON create body `{data: {DepVc: [ {<field>: <value>, rows: [ {...} ]} ]}}`. No auto-fill: all required values must be supplied (rule 2). Several records can be created in one request (rule 3). */
+        DepVcCreateJson: {
+            data: {
+                DepVc: components["schemas"]["DepVcRecordInput"][];
+            };
+        };
+        /** @description A line of the VATCodeBlock settings block (VAT codes (settings block)). */
+        VATCodeBlockRow: {
+            /** @description 0-based row number. */
+            "@rownumber": string;
+            VATCode?: string;
+            Comment?: string;
+            ExVatpr?: string;
+            IncVatpr?: string;
+            SalesVATAcc?: string;
+            PurchVATAcc?: string;
+            ValidFrom?: string;
+            ValidUntil?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description The one VATCodeBlock record: an object holding `rows`, not an array of records. */
+        VATCodeBlockBlock: {
+            rows: components["schemas"]["VATCodeBlockRow"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description JSON envelope of the VATCodeBlock settings block. */
+        VATCodeBlockEnvelope: {
+            data: {
+                /** @constant */
+                "@register": "VATCodeBlock";
+                /** @description Current sequence number. */
+                "@sequence": components["schemas"]["SequenceNumber"];
+                /** @description System version. */
+                "@systemversion"?: string;
+                VATCodeBlock: components["schemas"]["VATCodeBlockBlock"];
+            };
         };
     };
     responses: {
@@ -7758,6 +8257,40 @@ export interface components {
                 "text/xml": components["schemas"]["ARPayVcEnvelopeXml"];
             };
         };
+        /** @description Envelope with PRVc records. XML by default, JSON with `Accept: application/json`. */
+        PRVcEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PRVcEnvelope"];
+                "application/xml": components["schemas"]["PRVcEnvelopeXml"];
+                "text/xml": components["schemas"]["PRVcEnvelopeXml"];
+            };
+        };
+        /** @description Envelope with DepVc records. XML by default, JSON with `Accept: application/json`. */
+        DepVcEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DepVcEnvelope"];
+                "application/xml": components["schemas"]["DepVcEnvelopeXml"];
+                "text/xml": components["schemas"]["DepVcEnvelopeXml"];
+            };
+        };
+        /** @description The VATCodeBlock settings block. JSON with `Accept: application/json`. */
+        VATCodeBlockEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VATCodeBlockEnvelope"];
+            };
+        };
     };
     parameters: {
         /**
@@ -8013,6 +8546,8 @@ export interface operations {
                 "filter.Terminated"?: string;
                 /** @description Exact value match on BarCode. Several filters combine with AND. */
                 "filter.BarCode"?: string;
+                /** @description Exact value match on SalesAcc, a field live servers have (observed, not contract). */
+                "filter.SalesAcc"?: string;
             };
             header?: never;
             path?: never;
@@ -8180,6 +8715,26 @@ export interface operations {
                 "filter.eMail"?: string;
                 /** @description Exact value match on Phone. Several filters combine with AND. */
                 "filter.Phone"?: string;
+                /** @description Exact value match on Person, a field live servers have (observed, not contract). */
+                "filter.Person"?: string;
+                /** @description Exact value match on Fax, a field live servers have (observed, not contract). */
+                "filter.Fax"?: string;
+                /** @description Exact value match on wwwAddr, a field live servers have (observed, not contract). */
+                "filter.wwwAddr"?: string;
+                /** @description 0 customer, 1 vendor, 2 both */
+                "filter.CustType"?: string;
+                /** @description Exact value match on DateChanged, a field live servers have (observed, not contract). */
+                "filter.DateChanged"?: string;
+                /** @description Exact value match on blockedFlag, a field live servers have (observed, not contract). */
+                "filter.blockedFlag"?: string;
+                /** @description Exact value match on SalesMan, a field live servers have (observed, not contract). */
+                "filter.SalesMan"?: string;
+                /** @description Exact value match on Comment, a field live servers have (observed, not contract). */
+                "filter.Comment"?: string;
+                /** @description Exact value match on Objects, a field live servers have (observed, not contract). */
+                "filter.Objects"?: string;
+                /** @description Exact value match on BankAccount, a field live servers have (observed, not contract). */
+                "filter.BankAccount"?: string;
             };
             header?: never;
             path?: never;
@@ -8333,6 +8888,46 @@ export interface operations {
                 "filter.InvoiceNr"?: string;
                 /** @description Exact value match on OfficialSerNr. Several filters combine with AND. */
                 "filter.OfficialSerNr"?: string;
+                /** @description Exact value match on Addr1, a field live servers have (observed, not contract). */
+                "filter.Addr1"?: string;
+                /** @description Exact value match on Addr2, a field live servers have (observed, not contract). */
+                "filter.Addr2"?: string;
+                /** @description Exact value match on Addr3, a field live servers have (observed, not contract). */
+                "filter.Addr3"?: string;
+                /** @description Exact value match on ClientContact, a field live servers have (observed, not contract). */
+                "filter.ClientContact"?: string;
+                /** @description Exact value match on Objects, a field live servers have (observed, not contract). */
+                "filter.Objects"?: string;
+                /** @description Exact value match on InvComment, a field live servers have (observed, not contract). */
+                "filter.InvComment"?: string;
+                /** @description Exact value match on SalesMan, a field live servers have (observed, not contract). */
+                "filter.SalesMan"?: string;
+                /** @description Exact value match on RefStr, a field live servers have (observed, not contract). */
+                "filter.RefStr"?: string;
+                /** @description Exact value match on CredInv, a field live servers have (observed, not contract). */
+                "filter.CredInv"?: string;
+                /** @description Exact value match on CredMark, a field live servers have (observed, not contract). */
+                "filter.CredMark"?: string;
+                /** @description Exact value match on Prntdf, a field live servers have (observed, not contract). */
+                "filter.Prntdf"?: string;
+                /** @description Exact value match on OrderNr, a field live servers have (observed, not contract). */
+                "filter.OrderNr"?: string;
+                /** @description Exact value match on Location, a field live servers have (observed, not contract). */
+                "filter.Location"?: string;
+                /** @description Exact value match on RegNr1, a field live servers have (observed, not contract). */
+                "filter.RegNr1"?: string;
+                /** @description Exact value match on InvCountry, a field live servers have (observed, not contract). */
+                "filter.InvCountry"?: string;
+                /** @description Exact value match on OurContact, a field live servers have (observed, not contract). */
+                "filter.OurContact"?: string;
+                /** @description Exact value match on ExportFlag, a field live servers have (observed, not contract). */
+                "filter.ExportFlag"?: string;
+                /** @description Exact value match on VATNr, a field live servers have (observed, not contract). */
+                "filter.VATNr"?: string;
+                /** @description Exact value match on CalcFinRef, a field live servers have (observed, not contract). */
+                "filter.CalcFinRef"?: string;
+                /** @description Exact value match on BKEInvSentDate, a field live servers have (observed, not contract). */
+                "filter.BKEInvSentDate"?: string;
             };
             header?: never;
             path?: never;
@@ -8476,6 +9071,8 @@ export interface operations {
                 "filter.CurncyCode"?: string;
                 /** @description Exact value match on RefStr. Several filters combine with AND. */
                 "filter.RefStr"?: string;
+                /** @description Exact value match on Comment, a field live servers have (observed, not contract). */
+                "filter.Comment"?: string;
             };
             header?: never;
             path?: never;
@@ -12274,6 +12871,10 @@ export interface operations {
                 "filter.TransDate"?: string;
                 /** @description Exact value match on PayCurCode. Several filters combine with AND. */
                 "filter.PayCurCode"?: string;
+                /** @description Exact value match on Comment, a field live servers have (observed, not contract). */
+                "filter.Comment"?: string;
+                /** @description Exact value match on Objects, a field live servers have (observed, not contract). */
+                "filter.Objects"?: string;
             };
             header?: never;
             path?: never;
@@ -12695,6 +13296,267 @@ export interface operations {
         requestBody?: never;
         responses: {
             "2XX": components["responses"]["ARPayVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    listPRVc: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+                /** @description Comma-separated string. Field names to return. */
+                fields?: components["parameters"]["fields"];
+                /** @description Field to sort by, ascending only. Required when `range` is used. */
+                sort?: components["parameters"]["sort"];
+                /** @description Requires `sort`. Forms: `from:to` (inclusive), `from:` (from value onwards), `value` (exact match). */
+                range?: components["parameters"]["range"];
+                /**
+                 * @description Maximum records returned. Pagination guidance: 1,000 to 5,000 records per request with pauses of about
+                 *     one second (§4 rule 12).
+                 */
+                limit?: components["parameters"]["limit"];
+                /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
+                offset?: components["parameters"]["offset"];
+                /**
+                 * @description Records modified after this sequence number (base registers only). Reading without `fields` or
+                 *     `filter` is CPU-intensive and works best combined with `updates_after` (§4 rule 13). After a system
+                 *     upgrade sequence numbers may reset (§9).
+                 */
+                updates_after?: components["parameters"]["updates_after"];
+                /**
+                 * @description Ids of records deleted after this sequence number (base registers only). The docs give no shape for
+                 *     the answer that carries these ids.
+                 */
+                deletes_after?: components["parameters"]["deletes_after"];
+                /** @description Exact value match on Code. Several filters combine with AND. */
+                "filter.Code"?: string;
+                /** @description Exact value match on Comment. Several filters combine with AND. */
+                "filter.Comment"?: string;
+                /** @description Exact value match on Closed. Several filters combine with AND. */
+                "filter.Closed"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["PRVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    createPRVc: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PRVcForm"];
+                "application/json": components["schemas"]["PRVcCreateJson"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["PRVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getPRVc: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["PRVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    updatePRVc: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["PRVcForm"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["PatchResult"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    listDepVc: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+                /** @description Comma-separated string. Field names to return. */
+                fields?: components["parameters"]["fields"];
+                /** @description Field to sort by, ascending only. Required when `range` is used. */
+                sort?: components["parameters"]["sort"];
+                /** @description Requires `sort`. Forms: `from:to` (inclusive), `from:` (from value onwards), `value` (exact match). */
+                range?: components["parameters"]["range"];
+                /**
+                 * @description Maximum records returned. Pagination guidance: 1,000 to 5,000 records per request with pauses of about
+                 *     one second (§4 rule 12).
+                 */
+                limit?: components["parameters"]["limit"];
+                /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
+                offset?: components["parameters"]["offset"];
+                /**
+                 * @description Records modified after this sequence number (base registers only). Reading without `fields` or
+                 *     `filter` is CPU-intensive and works best combined with `updates_after` (§4 rule 13). After a system
+                 *     upgrade sequence numbers may reset (§9).
+                 */
+                updates_after?: components["parameters"]["updates_after"];
+                /**
+                 * @description Ids of records deleted after this sequence number (base registers only). The docs give no shape for
+                 *     the answer that carries these ids.
+                 */
+                deletes_after?: components["parameters"]["deletes_after"];
+                /** @description Exact value match on Code. Several filters combine with AND. */
+                "filter.Code"?: string;
+                /** @description Exact value match on Comment. Several filters combine with AND. */
+                "filter.Comment"?: string;
+                /** @description Exact value match on Closed. Several filters combine with AND. */
+                "filter.Closed"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["DepVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    createDepVc: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["DepVcForm"];
+                "application/json": components["schemas"]["DepVcCreateJson"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["DepVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getDepVc: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["DepVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    updateDepVc: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["DepVcForm"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["PatchResult"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getVATCodeBlock: {
+        parameters: {
+            query: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
+                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 */
+                compcode: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["VATCodeBlockEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };

@@ -1,5 +1,6 @@
+import { observedFieldsOf } from '../src/observed.js';
 import type { RegisterDef } from '../src/registers.js';
-import type { Node } from './rest-spec-schemas.js';
+import { type Node, observedFieldSchema } from './rest-spec-schemas.js';
 
 const ENDPOINTS_DOC = 'record-rest-api.md#4-endpoints';
 const STATUS_NOT_SHOWN = 'HTTP status codes, error body format and error codes of the REST interface: not shown.';
@@ -21,12 +22,23 @@ function responses(success: Node): Node {
  * beyond the main ones are allowed by the docs but cannot be listed: full field lists are not shown.
  */
 function filterParams(reg: RegisterDef): Node[] {
-  return reg.fields.map((f) => ({
+  const main = reg.fields.map((f) => ({
     name: `filter.${f}`,
     in: 'query',
     description: `Exact value match on ${f}. Several filters combine with AND.`,
     schema: { type: 'string' },
   }));
+  const extra = observedFieldsOf(reg.name, 'header').map((f) => {
+    const { type, ...mark } = observedFieldSchema(reg.name, f);
+    return {
+      name: `filter.${f}`,
+      in: 'query',
+      description: `Exact value match on ${f}, a field live servers have (observed, not contract).`,
+      schema: { type },
+      ...mark,
+    };
+  });
+  return [...main, ...extra];
 }
 
 /** Path parameters of the key path; `sernr` is an integer key in the docs (§4 Update record), the rest strings. */

@@ -1,3 +1,4 @@
+import { observed, observedFieldsOf } from '../src/observed.js';
 import type { RegisterDef } from '../src/registers.js';
 
 /** A JSON-ish node of the OpenAPI document under construction. */
@@ -40,6 +41,24 @@ function fieldProps(fields: readonly string[], prefix = ''): Node {
   return Object.fromEntries(fields.map((f) => [`${prefix}${f}`, fieldSchema(f)]));
 }
 
+/** A field live servers have beyond the main fields (specs/observed-fields.yaml): never contract. */
+export function observedFieldSchema(register: string, field: string): Node {
+  const note = observed.fields.find((e) => e.register === register && e.fields.includes(field))?.notes[field];
+  return {
+    type: 'string',
+    ...(note ? { description: note } : {}),
+    'x-erpcert-standing': 'observed',
+    'x-erpcert-observed': `served by live servers (${observed.evidence}); not in the docs' main fields`,
+  };
+}
+
+/** Observed fields of one register part, after the main ones (specs/observed-fields.yaml). */
+function observedProps(register: string, part: 'header' | 'rows', prefix = ''): Node {
+  return Object.fromEntries(
+    observedFieldsOf(register, part).map((f) => [`${prefix}${f}`, observedFieldSchema(register, f)]),
+  );
+}
+
 function props(base: Node): Node {
   return base.properties as Node;
 }
@@ -60,6 +79,7 @@ function recordProperties(reg: RegisterDef, base: Node, atRegister: string, atUr
     [atRegister]: { ...(meta[atRegister] as Node), const: reg.name },
     [atUrl]: { ...(meta[atUrl] as Node), pattern: urlPattern(reg) },
     ...fieldProps(reg.fields),
+    ...observedProps(reg.name, 'header'),
     rows,
   };
 }
@@ -103,7 +123,7 @@ function recordSchemas(reg: RegisterDef, base: BaseSchemas): Node {
       description: `A line of a ${R} record.`,
       type: 'object',
       required: base.RowBase.required,
-      properties: { ...props(base.RowBase), ...fieldProps(reg.rowFields) },
+      properties: { ...props(base.RowBase), ...fieldProps(reg.rowFields), ...observedProps(R, 'rows') },
       additionalProperties: base.RowBase.additionalProperties,
       'x-erpcert-doc': RECORD_DOC,
     };
@@ -155,7 +175,7 @@ function xmlSchemas(reg: RegisterDef, base: BaseSchemas): Node {
       description: `XML form of a ${R} line: \`<row rownumber>\` with one element per row field.`,
       type: 'object',
       required: base.RowBaseXml.required,
-      properties: { ...props(base.RowBaseXml), ...fieldProps(reg.rowFields) },
+      properties: { ...props(base.RowBaseXml), ...fieldProps(reg.rowFields), ...observedProps(R, 'rows') },
       additionalProperties: base.RowBaseXml.additionalProperties,
       xml: { name: 'row' },
       'x-erpcert-doc': RECORD_DOC,
@@ -191,7 +211,7 @@ function writeSchemas(reg: RegisterDef): Node {
         : '') +
       '. Main fields are listed; other fields match the patterns (full field lists are not shown).',
     type: 'object',
-    properties: fieldProps(reg.fields, 'set_field.'),
+    properties: { ...fieldProps(reg.fields, 'set_field.'), ...observedProps(R, 'header', 'set_field.') },
     patternProperties: {
       [`^set_field\\.${FIELD_NAME}$`]: ref('FieldValue'),
       ...(hasRows ? { [rowSet]: ref('FieldValue') } : {}),
@@ -205,6 +225,7 @@ function writeSchemas(reg: RegisterDef): Node {
     properties: {
       '@register': { type: 'string', const: R },
       ...fieldProps(reg.fields),
+      ...observedProps(R, 'header'),
       rows: hasRows ? { type: 'array', items: ref(`${R}RowInput`) } : noLines({ type: 'object' }),
     },
     additionalProperties: ref('FieldValue'),
@@ -214,7 +235,7 @@ function writeSchemas(reg: RegisterDef): Node {
     out[`${R}RowInput`] = {
       description: `A ${R} line in a JSON create body.`,
       type: 'object',
-      properties: fieldProps(reg.rowFields),
+      properties: { ...fieldProps(reg.rowFields), ...observedProps(R, 'rows') },
       additionalProperties: ref('FieldValue'),
       'x-erpcert-doc': 'record-rest-api.md#4-endpoints',
     };

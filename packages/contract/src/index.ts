@@ -9,6 +9,14 @@ export type {
   paths as RestPaths,
 } from '../generated/record-rest.js';
 export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
+export {
+  loadObserved,
+  type ObservedCatalogue,
+  type ObservedFields,
+  type ObservedRegister,
+  observed,
+  observedFieldsOf,
+} from './observed.js';
 export { docsDir, repoRoot, specsDir } from './paths.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
 export {

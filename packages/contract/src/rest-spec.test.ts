@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GENERATE_COMMAND, renderRestSpec, restSpecFile } from '../scripts/generate-rest-spec.js';
+import { observed, observedFieldsOf } from './observed.js';
 import { docsDir, repoRoot } from './paths.js';
 import { registers } from './registers.js';
 import { headingSlug, parseDocSections } from './rules-markdown.js';
@@ -79,9 +80,16 @@ describe('record-rest.openapi.yaml generation', () => {
 });
 
 describe('registers in the spec', () => {
-  it('has the API root and two path items per register, nothing else', () => {
+  it('has the API root, two path items per register and the observed registers, nothing else', () => {
+    const observedPaths = observed.registers.flatMap((r) =>
+      r.block ? [`/api/1/${r.name}`] : [`/api/1/${r.name}`, `/api/1/${r.name}/{${r.key.join('}/{')}}`],
+    );
     expect(Object.keys(spec.paths).sort()).toEqual(
-      ['/api/1/', ...registers.flatMap((r) => [`/api/1/${r.name}`, `/api/1/${r.name}/{${r.key.join('}/{')}}`])].sort(),
+      [
+        '/api/1/',
+        ...registers.flatMap((r) => [`/api/1/${r.name}`, `/api/1/${r.name}/{${r.key.join('}/{')}}`]),
+        ...observedPaths,
+      ].sort(),
     );
     expect(op('/api/1/', 'get').operationId).toBe('apiRoot');
   });
@@ -124,6 +132,79 @@ describe('registers in the spec', () => {
     } else {
       expect((props.rows as Obj).maxItems).toBe(0);
     }
+  });
+});
+
+describe('observed fields and registers (specs/observed-fields.yaml, issue 10)', () => {
+  const schemas = () => spec.components.schemas!;
+  it.each(observed.fields.map((e) => [`${e.register} ${e.part}`, e] as const))(
+    '%s: every observed field is in the record, input and form schemas, marked observed',
+    (_, e) => {
+      const R = e.register;
+      const targets =
+        e.part === 'header'
+          ? [`${R}Record`, `${R}RecordXml`, `${R}RecordInput`]
+          : [`${R}Row`, `${R}RowXml`, `${R}RowInput`];
+      for (const name of targets)
+        for (const f of e.fields)
+          expect((schemas()[name]!.properties as Obj)[f], `${name}.${f}`).toMatchObject({
+            type: 'string',
+            'x-erpcert-standing': 'observed',
+          });
+      if (e.part === 'header') {
+        const form = schemas()[`${R}Form`]!.properties as Obj;
+        for (const f of e.fields) expect(form[`set_field.${f}`], f).toMatchObject({ 'x-erpcert-standing': 'observed' });
+        const filters = params(op(`/api/1/${R}`, 'get'), spec.paths[`/api/1/${R}`]!);
+        for (const f of e.fields)
+          expect(
+            filters.find((p) => p.name === `filter.${f}`),
+            f,
+          ).toMatchObject({ 'x-erpcert-standing': 'observed' });
+      }
+    },
+  );
+
+  it('marks no documented main field observed', () => {
+    for (const reg of registers) {
+      const props = schemas()[`${reg.name}Record`]!.properties as Obj;
+      for (const f of reg.fields) expect((props[f] as Obj)['x-erpcert-standing'], `${reg.name}.${f}`).toBeUndefined();
+      expect(observedFieldsOf(reg.name, 'header').filter((f) => reg.fields.includes(f))).toEqual([]);
+    }
+  });
+
+  it.each(observed.registers.map((r) => [r.name, r] as const))(
+    '%s: every operation and its tag are marked observed',
+    (name, reg) => {
+      const items = Object.entries(spec.paths).filter(
+        ([p]) => p === `/api/1/${name}` || p.startsWith(`/api/1/${name}/`),
+      );
+      expect(items.length).toBe(reg.block ? 1 : 2);
+      for (const [, item] of items)
+        for (const [method, operation] of Object.entries(item))
+          if (['get', 'post', 'patch'].includes(method))
+            expect((operation as Obj)['x-erpcert-standing'], `${method} ${name}`).toBe('observed');
+      const tag = (spec.tags as Obj[]).find((t) => t.name === name);
+      expect(tag?.['x-erpcert-standing']).toBe('observed');
+    },
+  );
+
+  it('answers VATCodeBlock as an object holding rows, not an array', () => {
+    const data = (schemas().VATCodeBlockEnvelope!.properties as Obj).data as Obj;
+    expect((data.properties as Obj).VATCodeBlock).toEqual({ $ref: '#/components/schemas/VATCodeBlockBlock' });
+    const block = schemas().VATCodeBlockBlock!;
+    expect(block.type).toBe('object');
+    const rowProps = schemas().VATCodeBlockRow!.properties as Obj;
+    for (const f of [
+      'VATCode',
+      'Comment',
+      'ExVatpr',
+      'IncVatpr',
+      'SalesVATAcc',
+      'PurchVATAcc',
+      'ValidFrom',
+      'ValidUntil',
+    ])
+      expect(rowProps, f).toHaveProperty([f]);
   });
 });
 

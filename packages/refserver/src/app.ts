@@ -1,82 +1,18 @@
-import { type AllowList, parseAllowList } from './auth/allow-list.js';
-import { type AuthConfig, type AuthSuccess, authenticate } from './auth/authenticate.js';
+import type { App, AppOptions } from './app-types.js';
+import { parseAllowList } from './auth/allow-list.js';
+import { type AuthConfig, authenticate } from './auth/authenticate.js';
 import { ExpiringMap } from './auth/expiring-map.js';
 import { authorizeEndpoint, type PendingCode, tokenEndpoint } from './auth/oauth.js';
-import { localDate, type WriteContext } from './business/draft.js';
+import { localDate } from './business/draft.js';
 import { ErpError, ErrorCode } from './errors.js';
 import { resolveCompany } from './http/company.js';
 import { errorResponse, internalError } from './http/respond.js';
 import type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
-import { type AppModule, builtinModules } from './modules.js';
+import { stderrLog } from './log.js';
+import { builtinModules } from './modules.js';
 import { restHandler } from './rest/rest-routes.js';
 import { seedIfNew } from './seed/seed-store.js';
-import type { SyncMode } from './store/database.js';
 import { RecordStore } from './store/record-store.js';
-
-/** Options of `createApp`; every one has a documented default (README "Options"). */
-export interface AppOptions {
-  /** Use this store instead of opening one. */
-  readonly store?: RecordStore;
-  /** SQLite file; without it data lives in memory. */
-  readonly db?: string;
-  /** @defaultValue `'normal'` */
-  readonly sync?: SyncMode;
-  /** @defaultValue `'erpcert'` */
-  readonly user?: string;
-  /** @defaultValue `'erpcert'` */
-  readonly password?: string;
-  /** Idle lifetime of an HSESSION session in seconds. @defaultValue 1800 */
-  readonly sessionTtl?: number;
-  /** Lifetime of an OAuth bearer token in seconds. @defaultValue 3600 */
-  readonly tokenTtl?: number;
-  /** @defaultValue `'erpcert-client'` */
-  readonly oauthClientId?: string;
-  /** @defaultValue `'erpcert-secret'` */
-  readonly oauthClientSecret?: string;
-  /** Client allow-list (`--allow`); undefined lets everyone in. */
-  readonly allow?: string;
-  /** Rough wire of real servers (README "Quirks"). @defaultValue false */
-  readonly quirks?: boolean;
-  /** Largest request body in bytes. @defaultValue 16 MiB */
-  readonly maxBody?: number;
-  /** `@systemversion` of every envelope. @defaultValue `'1.0'` */
-  readonly systemVersion?: string;
-  /** Demo data size when the database is new; false seeds nothing but the companies. @defaultValue 0 (master data) */
-  readonly seed?: number | false;
-  /** The clock (dates of new records, expiry). */
-  readonly now?: () => Date;
-  /** Where log lines go. @defaultValue stderr */
-  readonly log?: (line: string) => void;
-  /** Modules mounted into the app. @defaultValue builtinModules */
-  readonly modules?: readonly AppModule[];
-}
-
-/** The reference ERP as an in-process object: `handle` answers a request without a socket. */
-export interface App {
-  readonly store: RecordStore;
-  readonly systemVersion: string;
-  readonly quirks: boolean;
-  readonly maxBody: number;
-  readonly auth: AuthConfig;
-  readonly oauthClientId: string;
-  readonly allowList?: AllowList;
-  /** Answers one request; never throws. */
-  handle(req: AppRequest): Promise<AppResponse>;
-  /** A finished error response for a request the app will not read (the node adapter's early 413). */
-  reject(headers: AppRequest['headers'], err: ErpError): AppResponse;
-  /** Mounts a handler on a path (exact), or on every path under it with `prefix`. */
-  mount(path: string, handler: RouteHandler<App>, options?: { prefix?: boolean }): void;
-  /** Basic, HSESSION or (when allowed) bearer; throws a 401 ErpError. The portal passes allowBearer false. */
-  authenticate(req: RouteRequest, options?: { allowBearer?: boolean }): AuthSuccess;
-  /** The company of a request (path segment and/or a query parameter, see http/company.ts). */
-  company(req: RouteRequest, pathSegment?: string, parameter?: string): number;
-  /** What the business layer needs for a write in a company. */
-  writeContext(company: number): WriteContext;
-  now(): Date;
-  log(line: string): void;
-  /** Closes the store. */
-  close(): void;
-}
 
 const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 
@@ -99,11 +35,13 @@ function charsetOf(headers: Record<string, string>, quirks: boolean): 'utf-8' | 
   return /utf-?8/i.test(headers['accept-charset'] ?? '') ? 'utf-8' : 'latin1';
 }
 
+export type { App, AppOptions } from './app-types.js';
+
 /** Builds the app: opens (or takes) the store, seeds a new database, mounts the routes and the modules. */
 export function createApp(options: AppOptions = {}): App {
   const modules = options.modules ?? builtinModules;
   const now = options.now ?? (() => new Date());
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const log = options.log ?? stderrLog;
   const store =
     options.store ??
     RecordStore.open({

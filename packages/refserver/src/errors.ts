@@ -1,4 +1,11 @@
-import type { ErrorInfo } from './render/envelope.js';
+/** An error as real deployments send it (DESIGN.md "What real deployments do"): code, description, row, field. */
+export interface ErrorInfo {
+  readonly code: string;
+  readonly description: string;
+  /** Row index of a row field, -1 for the header or none. */
+  readonly row?: number;
+  readonly field?: string;
+}
 
 /**
  * Error codes of the reference server. The docs show none ("HTTP status codes, error body format

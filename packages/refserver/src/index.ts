@@ -12,7 +12,6 @@ export {
 export { ExpiringMap, randomId } from './auth/expiring-map.js';
 export { applyNewDefaults, repriceRows, runHeaderTriggers, runRowTriggers } from './business/auto-fill.js';
 export { checkCreditInvoice, checkPurchaseVat, checkRecord } from './business/checks.js';
-export { formatAmount, formatQuantity, isDecimal, parseDecimal, round } from './business/decimal.js';
 export { addDays, type Draft, Explicit, localDate, lookup, type WriteContext } from './business/draft.js';
 export {
   createFromForm,
@@ -22,7 +21,6 @@ export {
   patchFromForm,
 } from './business/record-write.js';
 export { computeSums, numericFields, registersWithSums } from './business/sums.js';
-export { isKnownVatCode, vatRate, vatRates } from './business/vat.js';
 export { badParameter, ErpError, ErrorCode, validationError } from './errors.js';
 export { type CompanyDirectory, resolveCompany } from './http/company.js';
 export { formChanges, parseForm } from './http/form-body.js';
@@ -31,6 +29,7 @@ export { parseListParams, parseRange } from './http/query-params.js';
 export { dataResponse, encodeText, errorResponse, internalError, textResponse } from './http/respond.js';
 export type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
 export { type AppModule, builtinModules } from './modules.js';
+export { observedModule } from './observed/index.js';
 export {
   createPortalModule,
   DEFAULT_MAX_WEB_POST_SIZE,
@@ -48,7 +47,6 @@ export {
   errorXml,
 } from './render/envelope.js';
 export { type RenderOptions, recordsJson, recordsXml, recordUrl } from './render/records.js';
-export { escapeXml, hasForbiddenXmlChar } from './render/xml-escape.js';
 export { type FieldAddition, fieldAdditions } from './schema/field-additions.js';
 export { catalogueRegistry, RegisterRegistry } from './schema/register-registry.js';
 export {
@@ -77,3 +75,6 @@ export {
 } from './store/record-query.js';
 export { type RecordChange, RecordStore, type StoreOptions, type Tombstone } from './store/record-store.js';
 export { type RecordData, RecordTable, type StoredRecord, tableName } from './store/record-table.js';
+export { formatAmount, formatQuantity, isDecimal, parseDecimal, round } from './values/decimal.js';
+export { isKnownVatCode, vatRate, vatRates } from './values/vat.js';
+export { escapeXml, hasForbiddenXmlChar } from './values/xml-escape.js';

@@ -27,7 +27,13 @@ export const serve: Command = {
       default: 100,
       help: 'fill a new database with a deterministic demo data set: N journal entries, N/10 invoices, ...',
     },
-    { name: 'user', type: 'string', arg: 'U', default: 'erpcert', help: 'user for HTTP Basic authentication' },
+    {
+      name: 'user',
+      type: 'string',
+      arg: 'U',
+      default: 'erpcert',
+      help: 'user for HTTP Basic authentication; also a person of UserVc with every right in every company (usercode=U)',
+    },
     { name: 'password', type: 'string', arg: 'P', secret: true, help: 'password (default: erpcert)' },
     {
       name: 'session-ttl',
@@ -60,7 +66,9 @@ export const serve: Command = {
     {
       name: 'quirks',
       type: 'boolean',
-      help: 'rough wire: status line without reason, Content-Length with chunked, Latin-1 without charset=UTF-8',
+      help:
+        'rough wire of live servers: status line without reason, Content-Length with chunked, Latin-1 without ' +
+        'charset=UTF-8, + kept as a plus in form bodies, malformed JSON PATCH answers, nested PATCH errors',
     },
     { name: 'max-body', type: 'int', arg: 'BYTES', default: 16_777_216, help: 'largest request body (413 above)' },
     {
@@ -80,6 +88,9 @@ export const serve: Command = {
   ],
   details: [
     'Default credentials: user erpcert, password erpcert. Data: company 1 and 2 (compcode or /api/N/).',
+    'The --user login is a person of the user register (UserVc, group APIUSER) with every right in every company, so',
+    'portal calls with usercode=<login> work; the demo users (ERPCERT, ADMIN, JD, MK, REP, ACC) keep their rights.',
+    'Beyond the documented 38 registers it serves what live servers do: PRVc, DepVc, VATCodeBlock (observed).',
     'See packages/refserver/README.md for every decision where the API documents are silent.',
   ].join('\n'),
   async run(values, _positionals, io) {

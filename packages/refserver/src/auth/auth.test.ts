@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../app.js';
+import type { App } from '../app-types.js';
 import { BASIC, call, testApp } from '../testing/test-client.js';
 
 let clock = new Date('2025-03-10T12:00:00Z');

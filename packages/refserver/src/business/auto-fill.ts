@@ -1,4 +1,4 @@
-import { formatQuantity, isDecimal, parseDecimal } from './decimal.js';
+import { formatQuantity, isDecimal, parseDecimal } from '../values/decimal.js';
 import { addDays, type Draft, type Explicit, lookup, type WriteContext } from './draft.js';
 
 /**

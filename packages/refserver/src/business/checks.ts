@@ -1,10 +1,10 @@
 import { ErrorCode, validationError } from '../errors.js';
-import { hasForbiddenXmlChar } from '../render/xml-escape.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
-import { isDecimal, parseDecimal } from './decimal.js';
+import { isDecimal, parseDecimal } from '../values/decimal.js';
+import { isKnownVatCode } from '../values/vat.js';
+import { hasForbiddenXmlChar } from '../values/xml-escape.js';
 import { type Draft, lookup, type WriteContext } from './draft.js';
 import { numericFields } from './sums.js';
-import { isKnownVatCode } from './vat.js';
 
 /**
  * Checks every write runs, form or JSON (README "Validation"). Each failure is a validation error:
@@ -64,8 +64,6 @@ export function checkReferences(ctx: WriteContext, register: string, d: Draft): 
     const code = f[contactField] ?? '';
     if (code !== '' && !lookup(ctx, 'CUVc', code))
       throw validationError(ErrorCode.unknownReference, `${contactField} ${code}: no such contact`, contactField);
-    if (code === '' && f.OKFlag === '1')
-      throw validationError(ErrorCode.required, `${contactField} is required to confirm (OKFlag 1)`, contactField);
   }
   if (WITH_PAYDEAL.has(register) && f.PayDeal && !lookup(ctx, 'PDVc', f.PayDeal))
     throw validationError(ErrorCode.unknownReference, `PayDeal ${f.PayDeal}: no such payment term`, 'PayDeal');
@@ -78,48 +76,22 @@ export function checkReferences(ctx: WriteContext, register: string, d: Draft): 
 }
 
 /**
- * Credit invoice (record-rest-api.md §4 rule 4): PayDeal K, a row with stp 3 whose OrdRow is the
- * original invoice, and further item rows. The original must exist, must not be a credit invoice,
- * must be for the same customer, and the credit must not exceed it.
+ * Credit invoice (record-rest-api.md §4 rule 4) tells how to *make* one (PayDeal K, an stp 3 row whose OrdRow
+ * is the original invoice, item rows); it refuses no other form, and live servers accept a credit note made
+ * with InvType 3, CredMark 1, CredInv and any payment term (issue 10). So only the reference is guarded: an
+ * stp 3 row that names an original (OrdRow) must name an invoice that exists.
  */
 export function checkCreditInvoice(ctx: WriteContext, d: Draft): void {
-  const credit = d.fields.PayDeal === 'K';
-  const creditRows = d.rows.map((r, i) => [r, i] as const).filter(([r]) => r.stp === '3');
-  if (!credit) {
-    if (creditRows.length > 0)
-      throw validationError(ErrorCode.creditInvoice, 'a credit row (stp 3) needs PayDeal K', 'PayDeal');
-    return;
-  }
-  if (creditRows.length === 0)
-    throw validationError(ErrorCode.creditInvoice, 'a credit invoice (PayDeal K) needs a row with stp 3', 'stp');
-  for (const [r, i] of creditRows) {
-    if (!r.OrdRow)
-      throw validationError(ErrorCode.creditInvoice, `credit row ${i} needs OrdRow, the original invoice`, 'OrdRow', i);
-    const orig = lookup(ctx, 'IVVc', r.OrdRow);
-    if (!orig)
+  d.rows.forEach((r, i) => {
+    if (r.stp !== '3' || !r.OrdRow) return;
+    if (!lookup(ctx, 'IVVc', r.OrdRow))
       throw validationError(
         ErrorCode.creditInvoice,
         `credit row ${i}: invoice ${r.OrdRow} does not exist`,
         'OrdRow',
         i,
       );
-    if (orig.PayDeal === 'K')
-      throw validationError(ErrorCode.creditInvoice, `invoice ${r.OrdRow} is itself a credit invoice`, 'OrdRow', i);
-    if (d.fields.CustCode && orig.CustCode && orig.CustCode !== d.fields.CustCode)
-      throw validationError(
-        ErrorCode.creditInvoice,
-        `invoice ${r.OrdRow} is for customer ${orig.CustCode}, not ${d.fields.CustCode}`,
-        'CustCode',
-      );
-    const credited = parseDecimal(d.fields.Sum4);
-    const original = parseDecimal(orig.Sum4);
-    if (Number.isFinite(credited) && Number.isFinite(original) && Math.abs(credited) > Math.abs(original) + 0.005)
-      throw validationError(
-        ErrorCode.creditInvoice,
-        `the credit total ${d.fields.Sum4} exceeds invoice ${r.OrdRow} total ${orig.Sum4}`,
-        'Sum4',
-      );
-  }
+  });
 }
 
 /**

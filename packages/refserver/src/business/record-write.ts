@@ -4,6 +4,7 @@ import type { StoredRecord } from '../store/record-table.js';
 import { applyNewDefaults, repriceRows, runHeaderTriggers, runRowTriggers } from './auto-fill.js';
 import { checkRecord } from './checks.js';
 import { type Draft, Explicit, type WriteContext } from './draft.js';
+import { applyStateDefaults } from './states.js';
 import { computeSums } from './sums.js';
 
 /** Field changes of one write: header pairs and row pairs by 0-based row number, in request order. */
@@ -104,6 +105,7 @@ function checkUuid(d: Draft): void {
 /** Inserts a checked draft; refuses a key that exists. */
 function insertDraft(ctx: WriteContext, schema: RegisterSchema, d: Draft): StoredRecord {
   assignSerial(ctx, schema, d);
+  applyStateDefaults(schema, d);
   checkRecord(ctx, schema, d);
   checkUuid(d);
   const keyParts = schema.key.map((k) => d.fields[k] ?? '');
@@ -244,6 +246,7 @@ export function patchFromForm(
     const touched = applyRows(schema, d, changes, ex);
     for (const [i, fields] of touched) runRowTriggers(ctx, schema.name, d, ex, i, fields);
     computeSums(schema.name, d, ex);
+    applyStateDefaults(schema, d);
     checkRecord(ctx, schema, d);
     return ctx.store.update(schema.name, existing, d);
   });

@@ -1,6 +1,6 @@
-import { formatAmount, formatQuantity, isDecimal, parseDecimal, round } from './decimal.js';
+import { formatAmount, formatQuantity, isDecimal, parseDecimal, round } from '../values/decimal.js';
+import { vatRate } from '../values/vat.js';
 import type { Draft, Explicit } from './draft.js';
-import { vatRate } from './vat.js';
 
 /**
  * Sums of form-encoded writes (issue 3: "sums (Sum0..Sum4, row Sum from Quant x Price less discount)

@@ -1,15 +1,18 @@
 import type { FieldChanges } from '../business/record-write.js';
 import { ErpError, ErrorCode } from '../errors.js';
 
-/** Percent-decodes one form component (`+` is a space) into bytes, then text in the given charset. */
-function decodeComponent(s: string, charset: 'utf-8' | 'latin1'): string {
+/**
+ * Percent-decodes one form component into bytes, then text in the given charset. `+` is a space, or with
+ * `literalPlus` (`--quirks`, as live servers do) a plus sign.
+ */
+function decodeComponent(s: string, charset: 'utf-8' | 'latin1', literalPlus = false): string {
   // s came from a Latin-1 reading of the body: one character per byte
   if (/^[\x20-\x24\x26-\x2a\x2c-\x7e]*$/.test(s)) return s;
   const bytes = Buffer.alloc(s.length);
   let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x2b) bytes[n++] = 0x20;
+    if (c === 0x2b) bytes[n++] = literalPlus ? 0x2b : 0x20;
     else if (c === 0x25 && /^[0-9a-fA-F]{2}$/.test(s.slice(i + 1, i + 3))) {
       bytes[n++] = Number.parseInt(s.slice(i + 1, i + 3), 16);
       i += 2;
@@ -21,8 +24,13 @@ function decodeComponent(s: string, charset: 'utf-8' | 'latin1'): string {
 /**
  * Parses `application/x-www-form-urlencoded` into name/value pairs. The body bytes are ASCII by the
  * format; percent-escapes decode as UTF-8, or Latin-1 in `--quirks` mode without `charset=UTF-8`.
+ * `literalPlus` (`--quirks`) keeps a `+` as a plus sign, as live servers do: clients must send `%20`.
  */
-export function parseForm(body: Buffer, charset: 'utf-8' | 'latin1' = 'utf-8'): [string, string][] {
+export function parseForm(
+  body: Buffer,
+  charset: 'utf-8' | 'latin1' = 'utf-8',
+  literalPlus = false,
+): [string, string][] {
   const text = body.toString('latin1');
   const pairs: [string, string][] = [];
   for (const part of text.split('&')) {
@@ -30,7 +38,7 @@ export function parseForm(body: Buffer, charset: 'utf-8' | 'latin1' = 'utf-8'): 
     const eq = part.indexOf('=');
     const name = eq < 0 ? part : part.slice(0, eq);
     const value = eq < 0 ? '' : part.slice(eq + 1);
-    pairs.push([decodeComponent(name, charset), decodeComponent(value, charset)]);
+    pairs.push([decodeComponent(name, charset, literalPlus), decodeComponent(value, charset, literalPlus)]);
   }
   return pairs;
 }

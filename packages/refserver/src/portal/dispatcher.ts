@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { App } from '../app-types.js';
 import type { AuthSuccess } from '../auth/authenticate.js';
 import { ErpError } from '../errors.js';
 import { parseForm } from '../http/form-body.js';

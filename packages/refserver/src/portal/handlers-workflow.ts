@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { App } from '../app-types.js';
 import type { RegisterInput } from '../schema/register-schema.js';
 import { employeeHandlers } from './employee/employee-handlers.js';
 import { employeeRegisters } from './employee/employee-registers.js';

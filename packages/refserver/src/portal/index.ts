@@ -1,4 +1,5 @@
-import type { AppModule } from '../modules.js';
+import type { AppModule } from '../app-types.js';
+import { ensureApiUser } from './api-user.js';
 import { CallbackNotifier } from './callbacks/notifier.js';
 import { createPortalRoute } from './dispatcher.js';
 import { outboxRoute } from './document/outbox.js';
@@ -32,6 +33,7 @@ export function createPortalModule(options: PortalOptions = {}): AppModule {
     },
     setup(app) {
       ensurePortalTables(app.store.db);
+      ensureApiUser(app);
       const handlers = [...recordHandlers, ...workflowHandlers];
       const state: PortalState = {
         options: resolved,

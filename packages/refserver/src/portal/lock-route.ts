@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { App } from '../app-types.js';
 import { ErpError, ErrorCode } from '../errors.js';
 import { textResponse } from '../http/respond.js';
 import type { RouteHandler } from '../http/types.js';

@@ -1,4 +1,4 @@
-import { PortalError } from './handler.js';
+import { PortalError } from './portal-error.js';
 
 /** A register of the table, with the country a field-trigger register needs (`EmplVc (est)`). */
 export interface OperationRegister {

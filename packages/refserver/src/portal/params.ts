@@ -1,4 +1,4 @@
-import { PortalError } from './handler.js';
+import { PortalError } from './portal-error.js';
 
 /** YYYY-MM-DD that is a real calendar date. */
 export function isIsoDate(text: string): boolean {

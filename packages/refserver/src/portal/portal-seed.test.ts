@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../app.js';
+import type { App } from '../app-types.js';
 import { testApp } from '../testing/test-client.js';
 import { userHasRight } from './access.js';
 import { errstrOf, parsePortal, portal, resOf } from './testing/portal-client.js';

@@ -1,6 +1,6 @@
 import { closeXmlValidator, validateXml, type XmlBodyKind } from '@erpcert/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../app.js';
+import type { App } from '../app-types.js';
 import { testApp } from '../testing/test-client.js';
 import { portal, resOf } from './testing/portal-client.js';
 import { loadPortalFixture, PF } from './testing/portal-fixture.js';

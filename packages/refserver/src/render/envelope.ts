@@ -1,4 +1,7 @@
-import { escapeXml } from './xml-escape.js';
+import type { ErrorInfo } from '../errors.js';
+import { escapeXml } from '../values/xml-escape.js';
+
+export type { ErrorInfo } from '../errors.js';
 
 /** The attributes of the `data` envelope (record-rest-api.md §2 "Envelope"). */
 export interface EnvelopeInfo {
@@ -6,15 +9,6 @@ export interface EnvelopeInfo {
   readonly register?: string;
   readonly sequence: number;
   readonly systemVersion: string;
-}
-
-/** An error as real deployments send it (DESIGN.md "What real deployments do"): code, description, row, field. */
-export interface ErrorInfo {
-  readonly code: string;
-  readonly description: string;
-  /** Row index of a row field, -1 for the header or none. */
-  readonly row?: number;
-  readonly field?: string;
 }
 
 /** `<data register sequence systemversion>records</data>`; an empty envelope self-closes. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../app.js';
+import type { App } from '../app-types.js';
 import { loadFixture } from '../testing/fixtures.js';
 import { call, jsonRecords, parseXml, testApp, xmlRecords } from '../testing/test-client.js';
 

@@ -1,4 +1,4 @@
-import type { App as RestApp } from '../app.js';
+import type { App as RestApp } from '../app-types.js';
 import { createFromForm, createFromJson, patchFromForm } from '../business/record-write.js';
 import { ErpError, ErrorCode } from '../errors.js';
 import { formChanges, parseForm } from '../http/form-body.js';
@@ -8,6 +8,12 @@ import { dataResponse, errorResponse } from '../http/respond.js';
 import type { AppResponse, RouteRequest } from '../http/types.js';
 import { recordsJson, recordsXml } from '../render/records.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
+import { blockRoute } from './block-route.js';
+import { errorWithMessages, malformedPatchAnswer, nestedPatchError, patchQuirk } from './quirky-answers.js';
+
+/** PATCHes answered in JSON per app in `--quirks` mode: the rotation of quirky-answers.ts counts them. */
+const quirkyPatches = new WeakMap<RestApp, number>();
+
 import { listDeletes, listRecords, pageFromRecords, type RecordPage } from '../store/record-query.js';
 import type { StoredRecord } from '../store/record-table.js';
 
@@ -61,14 +67,17 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
   const schema = app.store.schema(register);
   if (!schema?.rest)
     throw new ErpError(404, ErrorCode.unknownRegister, `unknown register "${register}"`, { field: register });
+  if (schema.block) return blockRoute(req, app, schema, company, keySegs);
   const ctx = app.writeContext(company);
   const envelope = { register, sequence: app.store.sequence, systemVersion: app.systemVersion };
   const respondWrite = (write: () => AppResponse) => {
     try {
       return write();
     } catch (err) {
-      if (err instanceof ErpError && err.status === 200)
+      if (err instanceof ErpError && err.status === 200) {
+        if (app.quirks && req.format === 'json') return errorWithMessages(req, err);
         return errorResponse(req, err, { ...envelope, sequence: app.store.sequence });
+      }
       throw err;
     }
   };
@@ -100,7 +109,7 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
         ErrorCode.unsupportedMediaType,
         `POST takes application/x-www-form-urlencoded or application/json, not ${type}`,
       );
-    const changes = formChanges(parseForm(req.body, formCharset(req, app.quirks)));
+    const changes = formChanges(parseForm(req.body, formCharset(req, app.quirks), app.quirks));
     return respondWrite(() => {
       const created = createFromForm(ctx, schema, changes);
       return renderPage(req, app, writtenPage(schema, [created]), nonBlank);
@@ -135,9 +144,25 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
       `PATCH takes a form body (set_field.*, set_row_field.*), not ${type}`,
     );
   const nonBlank = parseFieldMode(req.query, 'all');
-  const changes = formChanges(parseForm(req.body, formCharset(req, app.quirks)));
+  const changes = formChanges(parseForm(req.body, formCharset(req, app.quirks), app.quirks));
   const existing = app.store.get(register, company, keyParts);
   if (!existing) throw notFound();
+  if (app.quirks && req.format === 'json') {
+    // the rough JSON PATCH answers of live servers (issue 10, README "Quirks" 7 and 8)
+    const n = quirkyPatches.get(app) ?? 0;
+    quirkyPatches.set(app, n + 1);
+    try {
+      const updated = patchFromForm(ctx, schema, existing, changes);
+      return malformedPatchAnswer(
+        renderPage(req, app, writtenPage(schema, [updated]), nonBlank),
+        patchQuirk(n),
+        register,
+      );
+    } catch (err) {
+      if (err instanceof ErpError && err.status === 200) return nestedPatchError(req, err, n % 2 === 1);
+      throw err;
+    }
+  }
   return respondWrite(() => {
     const updated = patchFromForm(ctx, schema, existing, changes);
     return renderPage(req, app, writtenPage(schema, [updated]), nonBlank);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { App } from '../app.js';
+import type { App } from '../app-types.js';
 import { Prng } from '../seed/prng.js';
 import { loadFixture } from '../testing/fixtures.js';
 import { call, testApp } from '../testing/test-client.js';

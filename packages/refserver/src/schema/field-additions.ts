@@ -1,3 +1,5 @@
+import { observed } from '@erpcert/contract';
+
 /**
  * Fields the reference server knows beyond the main fields of the register table
  * (record-rest-api.md §2 "Registers, keys and main fields", via `@erpcert/contract`).
@@ -7,14 +9,15 @@
  * `kind`:
  * - `named`: the doc line names the field for this register;
  * - `inferred`: a doc line states a behaviour that needs the field (the line is quoted);
- * - `erpcert`: no doc line names it; the reference server needs it to derive a read-only register.
+ * - `erpcert`: no doc line names it; the reference server needs it to derive a read-only register;
+ * - `observed`: live servers have it (specs/observed-fields.yaml, issue 10); never contract.
  */
 export interface FieldAddition {
   readonly register: string;
   /** `header` or `rows`. */
   readonly part: 'header' | 'rows';
   readonly fields: readonly string[];
-  readonly kind: 'named' | 'inferred' | 'erpcert';
+  readonly kind: 'named' | 'inferred' | 'erpcert' | 'observed';
   /** Where the field comes from: document and section, quoting the line. */
   readonly source: string;
 }
@@ -40,6 +43,15 @@ const BANK_ROW = [
   'BaseRate1BankVal',
   'BaseRate2BankVal',
 ];
+
+/** The observed fields of specs/observed-fields.yaml, one addition per register part. */
+const observedAdditions: readonly FieldAddition[] = observed.fields.map((e) => ({
+  register: e.register,
+  part: e.part,
+  kind: 'observed',
+  source: `specs/observed-fields.yaml (${observed.evidence})`,
+  fields: e.fields,
+}));
 
 /** Every addition, in one list (see README "Known fields"). */
 export const fieldAdditions: readonly FieldAddition[] = [
@@ -259,4 +271,6 @@ export const fieldAdditions: readonly FieldAddition[] = [
     source: 'none: SerBalVc (serial number balance, read-only) needs incoming serial numbers',
     fields: ['SerialNr'],
   },
+  // last, so that the fields named by the docs keep their places in the output
+  ...observedAdditions,
 ];

@@ -37,6 +37,11 @@ export interface RegisterSchema {
   readonly viewSql?: string;
   /** Served under `/api/1/<name>`. Extra registers of other modules may opt out. */
   readonly rest: boolean;
+  /**
+   * A settings block (VATCodeBlock): one record per company, key parts empty, answered as an object holding
+   * `rows` under the register key (README "Observed registers").
+   */
+  readonly block: boolean;
 }
 
 /** What another module passes to add a register (the portal's ActVc, EPOrderDocVc, ...). */
@@ -55,6 +60,8 @@ export interface RegisterInput {
   readonly viewSql?: string;
   /** Default true. */
   readonly rest?: boolean;
+  /** Default false. */
+  readonly block?: boolean;
 }
 
 /** SerNr is the serial number of every register whose key is the single field SerNr. */
@@ -95,6 +102,7 @@ export function buildSchema(input: RegisterInput): RegisterSchema {
     ...(serial && !readOnly ? { serial } : {}),
     ...(input.viewSql ? { viewSql: input.viewSql } : {}),
     rest: input.rest ?? true,
+    block: input.block === true,
   };
 }
 

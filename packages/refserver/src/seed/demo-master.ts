@@ -141,6 +141,9 @@ export function seedMaster(w: SeedWriter, prefix: string): MasterData {
       eMail: `info@${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.example`,
       Phone: `+372 5${String(100000 + i * 97).slice(0, 6)}`,
       SalesMan: supplier ? '' : r.pick(['JD', 'MK']),
+      // observed fields (specs/observed-fields.yaml); fixed values, so the random draws above stay as they were
+      CustType: supplier ? '1' : '0',
+      blockedFlag: '0',
     });
     if (supplier) suppliers.push(code);
     else customers.push({ code, name, payDeal });

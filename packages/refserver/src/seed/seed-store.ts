@@ -1,5 +1,4 @@
-import type { App } from '../app.js';
-import type { AppModule } from '../modules.js';
+import type { App, AppModule } from '../app-types.js';
 import type { RecordStore } from '../store/record-store.js';
 import { seedMaster } from './demo-master.js';
 import { seedTransactions } from './demo-transactions.js';

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import { parseDecimal, round } from '../business/decimal.js';
-import { vatRate } from '../business/vat.js';
+import { parseDecimal, round } from '../values/decimal.js';
+import { vatRate } from '../values/vat.js';
 import type { Db } from './database.js';
 import type { RecordData } from './record-table.js';
 

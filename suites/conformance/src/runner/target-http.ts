@@ -6,6 +6,9 @@
  * `<portal path>?action=...` (portal-action-api.md §4).
  */
 
+import http from 'node:http';
+import https from 'node:https';
+
 /** Where the target is and how to authenticate. */
 export interface TargetConnection {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:8080`. */
@@ -91,22 +94,59 @@ export async function send(
   if (options.contentType) headers['content-type'] = options.contentType;
   const timeoutMs = conn.timeoutMs ?? 15_000;
   try {
-    const res = await fetch(url, {
-      method,
-      headers,
-      ...(options.body !== undefined ? { body: options.body } : {}),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'manual',
-    });
-    return { status: res.status, headers: res.headers, body: await res.text() };
+    return await request(method, url, headers, options.body, timeoutMs);
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    const why =
-      e.name === 'TimeoutError' || e.name === 'AbortError'
-        ? `no answer within ${timeoutMs / 1000} s`
-        : (e.cause?.code ?? e.cause?.message ?? e.message);
+    const e = err as Error & { code?: string };
+    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (e.code ?? e.message);
     throw new TargetUnreachableError(`${method} ${url.origin}${url.pathname}: ${why}`);
   }
+}
+
+/**
+ * One request over node:http with the lenient parser, as the client's transport does: rough servers (DESIGN.md,
+ * `erpcert serve --quirks`) answer with both Content-Length and Transfer-Encoding, which fetch refuses.
+ */
+function request(
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<TargetResponse> {
+  const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? https : http).request(
+      url,
+      {
+        method,
+        headers: { ...headers, ...(payload ? { 'content-length': String(payload.length) } : {}) },
+        insecureHTTPParser: true,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          clearTimeout(timer);
+          const out = new Headers();
+          for (const [k, v] of Object.entries(res.headers))
+            for (const one of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, one);
+          resolve({ status: res.statusCode ?? 0, headers: out, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
+    const timer = setTimeout(() => {
+      const err = Object.assign(new Error(`no answer within ${timeoutMs} ms`), { name: 'TimeoutError' });
+      req.destroy(err);
+      reject(err);
+    }, timeoutMs);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.end(payload);
+  });
 }
 
 /** The outcome of {@link checkTarget}. */

@@ -1,6 +1,6 @@
 import { closeXmlValidator, validateXml } from '@erpcert/contract';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { testApp } from '../../testing/test-client.js';
 import { createPortalModule } from '../index.js';
 import { errstrOf, parsePortal, portal, resOf } from '../testing/portal-client.js';

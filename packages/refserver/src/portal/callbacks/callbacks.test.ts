@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { call, testApp } from '../../testing/test-client.js';
 import { createPortalModule } from '../index.js';
 import { errstrOf, portal, resOf } from '../testing/portal-client.js';

@@ -1,4 +1,4 @@
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import type { RecordChange } from '../../store/record-store.js';
 import type { ResolvedPortalOptions } from '../portal-options.js';
 import { ensurePortalTables } from '../portal-tables.js';

@@ -1,6 +1,6 @@
 import { validateXml } from '@erpcert/contract';
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { call } from '../../testing/test-client.js';
 import { errstrOf, parsePortal, portal } from '../testing/portal-client.js';
 import { PF, portalTestApps } from '../testing/portal-fixture.js';

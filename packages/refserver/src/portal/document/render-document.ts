@@ -1,6 +1,6 @@
-import { formatAmount, parseDecimal } from '../../business/decimal.js';
 import type { RecordStore } from '../../store/record-store.js';
 import type { StoredRecord } from '../../store/record-table.js';
+import { formatAmount, parseDecimal } from '../../values/decimal.js';
 import { type DocumentLanguage, LABELS, type Labels } from './labels.js';
 import { A4, type PdfLine, type PdfPage, type PdfText, writePdf } from './pdf-writer.js';
 import type { DocumentTemplate } from './templates.js';

@@ -1,5 +1,5 @@
-import { parseDecimal } from '../../business/decimal.js';
 import type { StoredRecord } from '../../store/record-table.js';
+import { parseDecimal } from '../../values/decimal.js';
 import type { PortalContext } from '../handler.js';
 import { PortalError } from '../handler.js';
 import { isIsoDate } from '../params.js';

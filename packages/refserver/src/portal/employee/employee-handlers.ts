@@ -1,5 +1,5 @@
-import { formatQuantity } from '../../business/decimal.js';
 import type { StoredRecord } from '../../store/record-table.js';
+import { formatQuantity } from '../../values/decimal.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
 import { attrs, elementXml, okXml } from '../xml.js';
 import { absencesOf, contractsOf, employeeOf, overlapDays, plansOf, VACATION } from './employee-data.js';

@@ -1,6 +1,6 @@
 import { closeXmlValidator, validateXml } from '@erpcert/contract';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { errstrOf, parsePortal, portal } from '../testing/portal-client.js';
 import { EMP } from '../workflow/testing/fixture-extras.js';
 import {

@@ -1,4 +1,4 @@
-import { formatQuantity } from '../../business/decimal.js';
+import { formatQuantity } from '../../values/decimal.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
 import { PortalError } from '../handler.js';
 import { attrs, okXml } from '../xml.js';

@@ -1,6 +1,6 @@
 import { validateXml, type XmlBodyKind } from '@erpcert/contract';
 import { describe, expect, it } from 'vitest';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { REGISTERS_PER_OPERATION } from '../operation-registers.js';
 import { asList, errstrOf, type Parsed, parsePortal, portal } from '../testing/portal-client.js';
 import { PF, portalTestApps } from '../testing/portal-fixture.js';

@@ -1,4 +1,4 @@
-import { formatAmount, parseDecimal } from '../../business/decimal.js';
+import { formatAmount, parseDecimal } from '../../values/decimal.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
 import { isIsoDate } from '../params.js';
 import { attrs, recordElementXml } from '../xml.js';

@@ -1,5 +1,7 @@
 import type { PortalContext } from '../handler.js';
-import { openReceivablesReport, salesJournal, stockLevels } from './report-runs.js';
+import { openReceivablesReport, type ReportOutput, salesJournal, stockLevels } from './report-runs.js';
+
+export type { ReportOutput } from './report-runs.js';
 
 /** Report languages (`lang`, portal-action-api.md §4 "Report": "e.g. EST or ENG"). */
 export const REPORT_LANGS = ['ENG', 'EST'] as const;
@@ -26,12 +28,6 @@ export interface ReportColumn {
   readonly name: string;
   readonly type: 1 | 2 | 5;
   readonly label: Label;
-}
-
-/** What a report computes: rows of text values (like every value of the APIs) and totals. */
-export interface ReportOutput {
-  readonly rows: Record<string, string>[];
-  readonly totals: Record<string, string>;
 }
 
 /** One report: its window class, name, specification fields, columns and computation. */

@@ -1,7 +1,12 @@
-import { formatAmount, formatQuantity, parseDecimal } from '../../business/decimal.js';
+import { formatAmount, formatQuantity, parseDecimal } from '../../values/decimal.js';
 import type { PortalContext } from '../handler.js';
 import { openReceivables } from '../lists/open-items.js';
-import type { ReportOutput } from './report-catalogue.js';
+
+/** What a report computes: rows of text values (like every value of the APIs) and totals. */
+export interface ReportOutput {
+  readonly rows: Record<string, string>[];
+  readonly totals: Record<string, string>;
+}
 
 /** The computations of the reports of report-catalogue.ts; `spec` holds every field, defaults filled in. */
 

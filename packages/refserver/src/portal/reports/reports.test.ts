@@ -1,6 +1,6 @@
 import { loadSpec, validateJsonBody } from '@erpcert/contract';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { portal } from '../testing/portal-client.js';
 import {
   closeSharedWorkflowApp,

@@ -25,11 +25,12 @@ describe('hasusernewapi', () => {
   });
 });
 
+// `erpcert` is the login user of the test app: a person of UserVc with every right (issue 10, api-user.ts)
 describe('user lists', () => {
   it.each([
-    ['getportalusers', ['ACC', 'ADMIN', 'JD', 'REP']],
-    ['getadminusers', ['ADMIN']],
-    ['getallusers', ['ACC', 'ADMIN', 'JD', 'OLD', 'REP']],
+    ['getportalusers', ['ACC', 'ADMIN', 'JD', 'REP', 'erpcert']],
+    ['getadminusers', ['ADMIN', 'erpcert']],
+    ['getallusers', ['ACC', 'ADMIN', 'JD', 'OLD', 'REP', 'erpcert']],
   ])('%s lists %j', async (register, codes) => {
     const res = await portal(app(), { action: 'action', register });
     expect((await validateXml(res.text, 'open')).valid).toBe(true);
@@ -38,9 +39,9 @@ describe('user lists', () => {
     expect(users.map((u) => u.Code)).toEqual(codes);
   });
 
-  it('answers the users of compno', async () => {
+  it('answers the users of compno: company 2 has none but the login user', async () => {
     const res = await portal(app(), { action: 'action', register: 'getallusers', compno: '2' });
-    expect(parsePortal(res.text).data.UserVc).toBeUndefined();
+    expect(asList(parsePortal(res.text).data.UserVc).map((u) => u.Code)).toEqual(['erpcert']);
   });
 });
 

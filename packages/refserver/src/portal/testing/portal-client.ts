@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { call } from '../../testing/test-client.js';
 
 type CallOptions = Parameters<typeof call>[3];

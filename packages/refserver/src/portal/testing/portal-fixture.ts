@@ -1,6 +1,6 @@
 import { closeXmlValidator } from '@erpcert/contract';
 import { afterAll, afterEach } from 'vitest';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import type { RecordStore } from '../../store/record-store.js';
 import { loadFixture } from '../../testing/fixtures.js';
 import { testApp } from '../../testing/test-client.js';

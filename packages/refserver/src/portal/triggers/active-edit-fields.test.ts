@@ -1,6 +1,6 @@
 import { loadSpec, validateJsonBody } from '@erpcert/contract';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { errstrOf, portal, resOf } from '../testing/portal-client.js';
 import { PF } from '../testing/portal-fixture.js';
 import { closeWorkflowApps, workflowApp } from '../workflow/testing/workflow-fixture.js';

@@ -1,4 +1,4 @@
-import { isDecimal } from '../../business/decimal.js';
+import { isDecimal } from '../../values/decimal.js';
 import { isIsoDate } from '../params.js';
 import { closingFields } from '../workflow/activities.js';
 import { costTime, endDateFor, isTime } from '../workflow/activity-times.js';

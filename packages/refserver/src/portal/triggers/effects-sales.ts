@@ -1,6 +1,6 @@
 import { repriceRows } from '../../business/auto-fill.js';
-import { formatAmount, isDecimal, parseDecimal } from '../../business/decimal.js';
 import { Explicit } from '../../business/draft.js';
+import { formatAmount, isDecimal, parseDecimal } from '../../values/decimal.js';
 import { fold } from '../portal-tables.js';
 import { getSetting } from '../settings.js';
 import { recipe } from '../workflow/workflow-config.js';

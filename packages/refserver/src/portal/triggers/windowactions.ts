@@ -1,7 +1,7 @@
 import { checkValues } from '../../business/checks.js';
-import { isDecimal, round } from '../../business/decimal.js';
 import { type Draft, Explicit } from '../../business/draft.js';
 import type { RegisterSchema } from '../../schema/register-schema.js';
+import { isDecimal, round } from '../../values/decimal.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
 import { PortalError } from '../handler.js';
 import { checkOperationRegister } from '../operation-registers.js';

@@ -1,4 +1,4 @@
-import { formatQuantity } from '../../business/decimal.js';
+import { formatQuantity } from '../../values/decimal.js';
 import { isIsoDate } from '../params.js';
 
 /**

@@ -1,6 +1,6 @@
-import { formatAmount, isDecimal, parseDecimal } from '../../business/decimal.js';
 import type { RecordStore } from '../../store/record-store.js';
 import type { StoredRecord } from '../../store/record-table.js';
+import { formatAmount, isDecimal, parseDecimal } from '../../values/decimal.js';
 import { ensureWorkflowTables } from './workflow-tables.js';
 
 /**

@@ -1,4 +1,4 @@
-import { formatAmount, parseDecimal } from '../../business/decimal.js';
+import { formatAmount, parseDecimal } from '../../values/decimal.js';
 import { groupRights, requireUser } from '../access.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
 import { PortalError } from '../handler.js';

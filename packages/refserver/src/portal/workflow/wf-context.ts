@@ -1,4 +1,4 @@
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { localDate } from '../../business/draft.js';
 import type { RecordStore } from '../../store/record-store.js';
 import { findUser } from '../access.js';

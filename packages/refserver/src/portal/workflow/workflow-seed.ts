@@ -1,4 +1,4 @@
-import type { App } from '../../app.js';
+import type { App } from '../../app-types.js';
 import { Prng } from '../../seed/prng.js';
 import { DEMO_COMPANIES } from '../../seed/seed-store.js';
 import { SeedWriter, seedDate } from '../../seed/seed-writer.js';

@@ -1,6 +1,6 @@
 import { loadSpec, validateJsonBody } from '@erpcert/contract';
 import { expect } from 'vitest';
-import type { App } from '../../../app.js';
+import type { App } from '../../../app-types.js';
 import { portal } from '../../testing/portal-client.js';
 
 /** Helpers of the windowactions tests: requests, answers checked against the spec, body builders. */

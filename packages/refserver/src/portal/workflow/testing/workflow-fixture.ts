@@ -1,4 +1,4 @@
-import type { App } from '../../../app.js';
+import type { App } from '../../../app-types.js';
 import type { RecordStore } from '../../../store/record-store.js';
 import { testApp } from '../../../testing/test-client.js';
 import { grantRight, reportRight } from '../../access.js';

@@ -1,0 +1,110 @@
+import { type ObservedRegister, observed } from '../src/observed.js';
+import type { RegisterDef } from '../src/registers.js';
+import { registerPaths, registerResponse } from './rest-spec-paths.js';
+import { type BaseSchemas, type Node, registerSchemas } from './rest-spec-schemas.js';
+
+const MARK = {
+  'x-erpcert-standing': 'observed',
+  'x-erpcert-observed': `served by live servers (${observed.evidence}); the docs name "more than 38 registers" without listing them`,
+} as const;
+const ref = (name: string): Node => ({ $ref: `#/components/schemas/${name}` });
+const OPERATIONS = ['get', 'post', 'patch'];
+
+/** Marks every operation of a path item observed. */
+function markOperations(item: Node): Node {
+  const out: Node = { ...item };
+  for (const m of OPERATIONS) if (out[m]) out[m] = { ...(out[m] as Node), ...MARK };
+  return out;
+}
+
+/** The schemas, response and paths of a settings block: GET only, `{rows: [...]}` under the register key. */
+function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; response: Node; paths: Node } {
+  const R = reg.name;
+  const rowFields = Object.fromEntries(reg.rowFields.map((f) => [f, { type: 'string' }]));
+  const schemas: Node = {
+    [`${R}Row`]: {
+      description: `A line of the ${R} settings block (${reg.meaning}).`,
+      type: 'object',
+      required: base.RowBase.required,
+      properties: { ...(base.RowBase.properties as Node), ...rowFields },
+      additionalProperties: base.RowBase.additionalProperties,
+      ...MARK,
+    },
+    [`${R}Block`]: {
+      description: `The one ${R} record: an object holding \`rows\`, not an array of records.`,
+      type: 'object',
+      required: ['rows'],
+      properties: { rows: { type: 'array', items: ref(`${R}Row`) } },
+      additionalProperties: true,
+      ...MARK,
+    },
+    [`${R}Envelope`]: {
+      description: `JSON envelope of the ${R} settings block.`,
+      type: 'object',
+      required: ['data'],
+      properties: {
+        data: {
+          type: 'object',
+          required: ['@register', '@sequence', R],
+          properties: {
+            ...(base.EnvelopeData.properties as Node),
+            '@register': { type: 'string', const: R },
+            [R]: ref(`${R}Block`),
+          },
+        },
+      },
+      ...MARK,
+    },
+  };
+  const response: Node = {
+    description: `The ${R} settings block. JSON with \`Accept: application/json\`.`,
+    headers: { Sequence: { $ref: '#/components/headers/Sequence' } },
+    content: { 'application/json': { schema: ref(`${R}Envelope`) } },
+    ...MARK,
+  };
+  const paths: Node = {
+    [`/api/1/${R}`]: {
+      get: {
+        operationId: `get${R}`,
+        tags: [R],
+        summary: `The ${reg.meaning}`,
+        parameters: [{ $ref: '#/components/parameters/compcode' }],
+        responses: {
+          '2XX': { $ref: `#/components/responses/${R}Envelope` },
+          default: { $ref: '#/components/responses/ObservedError' },
+        },
+        ...MARK,
+      },
+    },
+  };
+  return { schemas, response, paths };
+}
+
+/**
+ * The observed registers of specs/observed-fields.yaml as spec parts: a plain register gets what a documented
+ * one gets, every operation, tag and schema marked `x-erpcert-standing: observed`; a block gets its own shape.
+ */
+export function observedRegisterParts(base: BaseSchemas): {
+  schemas: Node;
+  responses: Node;
+  paths: Node;
+  tags: Node[];
+} {
+  const out = { schemas: {} as Node, responses: {} as Node, paths: {} as Node, tags: [] as Node[] };
+  for (const reg of observed.registers) {
+    out.tags.push({ name: reg.name, description: reg.meaning, ...MARK });
+    if (reg.block) {
+      const parts = blockParts(reg, base);
+      Object.assign(out.schemas, parts.schemas);
+      out.responses[`${reg.name}Envelope`] = parts.response;
+      Object.assign(out.paths, parts.paths);
+      continue;
+    }
+    const def: RegisterDef = { ...reg, readOnly: false };
+    for (const [name, schema] of Object.entries(registerSchemas(def, base)))
+      out.schemas[name] = { ...(schema as Node), ...MARK };
+    out.responses[`${reg.name}Envelope`] = { ...registerResponse(def), ...MARK };
+    for (const [path, item] of Object.entries(registerPaths(def))) out.paths[path] = markOperations(item as Node);
+  }
+  return out;
+}
