@@ -2163,9 +2163,20 @@ export interface components {
             systemversion: string;
             ObjVc?: components["schemas"]["ObjVcRecordXml"][];
         };
-        /** @description Form-encoded ObjVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ObjVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ObjVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.MultiYear"?: string;
+            "set_field.OTCode"?: string;
+            "set_field.TerminateFlag"?: string;
+            "set_field.AutoObjects"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ObjVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ObjVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.MultiYear"?: string;
             "set_field.OTCode"?: string;
@@ -2178,7 +2189,7 @@ export interface components {
         ObjVcRecordInput: {
             /** @constant */
             "@register"?: "ObjVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             MultiYear?: string;
             OTCode?: string;
@@ -2193,6 +2204,8 @@ export interface components {
         ObjVcCreateJson: {
             data: {
                 ObjVc: components["schemas"]["ObjVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A INVc record (items). Key: Code. */
@@ -2297,9 +2310,27 @@ export interface components {
             systemversion: string;
             INVc?: components["schemas"]["INVcRecordXml"][];
         };
-        /** @description Form-encoded INVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded INVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         INVcForm: {
             "set_field.Code"?: string;
+            "set_field.Name"?: string;
+            "set_field.Unittext"?: string;
+            "set_field.UPrice1"?: string;
+            "set_field.InPrice"?: string;
+            "set_field.ItemType"?: string;
+            "set_field.Group"?: string;
+            "set_field.VATCode"?: string;
+            "set_field.Objects"?: string;
+            "set_field.Weight"?: string;
+            "set_field.Volume"?: string;
+            "set_field.Terminated"?: string;
+            "set_field.BarCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded INVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        INVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Name"?: string;
             "set_field.Unittext"?: string;
             "set_field.UPrice1"?: string;
@@ -2319,7 +2350,7 @@ export interface components {
         INVcRecordInput: {
             /** @constant */
             "@register"?: "INVc";
-            Code?: string;
+            Code: string;
             Name?: string;
             Unittext?: string;
             UPrice1?: string;
@@ -2347,6 +2378,8 @@ export interface components {
         INVcCreateJson: {
             data: {
                 INVc: components["schemas"]["INVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A CUVc record (contacts (customers and suppliers)). Key: Code. */
@@ -2462,9 +2495,40 @@ export interface components {
             systemversion: string;
             CUVc?: components["schemas"]["CUVcRecordXml"][];
         };
-        /** @description Form-encoded CUVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded CUVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         CUVcForm: {
             "set_field.Code"?: string;
+            "set_field.Name"?: string;
+            "set_field.InvAddr0"?: string;
+            "set_field.InvAddr1"?: string;
+            "set_field.InvAddr2"?: string;
+            "set_field.InvAddr3"?: string;
+            "set_field.InvAddr4"?: string;
+            "set_field.DelAddr0"?: string;
+            "set_field.DelAddr1"?: string;
+            "set_field.DelAddr2"?: string;
+            "set_field.DelAddr3"?: string;
+            "set_field.DelAddr4"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.VATNr"?: string;
+            "set_field.RegNr1"?: string;
+            "set_field.RegNr2"?: string;
+            "set_field.CountryCode"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.CreditLimit"?: string;
+            "set_field.Classification"?: string;
+            "set_field.IBANCode"?: string;
+            "set_field.DateCreated"?: string;
+            "set_field.CUType"?: string;
+            "set_field.VEType"?: string;
+            "set_field.eMail"?: string;
+            "set_field.Phone"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded CUVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        CUVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Name"?: string;
             "set_field.InvAddr0"?: string;
             "set_field.InvAddr1"?: string;
@@ -2497,7 +2561,7 @@ export interface components {
         CUVcRecordInput: {
             /** @constant */
             "@register"?: "CUVc";
-            Code?: string;
+            Code: string;
             Name?: string;
             InvAddr0?: string;
             InvAddr1?: string;
@@ -2532,6 +2596,8 @@ export interface components {
         CUVcCreateJson: {
             data: {
                 CUVc: components["schemas"]["CUVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A IVVc record (sales invoices). Key: SerNr. */
@@ -2674,8 +2740,36 @@ export interface components {
             systemversion: string;
             IVVc?: components["schemas"]["IVVcRecordXml"][];
         };
-        /** @description Form-encoded IVVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, vRebate, SalesAcc, VATCode, Spec, UnitCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded IVVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, vRebate, SalesAcc, VATCode, Spec, UnitCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         IVVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.InvDate"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.PayDate"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.Addr0"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.InvType"?: string;
+            "set_field.ARAcc"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Sum0"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum2"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            "set_field.BaseSum4"?: string;
+            "set_field.InvoiceNr"?: string;
+            "set_field.OfficialSerNr"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded IVVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, vRebate, SalesAcc, VATCode, Spec, UnitCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        IVVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.InvDate"?: string;
             "set_field.TransDate"?: string;
@@ -2753,6 +2847,8 @@ export interface components {
         IVVcCreateJson: {
             data: {
                 IVVc: components["schemas"]["IVVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A VIVc record (purchase invoices). Key: SerNr. */
@@ -2879,8 +2975,31 @@ export interface components {
             systemversion: string;
             VIVc?: components["schemas"]["VIVcRecordXml"][];
         };
-        /** @description Form-encoded VIVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, Sum, VATCode, Comment, Item, qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded VIVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, Sum, VATCode, Comment, Item, qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         VIVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.InvDate"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.VECode"?: string;
+            "set_field.VEName"?: string;
+            "set_field.PayVal"?: string;
+            "set_field.VATVal"?: string;
+            "set_field.InvoiceNr"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.PayDeal"?: string;
+            "set_field.DueDate"?: string;
+            "set_field.APAcc"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.RefStr"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded VIVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, Sum, VATCode, Comment, Item, qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        VIVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.InvDate"?: string;
             "set_field.TransDate"?: string;
@@ -2945,6 +3064,8 @@ export interface components {
         VIVcCreateJson: {
             data: {
                 VIVc: components["schemas"]["VIVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A AccVc record (chart of accounts). Key: AccNumber. */
@@ -3033,9 +3154,19 @@ export interface components {
             systemversion: string;
             AccVc?: components["schemas"]["AccVcRecordXml"][];
         };
-        /** @description Form-encoded AccVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded AccVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         AccVcForm: {
             "set_field.AccNumber"?: string;
+            "set_field.Comment"?: string;
+            "set_field.AccType"?: string;
+            "set_field.VATCode"?: string;
+            "set_field.blockedFlag"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded AccVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        AccVcCreateForm: {
+            "set_field.AccNumber": string;
             "set_field.Comment"?: string;
             "set_field.AccType"?: string;
             "set_field.VATCode"?: string;
@@ -3047,7 +3178,7 @@ export interface components {
         AccVcRecordInput: {
             /** @constant */
             "@register"?: "AccVc";
-            AccNumber?: string;
+            AccNumber: string;
             Comment?: string;
             AccType?: string;
             VATCode?: string;
@@ -3067,6 +3198,8 @@ export interface components {
         AccVcCreateJson: {
             data: {
                 AccVc: components["schemas"]["AccVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ORVc record (sales orders). Key: SerNr. */
@@ -3195,8 +3328,31 @@ export interface components {
             systemversion: string;
             ORVc?: components["schemas"]["ORVcRecordXml"][];
         };
-        /** @description Form-encoded ORVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, SalesAcc, VATCode, Spec). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ORVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, SalesAcc, VATCode, Spec). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ORVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.OrdDate"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.Addr0"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.OrderStatus"?: string;
+            "set_field.PlanShip"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.Sum0"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum2"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ORVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, SalesAcc, VATCode, Spec). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ORVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.OrdDate"?: string;
             "set_field.CustCode"?: string;
@@ -3262,6 +3418,8 @@ export interface components {
         ORVcCreateJson: {
             data: {
                 ORVc: components["schemas"]["ORVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A POVc record (purchase orders). Key: SerNr. */
@@ -3376,8 +3534,28 @@ export interface components {
             systemversion: string;
             POVc?: components["schemas"]["POVcRecordXml"][];
         };
-        /** @description Form-encoded POVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum, VATCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded POVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum, VATCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         POVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.VECode"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.Sum0"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum2"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded POVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum, VATCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        POVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.VECode"?: string;
             "set_field.TransDate"?: string;
@@ -3433,6 +3611,8 @@ export interface components {
         POVcCreateJson: {
             data: {
                 POVc: components["schemas"]["POVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A PUVc record (purchase deliveries). Key: SerNr. */
@@ -3537,8 +3717,24 @@ export interface components {
             systemversion: string;
             PUVc?: components["schemas"]["PUVcRecordXml"][];
         };
-        /** @description Form-encoded PUVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, UPrice, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded PUVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, UPrice, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         PUVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.RegDate"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.VECode"?: string;
+            "set_field.Location"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.CurncyCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded PUVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, UPrice, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        PUVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.RegDate"?: string;
             "set_field.TransDate"?: string;
@@ -3585,6 +3781,8 @@ export interface components {
         PUVcCreateJson: {
             data: {
                 PUVc: components["schemas"]["PUVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A QTVc record (quotations). Key: SerNr. */
@@ -3689,8 +3887,24 @@ export interface components {
             systemversion: string;
             QTVc?: components["schemas"]["QTVcRecordXml"][];
         };
-        /** @description Form-encoded QTVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded QTVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         QTVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.QTDate"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.Sum0"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum2"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            "set_field.ValidUntilDate"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded QTVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        QTVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.QTDate"?: string;
             "set_field.CustCode"?: string;
@@ -3737,6 +3951,8 @@ export interface components {
         QTVcCreateJson: {
             data: {
                 QTVc: components["schemas"]["QTVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ExpVc record (expense claims). Key: SerNr. */
@@ -3845,8 +4061,24 @@ export interface components {
             systemversion: string;
             ExpVc?: components["schemas"]["ExpVcRecordXml"][];
         };
-        /** @description Form-encoded ExpVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, Sum, Item, qty, VATCode, VATSum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ExpVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, Sum, Item, qty, VATCode, VATSum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ExpVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.PayVal"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Person"?: string;
+            "set_field.Name"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.CurncyCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ExpVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, Sum, Item, qty, VATCode, VATSum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ExpVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.PayVal"?: string;
             /**
@@ -3895,6 +4127,8 @@ export interface components {
         ExpVcCreateJson: {
             data: {
                 ExpVc: components["schemas"]["ExpVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ItemStatusVc record (stock levels, read-only). Key: Code + Location. */
@@ -4039,10 +4273,19 @@ export interface components {
             systemversion: string;
             PLVc?: components["schemas"]["PLVcRecordXml"][];
         };
-        /** @description Form-encoded PLVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded PLVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         PLVcForm: {
             "set_field.PLCode"?: string;
             "set_field.ArtCode"?: string;
+            "set_field.ExVatPrice"?: string;
+            "set_field.Comment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded PLVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        PLVcCreateForm: {
+            "set_field.PLCode": string;
+            "set_field.ArtCode": string;
             "set_field.ExVatPrice"?: string;
             "set_field.Comment"?: string;
         } & {
@@ -4052,8 +4295,8 @@ export interface components {
         PLVcRecordInput: {
             /** @constant */
             "@register"?: "PLVc";
-            PLCode?: string;
-            ArtCode?: string;
+            PLCode: string;
+            ArtCode: string;
             ExVatPrice?: string;
             Comment?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
@@ -4065,6 +4308,8 @@ export interface components {
         PLVcCreateJson: {
             data: {
                 PLVc: components["schemas"]["PLVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A PDVc record (payment terms). Key: Code. */
@@ -4140,9 +4385,20 @@ export interface components {
             systemversion: string;
             PDVc?: components["schemas"]["PDVcRecordXml"][];
         };
-        /** @description Form-encoded PDVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded PDVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         PDVcForm: {
             "set_field.Code"?: string;
+            "set_field.PDType"?: string;
+            "set_field.pdays"?: string;
+            "set_field.pdvrebt"?: string;
+            "set_field.pdrdays"?: string;
+            "set_field.pdComment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded PDVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        PDVcCreateForm: {
+            "set_field.Code": string;
             "set_field.PDType"?: string;
             "set_field.pdays"?: string;
             "set_field.pdvrebt"?: string;
@@ -4155,7 +4411,7 @@ export interface components {
         PDVcRecordInput: {
             /** @constant */
             "@register"?: "PDVc";
-            Code?: string;
+            Code: string;
             PDType?: string;
             pdays?: string;
             pdvrebt?: string;
@@ -4170,6 +4426,8 @@ export interface components {
         PDVcCreateJson: {
             data: {
                 PDVc: components["schemas"]["PDVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A CCatVc record (customer classes). Key: Code. */
@@ -4243,9 +4501,19 @@ export interface components {
             systemversion: string;
             CCatVc?: components["schemas"]["CCatVcRecordXml"][];
         };
-        /** @description Form-encoded CCatVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded CCatVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         CCatVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.PLCode"?: string;
+            "set_field.ARAcc"?: string;
+            "set_field.ClassType"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded CCatVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        CCatVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.PLCode"?: string;
             "set_field.ARAcc"?: string;
@@ -4257,7 +4525,7 @@ export interface components {
         CCatVcRecordInput: {
             /** @constant */
             "@register"?: "CCatVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             PLCode?: string;
             ARAcc?: string;
@@ -4271,6 +4539,8 @@ export interface components {
         CCatVcCreateJson: {
             data: {
                 CCatVc: components["schemas"]["CCatVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ITVc record (item classes). Key: Code. */
@@ -4344,9 +4614,19 @@ export interface components {
             systemversion: string;
             ITVc?: components["schemas"]["ITVcRecordXml"][];
         };
-        /** @description Form-encoded ITVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ITVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ITVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.CostAcc"?: string;
+            "set_field.InvAcc"?: string;
+            "set_field.SalesAcc"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ITVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ITVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.CostAcc"?: string;
             "set_field.InvAcc"?: string;
@@ -4358,7 +4638,7 @@ export interface components {
         ITVcRecordInput: {
             /** @constant */
             "@register"?: "ITVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             CostAcc?: string;
             InvAcc?: string;
@@ -4372,6 +4652,8 @@ export interface components {
         ITVcCreateJson: {
             data: {
                 ITVc: components["schemas"]["ITVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A DelAddrVc record (delivery addresses). Key: CustCode + DelCode. */
@@ -4461,10 +4743,28 @@ export interface components {
             systemversion: string;
             DelAddrVc?: components["schemas"]["DelAddrVcRecordXml"][];
         };
-        /** @description Form-encoded DelAddrVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded DelAddrVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         DelAddrVcForm: {
             "set_field.CustCode"?: string;
             "set_field.DelCode"?: string;
+            "set_field.Name"?: string;
+            "set_field.DelAddr0"?: string;
+            "set_field.DelAddr1"?: string;
+            "set_field.DelAddr2"?: string;
+            "set_field.DelAddr3"?: string;
+            "set_field.DelAddr4"?: string;
+            "set_field.Region"?: string;
+            "set_field.Contact"?: string;
+            "set_field.Phone"?: string;
+            "set_field.Email"?: string;
+            "set_field.DelCountry"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded DelAddrVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        DelAddrVcCreateForm: {
+            "set_field.CustCode": string;
+            "set_field.DelCode": string;
             "set_field.Name"?: string;
             "set_field.DelAddr0"?: string;
             "set_field.DelAddr1"?: string;
@@ -4483,8 +4783,8 @@ export interface components {
         DelAddrVcRecordInput: {
             /** @constant */
             "@register"?: "DelAddrVc";
-            CustCode?: string;
-            DelCode?: string;
+            CustCode: string;
+            DelCode: string;
             Name?: string;
             DelAddr0?: string;
             DelAddr1?: string;
@@ -4505,6 +4805,8 @@ export interface components {
         DelAddrVcCreateJson: {
             data: {
                 DelAddrVc: components["schemas"]["DelAddrVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A EmplVc record (employees). Key: Code. */
@@ -4605,9 +4907,23 @@ export interface components {
             systemversion: string;
             EmplVc?: components["schemas"]["EmplVcRecordXml"][];
         };
-        /** @description Form-encoded EmplVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: TaxCode, SDate, EDate, TaxName). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded EmplVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: TaxCode, SDate, EDate, TaxName). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         EmplVcForm: {
             "set_field.Code"?: string;
+            "set_field.Firstname"?: string;
+            "set_field.Surname"?: string;
+            "set_field.IDCode"?: string;
+            "set_field.BankAccount"?: string;
+            "set_field.BirthDate"?: string;
+            "set_field.Mail"?: string;
+            "set_field.UserCode"?: string;
+            "set_field.LangCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded EmplVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: TaxCode, SDate, EDate, TaxName). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        EmplVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Firstname"?: string;
             "set_field.Surname"?: string;
             "set_field.IDCode"?: string;
@@ -4623,7 +4939,7 @@ export interface components {
         EmplVcRecordInput: {
             /** @constant */
             "@register"?: "EmplVc";
-            Code?: string;
+            Code: string;
             Firstname?: string;
             Surname?: string;
             IDCode?: string;
@@ -4649,6 +4965,8 @@ export interface components {
         EmplVcCreateJson: {
             data: {
                 EmplVc: components["schemas"]["EmplVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A DIVc record (item classifiers). Key: Code. */
@@ -4718,9 +5036,17 @@ export interface components {
             systemversion: string;
             DIVc?: components["schemas"]["DIVcRecordXml"][];
         };
-        /** @description Form-encoded DIVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded DIVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         DIVcForm: {
             "set_field.Code"?: string;
+            "set_field.Name"?: string;
+            "set_field.CType"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded DIVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        DIVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Name"?: string;
             "set_field.CType"?: string;
         } & {
@@ -4730,7 +5056,7 @@ export interface components {
         DIVcRecordInput: {
             /** @constant */
             "@register"?: "DIVc";
-            Code?: string;
+            Code: string;
             Name?: string;
             CType?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
@@ -4742,6 +5068,8 @@ export interface components {
         DIVcCreateJson: {
             data: {
                 DIVc: components["schemas"]["DIVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A SerBalVc record (serial number balance, read-only). Key: Item + Location + Serial. */
@@ -4890,7 +5218,7 @@ export interface components {
             systemversion: string;
             ContactRelVc?: components["schemas"]["ContactRelVcRecordXml"][];
         };
-        /** @description Form-encoded ContactRelVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ContactRelVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ContactRelVcForm: {
             "set_field.CustCode"?: string;
             "set_field.CustName"?: string;
@@ -4902,13 +5230,25 @@ export interface components {
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
+        /** @description Form-encoded ContactRelVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ContactRelVcCreateForm: {
+            "set_field.CustCode": string;
+            "set_field.CustName"?: string;
+            "set_field.ContactCode": string;
+            "set_field.ContactName"?: string;
+            "set_field.StartDate"?: string;
+            "set_field.EndDate"?: string;
+            "set_field.Invalid"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
         /** @description A ContactRelVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
         ContactRelVcRecordInput: {
             /** @constant */
             "@register"?: "ContactRelVc";
-            CustCode?: string;
+            CustCode: string;
             CustName?: string;
-            ContactCode?: string;
+            ContactCode: string;
             ContactName?: string;
             StartDate?: string;
             EndDate?: string;
@@ -4922,6 +5262,8 @@ export interface components {
         ContactRelVcCreateJson: {
             data: {
                 ContactRelVc: components["schemas"]["ContactRelVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A UserVc record (users). Key: Code. */
@@ -4997,9 +5339,20 @@ export interface components {
             systemversion: string;
             UserVc?: components["schemas"]["UserVcRecordXml"][];
         };
-        /** @description Form-encoded UserVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded UserVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         UserVcForm: {
             "set_field.Code"?: string;
+            "set_field.Name"?: string;
+            "set_field.AccessGroup"?: string;
+            "set_field.Closed"?: string;
+            "set_field.LangCode"?: string;
+            "set_field.emailAddr"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded UserVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        UserVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Name"?: string;
             "set_field.AccessGroup"?: string;
             "set_field.Closed"?: string;
@@ -5012,7 +5365,7 @@ export interface components {
         UserVcRecordInput: {
             /** @constant */
             "@register"?: "UserVc";
-            Code?: string;
+            Code: string;
             Name?: string;
             AccessGroup?: string;
             Closed?: string;
@@ -5027,6 +5380,8 @@ export interface components {
         UserVcCreateJson: {
             data: {
                 UserVc: components["schemas"]["UserVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A StaffVc record (quantity discount scales). Key: Code. */
@@ -5114,9 +5469,26 @@ export interface components {
             systemversion: string;
             StaffVc?: components["schemas"]["StaffVcRecordXml"][];
         };
-        /** @description Form-encoded StaffVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded StaffVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         StaffVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.StaffType"?: string;
+            "set_field.Lim1"?: string;
+            "set_field.Lim2"?: string;
+            "set_field.Lim3"?: string;
+            "set_field.Lim4"?: string;
+            "set_field.Lim5"?: string;
+            "set_field.Lim6"?: string;
+            "set_field.Lim7"?: string;
+            "set_field.Lim8"?: string;
+            "set_field.Lim9"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded StaffVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        StaffVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.StaffType"?: string;
             "set_field.Lim1"?: string;
@@ -5135,7 +5507,7 @@ export interface components {
         StaffVcRecordInput: {
             /** @constant */
             "@register"?: "StaffVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             StaffType?: string;
             Lim1?: string;
@@ -5156,6 +5528,8 @@ export interface components {
         StaffVcCreateJson: {
             data: {
                 StaffVc: components["schemas"]["StaffVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A RebVc record (discount matrices). Key: Code. */
@@ -5231,9 +5605,20 @@ export interface components {
             systemversion: string;
             RebVc?: components["schemas"]["RebVcRecordXml"][];
         };
-        /** @description Form-encoded RebVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded RebVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         RebVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.StaffCode"?: string;
+            "set_field.DiscPerc"?: string;
+            "set_field.FromDate"?: string;
+            "set_field.ToDate"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded RebVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        RebVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.StaffCode"?: string;
             "set_field.DiscPerc"?: string;
@@ -5246,7 +5631,7 @@ export interface components {
         RebVcRecordInput: {
             /** @constant */
             "@register"?: "RebVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             StaffCode?: string;
             DiscPerc?: string;
@@ -5261,6 +5646,8 @@ export interface components {
         RebVcCreateJson: {
             data: {
                 RebVc: components["schemas"]["RebVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A StockMovVc record (stock movements). Key: SerNr. */
@@ -5361,8 +5748,23 @@ export interface components {
             systemversion: string;
             StockMovVc?: components["schemas"]["StockMovVcRecordXml"][];
         };
-        /** @description Form-encoded StockMovVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, NewPrice). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded StockMovVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, NewPrice). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         StockMovVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.RegDate"?: string;
+            "set_field.FrLocation"?: string;
+            "set_field.ToLocation"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.TotQty"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded StockMovVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, NewPrice). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        StockMovVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.RegDate"?: string;
             "set_field.FrLocation"?: string;
@@ -5406,6 +5808,8 @@ export interface components {
         StockMovVcCreateJson: {
             data: {
                 StockMovVc: components["schemas"]["StockMovVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A SDVc record (stock write-offs). Key: SerNr. */
@@ -5504,8 +5908,23 @@ export interface components {
             systemversion: string;
             SDVc?: components["schemas"]["SDVcRecordXml"][];
         };
-        /** @description Form-encoded SDVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded SDVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         SDVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.CostAcc"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Location"?: string;
+            "set_field.TotQty"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded SDVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        SDVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.TransDate"?: string;
             "set_field.CostAcc"?: string;
@@ -5548,6 +5967,8 @@ export interface components {
         SDVcCreateJson: {
             data: {
                 SDVc: components["schemas"]["SDVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A COVc record (contracts). Key: SerNr (with CustCode). */
@@ -5635,8 +6056,25 @@ export interface components {
             systemversion: string;
             COVc?: components["schemas"]["COVcRecordXml"][];
         };
-        /** @description Form-encoded COVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded COVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         COVcForm: {
+            "set_field.CustCode"?: string;
+            "set_field.SerNr"?: string;
+            "set_field.CODate"?: string;
+            "set_field.startDate"?: string;
+            "set_field.endDate"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.perType"?: string;
+            "set_field.perLength"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded COVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        COVcCreateForm: {
             "set_field.CustCode"?: string;
             "set_field.SerNr"?: string;
             "set_field.CODate"?: string;
@@ -5677,6 +6115,8 @@ export interface components {
         COVcCreateJson: {
             data: {
                 COVc: components["schemas"]["COVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A Bud1Vc record (budgets). Key: AccNumber + Objects + start date. */
@@ -5779,7 +6219,7 @@ export interface components {
             systemversion: string;
             Bud1Vc?: components["schemas"]["Bud1VcRecordXml"][];
         };
-        /** @description Form-encoded Bud1Vc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: BudDate, sval). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded Bud1Vc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: BudDate, sval). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         Bud1VcForm: {
             "set_field.AccNumber"?: string;
             "set_field.Objects"?: string;
@@ -5796,16 +6236,33 @@ export interface components {
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
+        /** @description Form-encoded Bud1Vc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: BudDate, sval). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        Bud1VcCreateForm: {
+            "set_field.AccNumber": string;
+            "set_field.Objects"?: string;
+            "set_field.BFCode"?: string;
+            "set_field.YearVal"?: string;
+            "set_field.BudSum"?: string;
+            "set_field.StartDate": string;
+            "set_field.EndDate"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
         /** @description A Bud1Vc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
         Bud1VcRecordInput: {
             /** @constant */
             "@register"?: "Bud1Vc";
-            AccNumber?: string;
+            AccNumber: string;
             Objects?: string;
             BFCode?: string;
             YearVal?: string;
             BudSum?: string;
-            StartDate?: string;
+            StartDate: string;
             EndDate?: string;
             /**
              * @description OKFlag 0 means draft and 1 means confirmed.
@@ -5827,6 +6284,8 @@ export interface components {
         Bud1VcCreateJson: {
             data: {
                 Bud1Vc: components["schemas"]["Bud1VcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A FBVc record (opening balances). Key: SerNr. */
@@ -5917,8 +6376,18 @@ export interface components {
             systemversion: string;
             FBVc?: components["schemas"]["FBVcRecordXml"][];
         };
-        /** @description Form-encoded FBVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, DebVal, CredVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded FBVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, DebVal, CredVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         FBVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.DSum"?: string;
+            "set_field.CSum"?: string;
+            "set_field.DiffVal"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded FBVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, DebVal, CredVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        FBVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.TransDate"?: string;
             "set_field.DSum"?: string;
@@ -5952,6 +6421,8 @@ export interface components {
         FBVcCreateJson: {
             data: {
                 FBVc: components["schemas"]["FBVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ContractVc record (employment contracts). Key: SerNr. */
@@ -6050,8 +6521,19 @@ export interface components {
             systemversion: string;
             ContractVc?: components["schemas"]["ContractVcRecordXml"][];
         };
-        /** @description Form-encoded ContractVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: PosCode, SDate, EDate, WorkLoad, PaymTypeCode, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ContractVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: PosCode, SDate, EDate, WorkLoad, PaymTypeCode, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ContractVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.EmplCode"?: string;
+            "set_field.StartDate"?: string;
+            "set_field.EndDate"?: string;
+            "set_field.VacDaysNorm"?: string;
+            "set_field.Status"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ContractVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: PosCode, SDate, EDate, WorkLoad, PaymTypeCode, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ContractVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.EmplCode"?: string;
             "set_field.StartDate"?: string;
@@ -6090,6 +6572,8 @@ export interface components {
         ContractVcCreateJson: {
             data: {
                 ContractVc: components["schemas"]["ContractVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A WorkedHoursVc record (timesheets). Key: SerNr. */
@@ -6252,8 +6736,21 @@ export interface components {
             systemversion: string;
             WorkedHoursVc?: components["schemas"]["WorkedHoursVcRecordXml"][];
         };
-        /** @description Form-encoded WorkedHoursVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, WorkHourTypeCode, DaysTotal, HoursTotal, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17, d18, d19, d20, d21, d22, d23, d24, d25, d26, d27, d28, d29, d30, d31). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded WorkedHoursVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, WorkHourTypeCode, DaysTotal, HoursTotal, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17, d18, d19, d20, d21, d22, d23, d24, d25, d26, d27, d28, d29, d30, d31). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         WorkedHoursVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.Year"?: string;
+            "set_field.Month"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded WorkedHoursVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, WorkHourTypeCode, DaysTotal, HoursTotal, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17, d18, d19, d20, d21, d22, d23, d24, d25, d26, d27, d28, d29, d30, d31). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        WorkedHoursVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.Year"?: string;
             "set_field.Month"?: string;
@@ -6326,6 +6823,8 @@ export interface components {
         WorkedHoursVcCreateJson: {
             data: {
                 WorkedHoursVc: components["schemas"]["WorkedHoursVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A AbsenceVc record (absences). Key: SerNr. */
@@ -6434,8 +6933,26 @@ export interface components {
             systemversion: string;
             AbsenceVc?: components["schemas"]["AbsenceVcRecordXml"][];
         };
-        /** @description Form-encoded AbsenceVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: Year, SDate, EDate, Days). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded AbsenceVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: Year, SDate, EDate, Days). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         AbsenceVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.ContrSerNr"?: string;
+            "set_field.EmplCode"?: string;
+            "set_field.StartDate"?: string;
+            "set_field.EndDate"?: string;
+            "set_field.AbsTypeCode"?: string;
+            "set_field.WorkDays"?: string;
+            "set_field.CalendarDays"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded AbsenceVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: Year, SDate, EDate, Days). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        AbsenceVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.ContrSerNr"?: string;
             "set_field.EmplCode"?: string;
@@ -6486,6 +7003,8 @@ export interface components {
         AbsenceVcCreateJson: {
             data: {
                 AbsenceVc: components["schemas"]["AbsenceVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A OpenTransVc record (open payroll transactions). Key: SerNr. */
@@ -6588,8 +7107,22 @@ export interface components {
             systemversion: string;
             OpenTransVc?: components["schemas"]["OpenTransVcRecordXml"][];
         };
-        /** @description Form-encoded OpenTransVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, Tariff, Amount, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded OpenTransVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, Tariff, Amount, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         OpenTransVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.PaymTypeCode"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Total"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded OpenTransVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, Tariff, Amount, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        OpenTransVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.TransDate"?: string;
             "set_field.PaymTypeCode"?: string;
@@ -6633,6 +7166,8 @@ export interface components {
         OpenTransVcCreateJson: {
             data: {
                 OpenTransVc: components["schemas"]["OpenTransVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A GCVc record (gift cards). Key: SerNr. */
@@ -6716,8 +7251,23 @@ export interface components {
             systemversion: string;
             GCVc?: components["schemas"]["GCVcRecordXml"][];
         };
-        /** @description Form-encoded GCVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded GCVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         GCVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.Amount"?: string;
+            "set_field.ExpiryDate"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Closed"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded GCVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        GCVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.TransDate"?: string;
             "set_field.Amount"?: string;
@@ -6754,6 +7304,8 @@ export interface components {
         GCVcCreateJson: {
             data: {
                 GCVc: components["schemas"]["GCVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A IPVc record (receipts). Key: SerNr. */
@@ -6860,8 +7412,23 @@ export interface components {
             systemversion: string;
             IPVc?: components["schemas"]["IPVcRecordXml"][];
         };
-        /** @description Form-encoded IPVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: InvoiceNr, PayDate, CustCode, InvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded IPVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: InvoiceNr, PayDate, CustCode, InvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         IPVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.PayMode"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.CurPayVal"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.PayCurCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded IPVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: InvoiceNr, PayDate, CustCode, InvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        IPVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.PayMode"?: string;
             /**
@@ -6908,6 +7475,8 @@ export interface components {
         IPVcCreateJson: {
             data: {
                 IPVc: components["schemas"]["IPVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A TRVc record (journal entries). Key: IntYc (year code) + Number. */
@@ -7010,8 +7579,20 @@ export interface components {
             systemversion: string;
             TRVc?: components["schemas"]["TRVcRecordXml"][];
         };
-        /** @description Form-encoded TRVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, DebVal, CredVal, Comment, Curncy). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded TRVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, DebVal, CredVal, Comment, Curncy). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         TRVcForm: {
+            "set_field.Number"?: string;
+            "set_field.RegDate"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.DSum"?: string;
+            "set_field.CSum"?: string;
+            "set_field.DiffVal"?: string;
+            "set_field.IntYc"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded TRVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, DebVal, CredVal, Comment, Curncy). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        TRVcCreateForm: {
             "set_field.Number"?: string;
             "set_field.RegDate"?: string;
             "set_field.TransDate"?: string;
@@ -7053,6 +7634,8 @@ export interface components {
         TRVcCreateJson: {
             data: {
                 TRVc: components["schemas"]["TRVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A OPVc record (outgoing payments). Key: SerNr. */
@@ -7149,8 +7732,19 @@ export interface components {
             systemversion: string;
             OPVc?: components["schemas"]["OPVcRecordXml"][];
         };
-        /** @description Form-encoded OPVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: VISerNr, VECode, PInvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded OPVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: VISerNr, VECode, PInvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         OPVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.BankAcc"?: string;
+            "set_field.PayDate"?: string;
+            "set_field.PayMode"?: string;
+            "set_field.CurPayVal"?: string;
+            "set_field.PayCurCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded OPVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: VISerNr, VECode, PInvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        OPVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.BankAcc"?: string;
             "set_field.PayDate"?: string;
@@ -7188,6 +7782,8 @@ export interface components {
         OPVcCreateJson: {
             data: {
                 OPVc: components["schemas"]["OPVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ARPayVc record (open receivable prepayments, read-only). Key: CUPNr. */
@@ -7285,7 +7881,19 @@ export interface components {
                 "application/json": components["schemas"]["ObservedErrorJson"];
                 "application/xml": components["schemas"]["ObservedErrorXml"];
                 "text/xml": components["schemas"]["ObservedErrorXml"];
+                "text/plain": string;
             };
+        };
+        /**
+         * @description `deletes_after` with nothing to report: real deployments answer 204 with an empty body. Not contract: the
+         *     docs give no shape for the answer that carries the deleted ids.
+         */
+        NothingDeleted: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content?: never;
         };
         /**
          * @description Result of PATCH. The endpoint table gives it as "envelope" but rule 9 says the response body of PATCH is
@@ -7302,467 +7910,473 @@ export interface components {
                 "text/xml": unknown;
             };
         };
-        /** @description Envelope with ObjVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ObjVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ObjVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ObjVcEnvelope"];
-                "application/xml": components["schemas"]["ObjVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ObjVcEnvelopeXml"];
+                "application/json": components["schemas"]["ObjVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ObjVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ObjVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with INVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with INVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         INVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["INVcEnvelope"];
-                "application/xml": components["schemas"]["INVcEnvelopeXml"];
-                "text/xml": components["schemas"]["INVcEnvelopeXml"];
+                "application/json": components["schemas"]["INVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["INVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["INVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with CUVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with CUVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         CUVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CUVcEnvelope"];
-                "application/xml": components["schemas"]["CUVcEnvelopeXml"];
-                "text/xml": components["schemas"]["CUVcEnvelopeXml"];
+                "application/json": components["schemas"]["CUVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["CUVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["CUVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with IVVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with IVVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         IVVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["IVVcEnvelope"];
-                "application/xml": components["schemas"]["IVVcEnvelopeXml"];
-                "text/xml": components["schemas"]["IVVcEnvelopeXml"];
+                "application/json": components["schemas"]["IVVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["IVVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["IVVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with VIVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with VIVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         VIVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["VIVcEnvelope"];
-                "application/xml": components["schemas"]["VIVcEnvelopeXml"];
-                "text/xml": components["schemas"]["VIVcEnvelopeXml"];
+                "application/json": components["schemas"]["VIVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["VIVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["VIVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with AccVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with AccVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         AccVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AccVcEnvelope"];
-                "application/xml": components["schemas"]["AccVcEnvelopeXml"];
-                "text/xml": components["schemas"]["AccVcEnvelopeXml"];
+                "application/json": components["schemas"]["AccVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["AccVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["AccVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ORVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ORVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ORVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ORVcEnvelope"];
-                "application/xml": components["schemas"]["ORVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ORVcEnvelopeXml"];
+                "application/json": components["schemas"]["ORVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ORVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ORVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with POVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with POVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         POVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["POVcEnvelope"];
-                "application/xml": components["schemas"]["POVcEnvelopeXml"];
-                "text/xml": components["schemas"]["POVcEnvelopeXml"];
+                "application/json": components["schemas"]["POVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["POVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["POVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with PUVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with PUVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         PUVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PUVcEnvelope"];
-                "application/xml": components["schemas"]["PUVcEnvelopeXml"];
-                "text/xml": components["schemas"]["PUVcEnvelopeXml"];
+                "application/json": components["schemas"]["PUVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["PUVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["PUVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with QTVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with QTVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         QTVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["QTVcEnvelope"];
-                "application/xml": components["schemas"]["QTVcEnvelopeXml"];
-                "text/xml": components["schemas"]["QTVcEnvelopeXml"];
+                "application/json": components["schemas"]["QTVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["QTVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["QTVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ExpVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ExpVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ExpVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ExpVcEnvelope"];
-                "application/xml": components["schemas"]["ExpVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ExpVcEnvelopeXml"];
+                "application/json": components["schemas"]["ExpVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ExpVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ExpVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ItemStatusVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ItemStatusVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ItemStatusVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ItemStatusVcEnvelope"];
-                "application/xml": components["schemas"]["ItemStatusVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ItemStatusVcEnvelopeXml"];
+                "application/json": components["schemas"]["ItemStatusVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ItemStatusVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ItemStatusVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with PLVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with PLVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         PLVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PLVcEnvelope"];
-                "application/xml": components["schemas"]["PLVcEnvelopeXml"];
-                "text/xml": components["schemas"]["PLVcEnvelopeXml"];
+                "application/json": components["schemas"]["PLVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["PLVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["PLVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with PDVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with PDVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         PDVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PDVcEnvelope"];
-                "application/xml": components["schemas"]["PDVcEnvelopeXml"];
-                "text/xml": components["schemas"]["PDVcEnvelopeXml"];
+                "application/json": components["schemas"]["PDVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["PDVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["PDVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with CCatVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with CCatVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         CCatVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CCatVcEnvelope"];
-                "application/xml": components["schemas"]["CCatVcEnvelopeXml"];
-                "text/xml": components["schemas"]["CCatVcEnvelopeXml"];
+                "application/json": components["schemas"]["CCatVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["CCatVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["CCatVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ITVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ITVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ITVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ITVcEnvelope"];
-                "application/xml": components["schemas"]["ITVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ITVcEnvelopeXml"];
+                "application/json": components["schemas"]["ITVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ITVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ITVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with DelAddrVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with DelAddrVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         DelAddrVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["DelAddrVcEnvelope"];
-                "application/xml": components["schemas"]["DelAddrVcEnvelopeXml"];
-                "text/xml": components["schemas"]["DelAddrVcEnvelopeXml"];
+                "application/json": components["schemas"]["DelAddrVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["DelAddrVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["DelAddrVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with EmplVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with EmplVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         EmplVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["EmplVcEnvelope"];
-                "application/xml": components["schemas"]["EmplVcEnvelopeXml"];
-                "text/xml": components["schemas"]["EmplVcEnvelopeXml"];
+                "application/json": components["schemas"]["EmplVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["EmplVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["EmplVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with DIVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with DIVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         DIVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["DIVcEnvelope"];
-                "application/xml": components["schemas"]["DIVcEnvelopeXml"];
-                "text/xml": components["schemas"]["DIVcEnvelopeXml"];
+                "application/json": components["schemas"]["DIVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["DIVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["DIVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with SerBalVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with SerBalVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         SerBalVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SerBalVcEnvelope"];
-                "application/xml": components["schemas"]["SerBalVcEnvelopeXml"];
-                "text/xml": components["schemas"]["SerBalVcEnvelopeXml"];
+                "application/json": components["schemas"]["SerBalVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["SerBalVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["SerBalVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ContactRelVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ContactRelVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ContactRelVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ContactRelVcEnvelope"];
-                "application/xml": components["schemas"]["ContactRelVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ContactRelVcEnvelopeXml"];
+                "application/json": components["schemas"]["ContactRelVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ContactRelVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ContactRelVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with UserVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with UserVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         UserVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["UserVcEnvelope"];
-                "application/xml": components["schemas"]["UserVcEnvelopeXml"];
-                "text/xml": components["schemas"]["UserVcEnvelopeXml"];
+                "application/json": components["schemas"]["UserVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["UserVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["UserVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with StaffVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with StaffVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         StaffVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["StaffVcEnvelope"];
-                "application/xml": components["schemas"]["StaffVcEnvelopeXml"];
-                "text/xml": components["schemas"]["StaffVcEnvelopeXml"];
+                "application/json": components["schemas"]["StaffVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["StaffVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["StaffVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with RebVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with RebVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         RebVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RebVcEnvelope"];
-                "application/xml": components["schemas"]["RebVcEnvelopeXml"];
-                "text/xml": components["schemas"]["RebVcEnvelopeXml"];
+                "application/json": components["schemas"]["RebVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["RebVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["RebVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with StockMovVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with StockMovVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         StockMovVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["StockMovVcEnvelope"];
-                "application/xml": components["schemas"]["StockMovVcEnvelopeXml"];
-                "text/xml": components["schemas"]["StockMovVcEnvelopeXml"];
+                "application/json": components["schemas"]["StockMovVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["StockMovVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["StockMovVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with SDVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with SDVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         SDVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SDVcEnvelope"];
-                "application/xml": components["schemas"]["SDVcEnvelopeXml"];
-                "text/xml": components["schemas"]["SDVcEnvelopeXml"];
+                "application/json": components["schemas"]["SDVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["SDVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["SDVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with COVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with COVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         COVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["COVcEnvelope"];
-                "application/xml": components["schemas"]["COVcEnvelopeXml"];
-                "text/xml": components["schemas"]["COVcEnvelopeXml"];
+                "application/json": components["schemas"]["COVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["COVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["COVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with Bud1Vc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with Bud1Vc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         Bud1VcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Bud1VcEnvelope"];
-                "application/xml": components["schemas"]["Bud1VcEnvelopeXml"];
-                "text/xml": components["schemas"]["Bud1VcEnvelopeXml"];
+                "application/json": components["schemas"]["Bud1VcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["Bud1VcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["Bud1VcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with FBVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with FBVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         FBVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["FBVcEnvelope"];
-                "application/xml": components["schemas"]["FBVcEnvelopeXml"];
-                "text/xml": components["schemas"]["FBVcEnvelopeXml"];
+                "application/json": components["schemas"]["FBVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["FBVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["FBVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ContractVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ContractVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ContractVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ContractVcEnvelope"];
-                "application/xml": components["schemas"]["ContractVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ContractVcEnvelopeXml"];
+                "application/json": components["schemas"]["ContractVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ContractVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ContractVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with WorkedHoursVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with WorkedHoursVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         WorkedHoursVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["WorkedHoursVcEnvelope"];
-                "application/xml": components["schemas"]["WorkedHoursVcEnvelopeXml"];
-                "text/xml": components["schemas"]["WorkedHoursVcEnvelopeXml"];
+                "application/json": components["schemas"]["WorkedHoursVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["WorkedHoursVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["WorkedHoursVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with AbsenceVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with AbsenceVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         AbsenceVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AbsenceVcEnvelope"];
-                "application/xml": components["schemas"]["AbsenceVcEnvelopeXml"];
-                "text/xml": components["schemas"]["AbsenceVcEnvelopeXml"];
+                "application/json": components["schemas"]["AbsenceVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["AbsenceVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["AbsenceVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with OpenTransVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with OpenTransVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         OpenTransVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["OpenTransVcEnvelope"];
-                "application/xml": components["schemas"]["OpenTransVcEnvelopeXml"];
-                "text/xml": components["schemas"]["OpenTransVcEnvelopeXml"];
+                "application/json": components["schemas"]["OpenTransVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["OpenTransVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["OpenTransVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with GCVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with GCVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         GCVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["GCVcEnvelope"];
-                "application/xml": components["schemas"]["GCVcEnvelopeXml"];
-                "text/xml": components["schemas"]["GCVcEnvelopeXml"];
+                "application/json": components["schemas"]["GCVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["GCVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["GCVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with IPVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with IPVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         IPVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["IPVcEnvelope"];
-                "application/xml": components["schemas"]["IPVcEnvelopeXml"];
-                "text/xml": components["schemas"]["IPVcEnvelopeXml"];
+                "application/json": components["schemas"]["IPVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["IPVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["IPVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with TRVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with TRVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         TRVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["TRVcEnvelope"];
-                "application/xml": components["schemas"]["TRVcEnvelopeXml"];
-                "text/xml": components["schemas"]["TRVcEnvelopeXml"];
+                "application/json": components["schemas"]["TRVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["TRVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["TRVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with OPVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with OPVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         OPVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["OPVcEnvelope"];
-                "application/xml": components["schemas"]["OPVcEnvelopeXml"];
-                "text/xml": components["schemas"]["OPVcEnvelopeXml"];
+                "application/json": components["schemas"]["OPVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["OPVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["OPVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ARPayVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ARPayVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ARPayVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ARPayVcEnvelope"];
-                "application/xml": components["schemas"]["ARPayVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ARPayVcEnvelopeXml"];
+                "application/json": components["schemas"]["ARPayVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ARPayVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ARPayVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
     };
     parameters: {
         /**
-         * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-         *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+         * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+         *     a query parameter. Real deployments read the company from the number after `/api/` instead
+         *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+         *     `compcode` from that company: the company in the path is the alternative that makes the query
+         *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+         *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+         *     A server may also refuse a request whose path and `compcode` name different companies.
+         * @example 1
          */
         compcode: number;
         /** @description Comma-separated string. Field names to return. */
@@ -7830,12 +8444,18 @@ export interface operations {
     };
     listObjVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -7879,18 +8499,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ObjVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createObjVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -7898,7 +8525,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ObjVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ObjVcCreateForm"];
                 "application/json": components["schemas"]["ObjVcCreateJson"];
             };
         };
@@ -7909,12 +8536,18 @@ export interface operations {
     };
     getObjVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -7931,12 +8564,18 @@ export interface operations {
     };
     updateObjVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -7945,7 +8584,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ObjVcForm"];
             };
@@ -7957,12 +8597,18 @@ export interface operations {
     };
     listINVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8020,18 +8666,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["INVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createINVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -8039,7 +8692,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["INVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["INVcCreateForm"];
                 "application/json": components["schemas"]["INVcCreateJson"];
             };
         };
@@ -8050,12 +8703,18 @@ export interface operations {
     };
     getINVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8072,12 +8731,18 @@ export interface operations {
     };
     updateINVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8086,7 +8751,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["INVcForm"];
             };
@@ -8098,12 +8764,18 @@ export interface operations {
     };
     listCUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8187,18 +8859,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["CUVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createCUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -8206,7 +8885,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["CUVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["CUVcCreateForm"];
                 "application/json": components["schemas"]["CUVcCreateJson"];
             };
         };
@@ -8217,12 +8896,18 @@ export interface operations {
     };
     getCUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8239,12 +8924,18 @@ export interface operations {
     };
     updateCUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8253,7 +8944,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["CUVcForm"];
             };
@@ -8265,12 +8957,18 @@ export interface operations {
     };
     listIVVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8340,26 +9038,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["IVVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createIVVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["IVVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["IVVcCreateForm"];
                 "application/json": components["schemas"]["IVVcCreateJson"];
             };
         };
@@ -8370,12 +9076,18 @@ export interface operations {
     };
     getIVVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8392,12 +9104,18 @@ export interface operations {
     };
     updateIVVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8406,7 +9124,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["IVVcForm"];
             };
@@ -8418,12 +9137,18 @@ export interface operations {
     };
     listVIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8483,26 +9208,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["VIVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createVIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["VIVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["VIVcCreateForm"];
                 "application/json": components["schemas"]["VIVcCreateJson"];
             };
         };
@@ -8513,12 +9246,18 @@ export interface operations {
     };
     getVIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8535,12 +9274,18 @@ export interface operations {
     };
     updateVIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8549,7 +9294,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["VIVcForm"];
             };
@@ -8561,12 +9307,18 @@ export interface operations {
     };
     listAccVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8608,18 +9360,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["AccVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createAccVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -8627,7 +9386,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["AccVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["AccVcCreateForm"];
                 "application/json": components["schemas"]["AccVcCreateJson"];
             };
         };
@@ -8638,12 +9397,18 @@ export interface operations {
     };
     getAccVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8660,12 +9425,18 @@ export interface operations {
     };
     updateAccVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8674,7 +9445,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["AccVcForm"];
             };
@@ -8686,12 +9458,18 @@ export interface operations {
     };
     listORVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8751,26 +9529,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ORVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createORVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ORVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ORVcCreateForm"];
                 "application/json": components["schemas"]["ORVcCreateJson"];
             };
         };
@@ -8781,12 +9567,18 @@ export interface operations {
     };
     getORVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8803,12 +9595,18 @@ export interface operations {
     };
     updateORVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8817,7 +9615,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ORVcForm"];
             };
@@ -8829,12 +9628,18 @@ export interface operations {
     };
     listPOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8888,26 +9693,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["POVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["POVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["POVcCreateForm"];
                 "application/json": components["schemas"]["POVcCreateJson"];
             };
         };
@@ -8918,12 +9731,18 @@ export interface operations {
     };
     getPOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8940,12 +9759,18 @@ export interface operations {
     };
     updatePOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8954,7 +9779,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["POVcForm"];
             };
@@ -8966,12 +9792,18 @@ export interface operations {
     };
     listPUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9017,26 +9849,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["PUVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["PUVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["PUVcCreateForm"];
                 "application/json": components["schemas"]["PUVcCreateJson"];
             };
         };
@@ -9047,12 +9887,18 @@ export interface operations {
     };
     getPUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9069,12 +9915,18 @@ export interface operations {
     };
     updatePUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9083,7 +9935,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["PUVcForm"];
             };
@@ -9095,12 +9948,18 @@ export interface operations {
     };
     listQTVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9154,26 +10013,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["QTVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createQTVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["QTVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["QTVcCreateForm"];
                 "application/json": components["schemas"]["QTVcCreateJson"];
             };
         };
@@ -9184,12 +10051,18 @@ export interface operations {
     };
     getQTVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9206,12 +10079,18 @@ export interface operations {
     };
     updateQTVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9220,7 +10099,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["QTVcForm"];
             };
@@ -9232,12 +10112,18 @@ export interface operations {
     };
     listExpVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9283,26 +10169,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ExpVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createExpVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ExpVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExpVcCreateForm"];
                 "application/json": components["schemas"]["ExpVcCreateJson"];
             };
         };
@@ -9313,12 +10207,18 @@ export interface operations {
     };
     getExpVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9335,12 +10235,18 @@ export interface operations {
     };
     updateExpVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9349,7 +10255,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ExpVcForm"];
             };
@@ -9361,12 +10268,18 @@ export interface operations {
     };
     listItemStatusVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9410,18 +10323,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ItemStatusVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     getItemStatusVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9440,12 +10360,18 @@ export interface operations {
     };
     listPLVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9485,18 +10411,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["PLVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPLVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -9504,7 +10437,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["PLVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["PLVcCreateForm"];
                 "application/json": components["schemas"]["PLVcCreateJson"];
             };
         };
@@ -9515,12 +10448,18 @@ export interface operations {
     };
     getPLVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9539,12 +10478,18 @@ export interface operations {
     };
     updatePLVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9555,7 +10500,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["PLVcForm"];
             };
@@ -9567,12 +10513,18 @@ export interface operations {
     };
     listPDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9616,18 +10568,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["PDVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -9635,7 +10594,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["PDVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["PDVcCreateForm"];
                 "application/json": components["schemas"]["PDVcCreateJson"];
             };
         };
@@ -9646,12 +10605,18 @@ export interface operations {
     };
     getPDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9668,12 +10633,18 @@ export interface operations {
     };
     updatePDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9682,7 +10653,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["PDVcForm"];
             };
@@ -9694,12 +10666,18 @@ export interface operations {
     };
     listCCatVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9741,18 +10719,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["CCatVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createCCatVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -9760,7 +10745,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["CCatVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["CCatVcCreateForm"];
                 "application/json": components["schemas"]["CCatVcCreateJson"];
             };
         };
@@ -9771,12 +10756,18 @@ export interface operations {
     };
     getCCatVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9793,12 +10784,18 @@ export interface operations {
     };
     updateCCatVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9807,7 +10804,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["CCatVcForm"];
             };
@@ -9819,12 +10817,18 @@ export interface operations {
     };
     listITVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9866,18 +10870,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ITVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createITVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -9885,7 +10896,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ITVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ITVcCreateForm"];
                 "application/json": components["schemas"]["ITVcCreateJson"];
             };
         };
@@ -9896,12 +10907,18 @@ export interface operations {
     };
     getITVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9918,12 +10935,18 @@ export interface operations {
     };
     updateITVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9932,7 +10955,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ITVcForm"];
             };
@@ -9944,12 +10968,18 @@ export interface operations {
     };
     listDelAddrVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10007,18 +11037,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["DelAddrVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createDelAddrVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10026,7 +11063,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["DelAddrVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["DelAddrVcCreateForm"];
                 "application/json": components["schemas"]["DelAddrVcCreateJson"];
             };
         };
@@ -10037,12 +11074,18 @@ export interface operations {
     };
     getDelAddrVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10061,12 +11104,18 @@ export interface operations {
     };
     updateDelAddrVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10077,7 +11126,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["DelAddrVcForm"];
             };
@@ -10089,12 +11139,18 @@ export interface operations {
     };
     listEmplVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10144,18 +11200,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["EmplVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createEmplVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10163,7 +11226,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["EmplVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["EmplVcCreateForm"];
                 "application/json": components["schemas"]["EmplVcCreateJson"];
             };
         };
@@ -10174,12 +11237,18 @@ export interface operations {
     };
     getEmplVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10196,12 +11265,18 @@ export interface operations {
     };
     updateEmplVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10210,7 +11285,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["EmplVcForm"];
             };
@@ -10222,12 +11298,18 @@ export interface operations {
     };
     listDIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10265,18 +11347,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["DIVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createDIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10284,7 +11373,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["DIVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["DIVcCreateForm"];
                 "application/json": components["schemas"]["DIVcCreateJson"];
             };
         };
@@ -10295,12 +11384,18 @@ export interface operations {
     };
     getDIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10317,12 +11412,18 @@ export interface operations {
     };
     updateDIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10331,7 +11432,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["DIVcForm"];
             };
@@ -10343,12 +11445,18 @@ export interface operations {
     };
     listSerBalVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10390,18 +11498,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["SerBalVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     getSerBalVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10422,12 +11537,18 @@ export interface operations {
     };
     listContactRelVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10473,18 +11594,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ContactRelVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createContactRelVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10492,7 +11620,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ContactRelVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ContactRelVcCreateForm"];
                 "application/json": components["schemas"]["ContactRelVcCreateJson"];
             };
         };
@@ -10503,12 +11631,18 @@ export interface operations {
     };
     getContactRelVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10527,12 +11661,18 @@ export interface operations {
     };
     updateContactRelVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10543,7 +11683,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ContactRelVcForm"];
             };
@@ -10555,12 +11696,18 @@ export interface operations {
     };
     listUserVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10604,18 +11751,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["UserVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createUserVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10623,7 +11777,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["UserVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["UserVcCreateForm"];
                 "application/json": components["schemas"]["UserVcCreateJson"];
             };
         };
@@ -10634,12 +11788,18 @@ export interface operations {
     };
     getUserVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10656,12 +11816,18 @@ export interface operations {
     };
     updateUserVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10670,7 +11836,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["UserVcForm"];
             };
@@ -10682,12 +11849,18 @@ export interface operations {
     };
     listStaffVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10743,18 +11916,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["StaffVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createStaffVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10762,7 +11942,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["StaffVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["StaffVcCreateForm"];
                 "application/json": components["schemas"]["StaffVcCreateJson"];
             };
         };
@@ -10773,12 +11953,18 @@ export interface operations {
     };
     getStaffVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10795,12 +11981,18 @@ export interface operations {
     };
     updateStaffVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10809,7 +12001,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["StaffVcForm"];
             };
@@ -10821,12 +12014,18 @@ export interface operations {
     };
     listRebVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10870,18 +12069,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["RebVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createRebVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10889,7 +12095,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["RebVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["RebVcCreateForm"];
                 "application/json": components["schemas"]["RebVcCreateJson"];
             };
         };
@@ -10900,12 +12106,18 @@ export interface operations {
     };
     getRebVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10922,12 +12134,18 @@ export interface operations {
     };
     updateRebVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10936,7 +12154,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["RebVcForm"];
             };
@@ -10948,12 +12167,18 @@ export interface operations {
     };
     listStockMovVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10997,26 +12222,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["StockMovVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createStockMovVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["StockMovVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["StockMovVcCreateForm"];
                 "application/json": components["schemas"]["StockMovVcCreateJson"];
             };
         };
@@ -11027,12 +12260,18 @@ export interface operations {
     };
     getStockMovVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11049,12 +12288,18 @@ export interface operations {
     };
     updateStockMovVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11063,7 +12308,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["StockMovVcForm"];
             };
@@ -11075,12 +12321,18 @@ export interface operations {
     };
     listSDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11124,26 +12376,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["SDVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createSDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["SDVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["SDVcCreateForm"];
                 "application/json": components["schemas"]["SDVcCreateJson"];
             };
         };
@@ -11154,12 +12414,18 @@ export interface operations {
     };
     getSDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11176,12 +12442,18 @@ export interface operations {
     };
     updateSDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11190,7 +12462,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["SDVcForm"];
             };
@@ -11202,12 +12475,18 @@ export interface operations {
     };
     listCOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11255,26 +12534,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["COVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createCOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["COVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["COVcCreateForm"];
                 "application/json": components["schemas"]["COVcCreateJson"];
             };
         };
@@ -11285,12 +12572,18 @@ export interface operations {
     };
     getCOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11307,12 +12600,18 @@ export interface operations {
     };
     updateCOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11321,7 +12620,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["COVcForm"];
             };
@@ -11333,12 +12633,18 @@ export interface operations {
     };
     listBud1Vc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11386,18 +12692,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["Bud1VcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createBud1Vc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -11405,7 +12718,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["Bud1VcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["Bud1VcCreateForm"];
                 "application/json": components["schemas"]["Bud1VcCreateJson"];
             };
         };
@@ -11416,12 +12729,18 @@ export interface operations {
     };
     getBud1Vc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11442,12 +12761,18 @@ export interface operations {
     };
     updateBud1Vc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11460,7 +12785,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["Bud1VcForm"];
             };
@@ -11472,12 +12798,18 @@ export interface operations {
     };
     listFBVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11519,26 +12851,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["FBVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createFBVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["FBVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["FBVcCreateForm"];
                 "application/json": components["schemas"]["FBVcCreateJson"];
             };
         };
@@ -11549,12 +12889,18 @@ export interface operations {
     };
     getFBVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11571,12 +12917,18 @@ export interface operations {
     };
     updateFBVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11585,7 +12937,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["FBVcForm"];
             };
@@ -11597,12 +12950,18 @@ export interface operations {
     };
     listContractVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11646,26 +13005,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ContractVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createContractVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ContractVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ContractVcCreateForm"];
                 "application/json": components["schemas"]["ContractVcCreateJson"];
             };
         };
@@ -11676,12 +13043,18 @@ export interface operations {
     };
     getContractVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11698,12 +13071,18 @@ export interface operations {
     };
     updateContractVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11712,7 +13091,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ContractVcForm"];
             };
@@ -11724,12 +13104,18 @@ export interface operations {
     };
     listWorkedHoursVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11769,26 +13155,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["WorkedHoursVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createWorkedHoursVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["WorkedHoursVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["WorkedHoursVcCreateForm"];
                 "application/json": components["schemas"]["WorkedHoursVcCreateJson"];
             };
         };
@@ -11799,12 +13193,18 @@ export interface operations {
     };
     getWorkedHoursVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11821,12 +13221,18 @@ export interface operations {
     };
     updateWorkedHoursVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11835,7 +13241,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["WorkedHoursVcForm"];
             };
@@ -11847,12 +13254,18 @@ export interface operations {
     };
     listAbsenceVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11902,26 +13315,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["AbsenceVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createAbsenceVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["AbsenceVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["AbsenceVcCreateForm"];
                 "application/json": components["schemas"]["AbsenceVcCreateJson"];
             };
         };
@@ -11932,12 +13353,18 @@ export interface operations {
     };
     getAbsenceVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11954,12 +13381,18 @@ export interface operations {
     };
     updateAbsenceVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11968,7 +13401,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["AbsenceVcForm"];
             };
@@ -11980,12 +13414,18 @@ export interface operations {
     };
     listOpenTransVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12027,26 +13467,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["OpenTransVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createOpenTransVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OpenTransVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["OpenTransVcCreateForm"];
                 "application/json": components["schemas"]["OpenTransVcCreateJson"];
             };
         };
@@ -12057,12 +13505,18 @@ export interface operations {
     };
     getOpenTransVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12079,12 +13533,18 @@ export interface operations {
     };
     updateOpenTransVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12093,7 +13553,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["OpenTransVcForm"];
             };
@@ -12105,12 +13566,18 @@ export interface operations {
     };
     listGCVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12154,26 +13621,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["GCVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createGCVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["GCVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["GCVcCreateForm"];
                 "application/json": components["schemas"]["GCVcCreateJson"];
             };
         };
@@ -12184,12 +13659,18 @@ export interface operations {
     };
     getGCVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12206,12 +13687,18 @@ export interface operations {
     };
     updateGCVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12220,7 +13707,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["GCVcForm"];
             };
@@ -12232,12 +13720,18 @@ export interface operations {
     };
     listIPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12281,26 +13775,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["IPVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createIPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["IPVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["IPVcCreateForm"];
                 "application/json": components["schemas"]["IPVcCreateJson"];
             };
         };
@@ -12311,12 +13813,18 @@ export interface operations {
     };
     getIPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12333,12 +13841,18 @@ export interface operations {
     };
     updateIPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12347,7 +13861,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["IPVcForm"];
             };
@@ -12359,12 +13874,18 @@ export interface operations {
     };
     listTRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12410,26 +13931,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["TRVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createTRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["TRVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["TRVcCreateForm"];
                 "application/json": components["schemas"]["TRVcCreateJson"];
             };
         };
@@ -12440,12 +13969,18 @@ export interface operations {
     };
     getTRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12464,12 +13999,18 @@ export interface operations {
     };
     updateTRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12480,7 +14021,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["TRVcForm"];
             };
@@ -12492,12 +14034,18 @@ export interface operations {
     };
     listOPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12541,26 +14089,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["OPVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createOPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OPVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["OPVcCreateForm"];
                 "application/json": components["schemas"]["OPVcCreateJson"];
             };
         };
@@ -12571,12 +14127,18 @@ export interface operations {
     };
     getOPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12593,12 +14155,18 @@ export interface operations {
     };
     updateOPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12607,7 +14175,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["OPVcForm"];
             };
@@ -12619,12 +14188,18 @@ export interface operations {
     };
     listARPayVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12672,18 +14247,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ARPayVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     getARPayVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
