@@ -286,7 +286,7 @@ export interface components {
         PortalMessage: {
             description: string;
         };
-        /** @description The failure form of the JSON operations (windowactions, activeeditfields, report, getreportfilters): `{"success": false, "res": false, "messages": [{"description": "<text>"}]}`, with HTTP 200 like every portal failure. The operation's own members (record, activeFields, reports) are absent. */
+        /** @description The failure form of the JSON operations (windowactions, activeeditfields, report, getreportfilters): `{"success": false, "res": false, "messages": [{"description": "<text>"}]}`, with HTTP 200 like every portal failure. The members of the success form (record, activeFields, reports) are absent. */
         PortalJsonFailure: {
             /**
              * @description false for a failed response.

@@ -198,10 +198,12 @@ export function createKeyFields(reg: RegisterDef): readonly string[] {
 function createKeyReason(reg: RegisterDef, required: readonly string[]): string {
   const left = reg.key.filter((k) => !required.includes(k));
   return (
-    `Required: the key field${required.length > 1 ? 's' : ''} ${required.join(', ')} (the register table's key ` +
-    `"${reg.keyNote ?? reg.key.join(' + ')}"): a record is stored and addressed by its key, so a create without ` +
+    `Required: the key field${required.length > 1 ? 's' : ''} ${required.join(', ')} (key column of the register ` +
+    `table: ${reg.keyNote ?? reg.key.join(' + ')}). A record is stored and addressed by its key, so a create without ` +
     'it cannot succeed, and JSON bodies get no auto-fill (rule 2).' +
-    (left.length > 0 ? ` ${left.join(' and ')} ${left.length > 1 ? 'are' : 'is'} filled in by the ERP (serial numbers, the year code) or may be empty.` : '')
+    (left.length > 0
+      ? ` ${left.join(' and ')} ${left.length > 1 ? 'are' : 'is'} filled in by the ERP (serial numbers, the year code) or may be empty.`
+      : '')
   );
 }
 
@@ -237,7 +239,9 @@ function writeSchemas(reg: RegisterDef): Node {
     '. Main fields are listed; other fields match the patterns (full field lists are not shown).';
   const required = createKeyFields(reg);
   const inferred =
-    required.length > 0 ? { 'x-erpcert-standing': 'inferred', 'x-erpcert-inferred': createKeyReason(reg, required) } : {};
+    required.length > 0
+      ? { 'x-erpcert-standing': 'inferred', 'x-erpcert-inferred': createKeyReason(reg, required) }
+      : {};
   out[`${R}Form`] = {
     description: `Form-encoded ${R} body of an update: ${formText}`,
     ...formBody([]),

@@ -54,6 +54,8 @@ export function ensureSchemathesis(log: (line: string) => void): string {
   }
   const got = installedVersion();
   if (got !== SCHEMATHESIS_VERSION)
-    throw new SchemathesisUnavailableError(`pip installed schemathesis ${got ?? '(none)'}, not ${SCHEMATHESIS_VERSION}`);
+    throw new SchemathesisUnavailableError(
+      `pip installed schemathesis ${got ?? '(none)'}, not ${SCHEMATHESIS_VERSION}`,
+    );
   return schemathesisBin;
 }
