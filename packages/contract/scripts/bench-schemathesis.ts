@@ -176,8 +176,14 @@ const work = mkdtempSync(join(tmpdir(), 'erpcert-schemathesis-'));
 const runs: RunFigures[] = [];
 const server = await startServer();
 try {
-  for (const spec of SPECS)
-    for (const mode of ['bare', 'configured'] as const) runs.push(await run(bin, server.url, spec, mode, work));
+  // the two specs side by side (each: bare, then configured), to halve the wall time on a small machine
+  const perSpec = await Promise.all(
+    SPECS.map(async (spec) => [
+      await run(bin, server.url, spec, 'bare', work),
+      await run(bin, server.url, spec, 'configured', work),
+    ]),
+  );
+  runs.push(...perSpec.flat());
 } finally {
   await stopServer(server.child);
   rmSync(work, { recursive: true, force: true });
