@@ -286,6 +286,18 @@ export interface components {
         PortalMessage: {
             description: string;
         };
+        /** @description The failure form of the JSON operations (windowactions, activeeditfields, report, getreportfilters): `{"success": false, "res": false, "messages": [{"description": "<text>"}]}`, with HTTP 200 like every portal failure. The members of the success form (record, activeFields, reports) are absent. */
+        PortalJsonFailure: {
+            /**
+             * @description false for a failed response.
+             * @constant
+             */
+            success: false;
+            /** @description Operation result. */
+            res: boolean;
+            /** @description The failure text, as `description`. */
+            messages?: components["schemas"]["PortalMessage"][];
+        };
         PortalActiveFields: {
             /**
              * @description Header fields editable.
@@ -533,8 +545,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalReportFilters"];
-                    "application/xml": (components["schemas"]["PortalLoginResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalOperationResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalDocument"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalLookupResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalAttachmentList"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalOpenData"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalApprovalStatus"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalConversionResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalHasApiResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListINVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListCUVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListActVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListIVVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListVIVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListStockTakeVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListORVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListQTVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListEPOrderDocVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListARVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListAPVc"] | components["schemas"]["PortalFailure"]);
+                    "application/json": components["schemas"]["PortalReportFilters"] | components["schemas"]["PortalJsonFailure"];
+                    "application/xml": (components["schemas"]["PortalLoginResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalOperationResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalDocument"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalLookupResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalAttachmentList"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalOpenData"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalApprovalStatus"] | components["schemas"]["PortalFailure"]) | components["schemas"]["PortalFailure"] | (components["schemas"]["PortalConversionResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalHasApiResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListINVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListCUVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListActVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListIVVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListVIVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListStockTakeVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListORVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListQTVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListEPOrderDocVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListARVc"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalListAPVc"] | components["schemas"]["PortalFailure"]);
                 };
             };
             default: components["responses"]["PortalUndocumentedStatus"];
@@ -574,7 +586,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
-                    "application/xml": (components["schemas"]["PortalOperationResult"] | components["schemas"]["PortalFailure"]) | (components["schemas"]["PortalUploadResult"] | components["schemas"]["PortalFailure"]);
+                    "application/xml": (components["schemas"]["PortalOperationResult"] | components["schemas"]["PortalFailure"]) | components["schemas"]["PortalFailure"] | (components["schemas"]["PortalUploadResult"] | components["schemas"]["PortalFailure"]);
                     "text/plain": string;
                 };
             };

@@ -1449,6 +1449,18 @@ export interface components {
         PortalMessage: {
             description: string;
         };
+        /** @description The failure form of the JSON operations (windowactions, activeeditfields, report, getreportfilters): `{"success": false, "res": false, "messages": [{"description": "<text>"}]}`, with HTTP 200 like every portal failure. The members of the success form (record, activeFields, reports) are absent. */
+        PortalJsonFailure: {
+            /**
+             * @description false for a failed response.
+             * @constant
+             */
+            success: false;
+            /** @description Operation result. */
+            res: boolean;
+            /** @description The failure text, as `description`. */
+            messages?: components["schemas"]["PortalMessage"][];
+        };
         PortalActiveFields: {
             /**
              * @description Header fields editable.
@@ -1956,7 +1968,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalFieldTriggerResponse"];
+                    "application/json": components["schemas"]["PortalFieldTriggerResponse"] | components["schemas"]["PortalJsonFailure"];
+                    "application/xml": components["schemas"]["PortalFailure"];
                 };
             };
             default: components["responses"]["PortalUndocumentedStatus"];
@@ -1994,7 +2007,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalFieldTriggerResponse"];
+                    "application/json": components["schemas"]["PortalFieldTriggerResponse"] | components["schemas"]["PortalJsonFailure"];
+                    "application/xml": components["schemas"]["PortalFailure"];
                     "text/plain": string;
                 };
             };
@@ -2030,7 +2044,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalActiveEditFieldsResponse"];
+                    "application/json": components["schemas"]["PortalActiveEditFieldsResponse"] | components["schemas"]["PortalJsonFailure"];
+                    "application/xml": components["schemas"]["PortalFailure"];
                 };
             };
             default: components["responses"]["PortalUndocumentedStatus"];
@@ -2066,6 +2081,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                    "application/xml": components["schemas"]["PortalFailure"];
                 };
             };
             default: components["responses"]["PortalUndocumentedStatus"];
@@ -2928,7 +2944,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PortalReportFilters"];
+                    "application/json": components["schemas"]["PortalReportFilters"] | components["schemas"]["PortalJsonFailure"];
+                    "application/xml": components["schemas"]["PortalFailure"];
                 };
             };
             default: components["responses"]["PortalUndocumentedStatus"];

@@ -2282,9 +2282,20 @@ export interface components {
             systemversion: string;
             ObjVc?: components["schemas"]["ObjVcRecordXml"][];
         };
-        /** @description Form-encoded ObjVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ObjVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ObjVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.MultiYear"?: string;
+            "set_field.OTCode"?: string;
+            "set_field.TerminateFlag"?: string;
+            "set_field.AutoObjects"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ObjVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ObjVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.MultiYear"?: string;
             "set_field.OTCode"?: string;
@@ -2297,7 +2308,7 @@ export interface components {
         ObjVcRecordInput: {
             /** @constant */
             "@register"?: "ObjVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             MultiYear?: string;
             OTCode?: string;
@@ -2312,6 +2323,8 @@ export interface components {
         ObjVcCreateJson: {
             data: {
                 ObjVc: components["schemas"]["ObjVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A INVc record (items). Key: Code. */
@@ -2418,9 +2431,28 @@ export interface components {
             systemversion: string;
             INVc?: components["schemas"]["INVcRecordXml"][];
         };
-        /** @description Form-encoded INVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded INVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         INVcForm: {
             "set_field.Code"?: string;
+            "set_field.Name"?: string;
+            "set_field.Unittext"?: string;
+            "set_field.UPrice1"?: string;
+            "set_field.InPrice"?: string;
+            "set_field.ItemType"?: string;
+            "set_field.Group"?: string;
+            "set_field.VATCode"?: string;
+            "set_field.Objects"?: string;
+            "set_field.Weight"?: string;
+            "set_field.Volume"?: string;
+            "set_field.Terminated"?: string;
+            "set_field.BarCode"?: string;
+            "set_field.SalesAcc"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded INVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        INVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Name"?: string;
             "set_field.Unittext"?: string;
             "set_field.UPrice1"?: string;
@@ -2441,7 +2473,7 @@ export interface components {
         INVcRecordInput: {
             /** @constant */
             "@register"?: "INVc";
-            Code?: string;
+            Code: string;
             Name?: string;
             Unittext?: string;
             UPrice1?: string;
@@ -2470,6 +2502,8 @@ export interface components {
         INVcCreateJson: {
             data: {
                 INVc: components["schemas"]["INVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A CUVc record (contacts (customers and suppliers)). Key: Code. */
@@ -2607,9 +2641,51 @@ export interface components {
             systemversion: string;
             CUVc?: components["schemas"]["CUVcRecordXml"][];
         };
-        /** @description Form-encoded CUVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded CUVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         CUVcForm: {
             "set_field.Code"?: string;
+            "set_field.Name"?: string;
+            "set_field.InvAddr0"?: string;
+            "set_field.InvAddr1"?: string;
+            "set_field.InvAddr2"?: string;
+            "set_field.InvAddr3"?: string;
+            "set_field.InvAddr4"?: string;
+            "set_field.DelAddr0"?: string;
+            "set_field.DelAddr1"?: string;
+            "set_field.DelAddr2"?: string;
+            "set_field.DelAddr3"?: string;
+            "set_field.DelAddr4"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.VATNr"?: string;
+            "set_field.RegNr1"?: string;
+            "set_field.RegNr2"?: string;
+            "set_field.CountryCode"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.CreditLimit"?: string;
+            "set_field.Classification"?: string;
+            "set_field.IBANCode"?: string;
+            "set_field.DateCreated"?: string;
+            "set_field.CUType"?: string;
+            "set_field.VEType"?: string;
+            "set_field.eMail"?: string;
+            "set_field.Phone"?: string;
+            "set_field.Person"?: string;
+            "set_field.Fax"?: string;
+            "set_field.wwwAddr"?: string;
+            /** @description 0 customer, 1 vendor, 2 both */
+            "set_field.CustType"?: string;
+            "set_field.DateChanged"?: string;
+            "set_field.blockedFlag"?: string;
+            "set_field.SalesMan"?: string;
+            "set_field.Comment"?: string;
+            "set_field.Objects"?: string;
+            "set_field.BankAccount"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded CUVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        CUVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Name"?: string;
             "set_field.InvAddr0"?: string;
             "set_field.InvAddr1"?: string;
@@ -2653,7 +2729,7 @@ export interface components {
         CUVcRecordInput: {
             /** @constant */
             "@register"?: "CUVc";
-            Code?: string;
+            Code: string;
             Name?: string;
             InvAddr0?: string;
             InvAddr1?: string;
@@ -2699,6 +2775,8 @@ export interface components {
         CUVcCreateJson: {
             data: {
                 CUVc: components["schemas"]["CUVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A IVVc record (sales invoices). Key: SerNr. */
@@ -2885,8 +2963,56 @@ export interface components {
             systemversion: string;
             IVVc?: components["schemas"]["IVVcRecordXml"][];
         };
-        /** @description Form-encoded IVVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, vRebate, SalesAcc, VATCode, Spec, UnitCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded IVVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, vRebate, SalesAcc, VATCode, Spec, UnitCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         IVVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.InvDate"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.PayDate"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.Addr0"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.InvType"?: string;
+            "set_field.ARAcc"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Sum0"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum2"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            "set_field.BaseSum4"?: string;
+            "set_field.InvoiceNr"?: string;
+            "set_field.OfficialSerNr"?: string;
+            "set_field.Addr1"?: string;
+            "set_field.Addr2"?: string;
+            "set_field.Addr3"?: string;
+            "set_field.ClientContact"?: string;
+            "set_field.Objects"?: string;
+            "set_field.InvComment"?: string;
+            "set_field.SalesMan"?: string;
+            "set_field.RefStr"?: string;
+            "set_field.CredInv"?: string;
+            "set_field.CredMark"?: string;
+            "set_field.Prntdf"?: string;
+            "set_field.OrderNr"?: string;
+            "set_field.Location"?: string;
+            "set_field.RegNr1"?: string;
+            "set_field.InvCountry"?: string;
+            "set_field.OurContact"?: string;
+            "set_field.ExportFlag"?: string;
+            "set_field.VATNr"?: string;
+            "set_field.CalcFinRef"?: string;
+            "set_field.BKEInvSentDate"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded IVVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, vRebate, SalesAcc, VATCode, Spec, UnitCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        IVVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.InvDate"?: string;
             "set_field.TransDate"?: string;
@@ -3006,6 +3132,8 @@ export interface components {
         IVVcCreateJson: {
             data: {
                 IVVc: components["schemas"]["IVVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A VIVc record (purchase invoices). Key: SerNr. */
@@ -3134,8 +3262,32 @@ export interface components {
             systemversion: string;
             VIVc?: components["schemas"]["VIVcRecordXml"][];
         };
-        /** @description Form-encoded VIVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, Sum, VATCode, Comment, Item, qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded VIVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, Sum, VATCode, Comment, Item, qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         VIVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.InvDate"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.VECode"?: string;
+            "set_field.VEName"?: string;
+            "set_field.PayVal"?: string;
+            "set_field.VATVal"?: string;
+            "set_field.InvoiceNr"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.PayDeal"?: string;
+            "set_field.DueDate"?: string;
+            "set_field.APAcc"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.RefStr"?: string;
+            "set_field.Comment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded VIVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, Sum, VATCode, Comment, Item, qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        VIVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.InvDate"?: string;
             "set_field.TransDate"?: string;
@@ -3202,6 +3354,8 @@ export interface components {
         VIVcCreateJson: {
             data: {
                 VIVc: components["schemas"]["VIVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A AccVc record (chart of accounts). Key: AccNumber. */
@@ -3290,9 +3444,19 @@ export interface components {
             systemversion: string;
             AccVc?: components["schemas"]["AccVcRecordXml"][];
         };
-        /** @description Form-encoded AccVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded AccVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         AccVcForm: {
             "set_field.AccNumber"?: string;
+            "set_field.Comment"?: string;
+            "set_field.AccType"?: string;
+            "set_field.VATCode"?: string;
+            "set_field.blockedFlag"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded AccVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: LangCode, Text). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        AccVcCreateForm: {
+            "set_field.AccNumber": string;
             "set_field.Comment"?: string;
             "set_field.AccType"?: string;
             "set_field.VATCode"?: string;
@@ -3304,7 +3468,7 @@ export interface components {
         AccVcRecordInput: {
             /** @constant */
             "@register"?: "AccVc";
-            AccNumber?: string;
+            AccNumber: string;
             Comment?: string;
             AccType?: string;
             VATCode?: string;
@@ -3324,6 +3488,8 @@ export interface components {
         AccVcCreateJson: {
             data: {
                 AccVc: components["schemas"]["AccVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ORVc record (sales orders). Key: SerNr. */
@@ -3452,8 +3618,31 @@ export interface components {
             systemversion: string;
             ORVc?: components["schemas"]["ORVcRecordXml"][];
         };
-        /** @description Form-encoded ORVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, SalesAcc, VATCode, Spec). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ORVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, SalesAcc, VATCode, Spec). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ORVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.OrdDate"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.Addr0"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.OrderStatus"?: string;
+            "set_field.PlanShip"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.Sum0"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum2"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ORVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, ArtCode, Quant, Price, Sum, SalesAcc, VATCode, Spec). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ORVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.OrdDate"?: string;
             "set_field.CustCode"?: string;
@@ -3519,6 +3708,8 @@ export interface components {
         ORVcCreateJson: {
             data: {
                 ORVc: components["schemas"]["ORVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A POVc record (purchase orders). Key: SerNr. */
@@ -3633,8 +3824,28 @@ export interface components {
             systemversion: string;
             POVc?: components["schemas"]["POVcRecordXml"][];
         };
-        /** @description Form-encoded POVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum, VATCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded POVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum, VATCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         POVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.VECode"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.Sum0"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum2"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded POVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum, VATCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        POVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.VECode"?: string;
             "set_field.TransDate"?: string;
@@ -3690,6 +3901,8 @@ export interface components {
         POVcCreateJson: {
             data: {
                 POVc: components["schemas"]["POVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A PUVc record (purchase deliveries). Key: SerNr. */
@@ -3794,8 +4007,24 @@ export interface components {
             systemversion: string;
             PUVc?: components["schemas"]["PUVcRecordXml"][];
         };
-        /** @description Form-encoded PUVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, UPrice, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded PUVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, UPrice, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         PUVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.RegDate"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.VECode"?: string;
+            "set_field.Location"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.CurncyCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded PUVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, UPrice, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        PUVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.RegDate"?: string;
             "set_field.TransDate"?: string;
@@ -3842,6 +4071,8 @@ export interface components {
         PUVcCreateJson: {
             data: {
                 PUVc: components["schemas"]["PUVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A QTVc record (quotations). Key: SerNr. */
@@ -3946,8 +4177,24 @@ export interface components {
             systemversion: string;
             QTVc?: components["schemas"]["QTVcRecordXml"][];
         };
-        /** @description Form-encoded QTVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded QTVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         QTVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.QTDate"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.PayDeal"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.Sum0"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum2"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            "set_field.ValidUntilDate"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded QTVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, Price, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        QTVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.QTDate"?: string;
             "set_field.CustCode"?: string;
@@ -3994,6 +4241,8 @@ export interface components {
         QTVcCreateJson: {
             data: {
                 QTVc: components["schemas"]["QTVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ExpVc record (expense claims). Key: SerNr. */
@@ -4102,8 +4351,24 @@ export interface components {
             systemversion: string;
             ExpVc?: components["schemas"]["ExpVcRecordXml"][];
         };
-        /** @description Form-encoded ExpVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, Sum, Item, qty, VATCode, VATSum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ExpVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, Sum, Item, qty, VATCode, VATSum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ExpVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.PayVal"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Person"?: string;
+            "set_field.Name"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.CurncyCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ExpVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, Sum, Item, qty, VATCode, VATSum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ExpVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.PayVal"?: string;
             /**
@@ -4152,6 +4417,8 @@ export interface components {
         ExpVcCreateJson: {
             data: {
                 ExpVc: components["schemas"]["ExpVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ItemStatusVc record (stock levels, read-only). Key: Code + Location. */
@@ -4296,10 +4563,19 @@ export interface components {
             systemversion: string;
             PLVc?: components["schemas"]["PLVcRecordXml"][];
         };
-        /** @description Form-encoded PLVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded PLVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         PLVcForm: {
             "set_field.PLCode"?: string;
             "set_field.ArtCode"?: string;
+            "set_field.ExVatPrice"?: string;
+            "set_field.Comment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded PLVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        PLVcCreateForm: {
+            "set_field.PLCode": string;
+            "set_field.ArtCode": string;
             "set_field.ExVatPrice"?: string;
             "set_field.Comment"?: string;
         } & {
@@ -4309,8 +4585,8 @@ export interface components {
         PLVcRecordInput: {
             /** @constant */
             "@register"?: "PLVc";
-            PLCode?: string;
-            ArtCode?: string;
+            PLCode: string;
+            ArtCode: string;
             ExVatPrice?: string;
             Comment?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
@@ -4322,6 +4598,8 @@ export interface components {
         PLVcCreateJson: {
             data: {
                 PLVc: components["schemas"]["PLVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A PDVc record (payment terms). Key: Code. */
@@ -4397,9 +4675,20 @@ export interface components {
             systemversion: string;
             PDVc?: components["schemas"]["PDVcRecordXml"][];
         };
-        /** @description Form-encoded PDVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded PDVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         PDVcForm: {
             "set_field.Code"?: string;
+            "set_field.PDType"?: string;
+            "set_field.pdays"?: string;
+            "set_field.pdvrebt"?: string;
+            "set_field.pdrdays"?: string;
+            "set_field.pdComment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded PDVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        PDVcCreateForm: {
+            "set_field.Code": string;
             "set_field.PDType"?: string;
             "set_field.pdays"?: string;
             "set_field.pdvrebt"?: string;
@@ -4412,7 +4701,7 @@ export interface components {
         PDVcRecordInput: {
             /** @constant */
             "@register"?: "PDVc";
-            Code?: string;
+            Code: string;
             PDType?: string;
             pdays?: string;
             pdvrebt?: string;
@@ -4427,6 +4716,8 @@ export interface components {
         PDVcCreateJson: {
             data: {
                 PDVc: components["schemas"]["PDVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A CCatVc record (customer classes). Key: Code. */
@@ -4500,9 +4791,19 @@ export interface components {
             systemversion: string;
             CCatVc?: components["schemas"]["CCatVcRecordXml"][];
         };
-        /** @description Form-encoded CCatVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded CCatVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         CCatVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.PLCode"?: string;
+            "set_field.ARAcc"?: string;
+            "set_field.ClassType"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded CCatVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        CCatVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.PLCode"?: string;
             "set_field.ARAcc"?: string;
@@ -4514,7 +4815,7 @@ export interface components {
         CCatVcRecordInput: {
             /** @constant */
             "@register"?: "CCatVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             PLCode?: string;
             ARAcc?: string;
@@ -4528,6 +4829,8 @@ export interface components {
         CCatVcCreateJson: {
             data: {
                 CCatVc: components["schemas"]["CCatVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ITVc record (item classes). Key: Code. */
@@ -4601,9 +4904,19 @@ export interface components {
             systemversion: string;
             ITVc?: components["schemas"]["ITVcRecordXml"][];
         };
-        /** @description Form-encoded ITVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ITVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ITVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.CostAcc"?: string;
+            "set_field.InvAcc"?: string;
+            "set_field.SalesAcc"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ITVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ITVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.CostAcc"?: string;
             "set_field.InvAcc"?: string;
@@ -4615,7 +4928,7 @@ export interface components {
         ITVcRecordInput: {
             /** @constant */
             "@register"?: "ITVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             CostAcc?: string;
             InvAcc?: string;
@@ -4629,6 +4942,8 @@ export interface components {
         ITVcCreateJson: {
             data: {
                 ITVc: components["schemas"]["ITVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A DelAddrVc record (delivery addresses). Key: CustCode + DelCode. */
@@ -4718,10 +5033,28 @@ export interface components {
             systemversion: string;
             DelAddrVc?: components["schemas"]["DelAddrVcRecordXml"][];
         };
-        /** @description Form-encoded DelAddrVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded DelAddrVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         DelAddrVcForm: {
             "set_field.CustCode"?: string;
             "set_field.DelCode"?: string;
+            "set_field.Name"?: string;
+            "set_field.DelAddr0"?: string;
+            "set_field.DelAddr1"?: string;
+            "set_field.DelAddr2"?: string;
+            "set_field.DelAddr3"?: string;
+            "set_field.DelAddr4"?: string;
+            "set_field.Region"?: string;
+            "set_field.Contact"?: string;
+            "set_field.Phone"?: string;
+            "set_field.Email"?: string;
+            "set_field.DelCountry"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded DelAddrVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        DelAddrVcCreateForm: {
+            "set_field.CustCode": string;
+            "set_field.DelCode": string;
             "set_field.Name"?: string;
             "set_field.DelAddr0"?: string;
             "set_field.DelAddr1"?: string;
@@ -4740,8 +5073,8 @@ export interface components {
         DelAddrVcRecordInput: {
             /** @constant */
             "@register"?: "DelAddrVc";
-            CustCode?: string;
-            DelCode?: string;
+            CustCode: string;
+            DelCode: string;
             Name?: string;
             DelAddr0?: string;
             DelAddr1?: string;
@@ -4762,6 +5095,8 @@ export interface components {
         DelAddrVcCreateJson: {
             data: {
                 DelAddrVc: components["schemas"]["DelAddrVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A EmplVc record (employees). Key: Code. */
@@ -4862,9 +5197,23 @@ export interface components {
             systemversion: string;
             EmplVc?: components["schemas"]["EmplVcRecordXml"][];
         };
-        /** @description Form-encoded EmplVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: TaxCode, SDate, EDate, TaxName). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded EmplVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: TaxCode, SDate, EDate, TaxName). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         EmplVcForm: {
             "set_field.Code"?: string;
+            "set_field.Firstname"?: string;
+            "set_field.Surname"?: string;
+            "set_field.IDCode"?: string;
+            "set_field.BankAccount"?: string;
+            "set_field.BirthDate"?: string;
+            "set_field.Mail"?: string;
+            "set_field.UserCode"?: string;
+            "set_field.LangCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded EmplVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: TaxCode, SDate, EDate, TaxName). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        EmplVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Firstname"?: string;
             "set_field.Surname"?: string;
             "set_field.IDCode"?: string;
@@ -4880,7 +5229,7 @@ export interface components {
         EmplVcRecordInput: {
             /** @constant */
             "@register"?: "EmplVc";
-            Code?: string;
+            Code: string;
             Firstname?: string;
             Surname?: string;
             IDCode?: string;
@@ -4906,6 +5255,8 @@ export interface components {
         EmplVcCreateJson: {
             data: {
                 EmplVc: components["schemas"]["EmplVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A DIVc record (item classifiers). Key: Code. */
@@ -4975,9 +5326,17 @@ export interface components {
             systemversion: string;
             DIVc?: components["schemas"]["DIVcRecordXml"][];
         };
-        /** @description Form-encoded DIVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded DIVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         DIVcForm: {
             "set_field.Code"?: string;
+            "set_field.Name"?: string;
+            "set_field.CType"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded DIVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        DIVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Name"?: string;
             "set_field.CType"?: string;
         } & {
@@ -4987,7 +5346,7 @@ export interface components {
         DIVcRecordInput: {
             /** @constant */
             "@register"?: "DIVc";
-            Code?: string;
+            Code: string;
             Name?: string;
             CType?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
@@ -4999,6 +5358,8 @@ export interface components {
         DIVcCreateJson: {
             data: {
                 DIVc: components["schemas"]["DIVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A SerBalVc record (serial number balance, read-only). Key: Item + Location + Serial. */
@@ -5147,7 +5508,7 @@ export interface components {
             systemversion: string;
             ContactRelVc?: components["schemas"]["ContactRelVcRecordXml"][];
         };
-        /** @description Form-encoded ContactRelVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ContactRelVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ContactRelVcForm: {
             "set_field.CustCode"?: string;
             "set_field.CustName"?: string;
@@ -5159,13 +5520,25 @@ export interface components {
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
+        /** @description Form-encoded ContactRelVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ContactRelVcCreateForm: {
+            "set_field.CustCode": string;
+            "set_field.CustName"?: string;
+            "set_field.ContactCode": string;
+            "set_field.ContactName"?: string;
+            "set_field.StartDate"?: string;
+            "set_field.EndDate"?: string;
+            "set_field.Invalid"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
         /** @description A ContactRelVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
         ContactRelVcRecordInput: {
             /** @constant */
             "@register"?: "ContactRelVc";
-            CustCode?: string;
+            CustCode: string;
             CustName?: string;
-            ContactCode?: string;
+            ContactCode: string;
             ContactName?: string;
             StartDate?: string;
             EndDate?: string;
@@ -5179,6 +5552,8 @@ export interface components {
         ContactRelVcCreateJson: {
             data: {
                 ContactRelVc: components["schemas"]["ContactRelVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A UserVc record (users). Key: Code. */
@@ -5254,9 +5629,20 @@ export interface components {
             systemversion: string;
             UserVc?: components["schemas"]["UserVcRecordXml"][];
         };
-        /** @description Form-encoded UserVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded UserVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         UserVcForm: {
             "set_field.Code"?: string;
+            "set_field.Name"?: string;
+            "set_field.AccessGroup"?: string;
+            "set_field.Closed"?: string;
+            "set_field.LangCode"?: string;
+            "set_field.emailAddr"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded UserVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        UserVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Name"?: string;
             "set_field.AccessGroup"?: string;
             "set_field.Closed"?: string;
@@ -5269,7 +5655,7 @@ export interface components {
         UserVcRecordInput: {
             /** @constant */
             "@register"?: "UserVc";
-            Code?: string;
+            Code: string;
             Name?: string;
             AccessGroup?: string;
             Closed?: string;
@@ -5284,6 +5670,8 @@ export interface components {
         UserVcCreateJson: {
             data: {
                 UserVc: components["schemas"]["UserVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A StaffVc record (quantity discount scales). Key: Code. */
@@ -5371,9 +5759,26 @@ export interface components {
             systemversion: string;
             StaffVc?: components["schemas"]["StaffVcRecordXml"][];
         };
-        /** @description Form-encoded StaffVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded StaffVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         StaffVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.StaffType"?: string;
+            "set_field.Lim1"?: string;
+            "set_field.Lim2"?: string;
+            "set_field.Lim3"?: string;
+            "set_field.Lim4"?: string;
+            "set_field.Lim5"?: string;
+            "set_field.Lim6"?: string;
+            "set_field.Lim7"?: string;
+            "set_field.Lim8"?: string;
+            "set_field.Lim9"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded StaffVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        StaffVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.StaffType"?: string;
             "set_field.Lim1"?: string;
@@ -5392,7 +5797,7 @@ export interface components {
         StaffVcRecordInput: {
             /** @constant */
             "@register"?: "StaffVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             StaffType?: string;
             Lim1?: string;
@@ -5413,6 +5818,8 @@ export interface components {
         StaffVcCreateJson: {
             data: {
                 StaffVc: components["schemas"]["StaffVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A RebVc record (discount matrices). Key: Code. */
@@ -5488,9 +5895,20 @@ export interface components {
             systemversion: string;
             RebVc?: components["schemas"]["RebVcRecordXml"][];
         };
-        /** @description Form-encoded RebVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded RebVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         RebVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.StaffCode"?: string;
+            "set_field.DiscPerc"?: string;
+            "set_field.FromDate"?: string;
+            "set_field.ToDate"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded RebVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        RebVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.StaffCode"?: string;
             "set_field.DiscPerc"?: string;
@@ -5503,7 +5921,7 @@ export interface components {
         RebVcRecordInput: {
             /** @constant */
             "@register"?: "RebVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             StaffCode?: string;
             DiscPerc?: string;
@@ -5518,6 +5936,8 @@ export interface components {
         RebVcCreateJson: {
             data: {
                 RebVc: components["schemas"]["RebVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A StockMovVc record (stock movements). Key: SerNr. */
@@ -5618,8 +6038,23 @@ export interface components {
             systemversion: string;
             StockMovVc?: components["schemas"]["StockMovVcRecordXml"][];
         };
-        /** @description Form-encoded StockMovVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, NewPrice). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded StockMovVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, NewPrice). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         StockMovVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.RegDate"?: string;
+            "set_field.FrLocation"?: string;
+            "set_field.ToLocation"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.TotQty"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded StockMovVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, NewPrice). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        StockMovVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.RegDate"?: string;
             "set_field.FrLocation"?: string;
@@ -5663,6 +6098,8 @@ export interface components {
         StockMovVcCreateJson: {
             data: {
                 StockMovVc: components["schemas"]["StockMovVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A SDVc record (stock write-offs). Key: SerNr. */
@@ -5761,8 +6198,23 @@ export interface components {
             systemversion: string;
             SDVc?: components["schemas"]["SDVcRecordXml"][];
         };
-        /** @description Form-encoded SDVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded SDVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         SDVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.CostAcc"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Location"?: string;
+            "set_field.TotQty"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded SDVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Qty). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        SDVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.TransDate"?: string;
             "set_field.CostAcc"?: string;
@@ -5805,6 +6257,8 @@ export interface components {
         SDVcCreateJson: {
             data: {
                 SDVc: components["schemas"]["SDVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A COVc record (contracts). Key: SerNr (with CustCode). */
@@ -5892,8 +6346,25 @@ export interface components {
             systemversion: string;
             COVc?: components["schemas"]["COVcRecordXml"][];
         };
-        /** @description Form-encoded COVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded COVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         COVcForm: {
+            "set_field.CustCode"?: string;
+            "set_field.SerNr"?: string;
+            "set_field.CODate"?: string;
+            "set_field.startDate"?: string;
+            "set_field.endDate"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.perType"?: string;
+            "set_field.perLength"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded COVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        COVcCreateForm: {
             "set_field.CustCode"?: string;
             "set_field.SerNr"?: string;
             "set_field.CODate"?: string;
@@ -5934,6 +6405,8 @@ export interface components {
         COVcCreateJson: {
             data: {
                 COVc: components["schemas"]["COVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A Bud1Vc record (budgets). Key: AccNumber + Objects + start date. */
@@ -6036,7 +6509,7 @@ export interface components {
             systemversion: string;
             Bud1Vc?: components["schemas"]["Bud1VcRecordXml"][];
         };
-        /** @description Form-encoded Bud1Vc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: BudDate, sval). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded Bud1Vc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: BudDate, sval). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         Bud1VcForm: {
             "set_field.AccNumber"?: string;
             "set_field.Objects"?: string;
@@ -6053,16 +6526,33 @@ export interface components {
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
+        /** @description Form-encoded Bud1Vc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: BudDate, sval). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        Bud1VcCreateForm: {
+            "set_field.AccNumber": string;
+            "set_field.Objects"?: string;
+            "set_field.BFCode"?: string;
+            "set_field.YearVal"?: string;
+            "set_field.BudSum"?: string;
+            "set_field.StartDate": string;
+            "set_field.EndDate"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
         /** @description A Bud1Vc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
         Bud1VcRecordInput: {
             /** @constant */
             "@register"?: "Bud1Vc";
-            AccNumber?: string;
+            AccNumber: string;
             Objects?: string;
             BFCode?: string;
             YearVal?: string;
             BudSum?: string;
-            StartDate?: string;
+            StartDate: string;
             EndDate?: string;
             /**
              * @description OKFlag 0 means draft and 1 means confirmed.
@@ -6084,6 +6574,8 @@ export interface components {
         Bud1VcCreateJson: {
             data: {
                 Bud1Vc: components["schemas"]["Bud1VcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A FBVc record (opening balances). Key: SerNr. */
@@ -6174,8 +6666,18 @@ export interface components {
             systemversion: string;
             FBVc?: components["schemas"]["FBVcRecordXml"][];
         };
-        /** @description Form-encoded FBVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, DebVal, CredVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded FBVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, DebVal, CredVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         FBVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.DSum"?: string;
+            "set_field.CSum"?: string;
+            "set_field.DiffVal"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded FBVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: AccNumber, DebVal, CredVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        FBVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.TransDate"?: string;
             "set_field.DSum"?: string;
@@ -6209,6 +6711,8 @@ export interface components {
         FBVcCreateJson: {
             data: {
                 FBVc: components["schemas"]["FBVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ContractVc record (employment contracts). Key: SerNr. */
@@ -6307,8 +6811,19 @@ export interface components {
             systemversion: string;
             ContractVc?: components["schemas"]["ContractVcRecordXml"][];
         };
-        /** @description Form-encoded ContractVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: PosCode, SDate, EDate, WorkLoad, PaymTypeCode, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded ContractVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: PosCode, SDate, EDate, WorkLoad, PaymTypeCode, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         ContractVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.EmplCode"?: string;
+            "set_field.StartDate"?: string;
+            "set_field.EndDate"?: string;
+            "set_field.VacDaysNorm"?: string;
+            "set_field.Status"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ContractVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: PosCode, SDate, EDate, WorkLoad, PaymTypeCode, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ContractVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.EmplCode"?: string;
             "set_field.StartDate"?: string;
@@ -6347,6 +6862,8 @@ export interface components {
         ContractVcCreateJson: {
             data: {
                 ContractVc: components["schemas"]["ContractVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A WorkedHoursVc record (timesheets). Key: SerNr. */
@@ -6509,8 +7026,21 @@ export interface components {
             systemversion: string;
             WorkedHoursVc?: components["schemas"]["WorkedHoursVcRecordXml"][];
         };
-        /** @description Form-encoded WorkedHoursVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, WorkHourTypeCode, DaysTotal, HoursTotal, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17, d18, d19, d20, d21, d22, d23, d24, d25, d26, d27, d28, d29, d30, d31). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded WorkedHoursVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, WorkHourTypeCode, DaysTotal, HoursTotal, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17, d18, d19, d20, d21, d22, d23, d24, d25, d26, d27, d28, d29, d30, d31). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         WorkedHoursVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.Year"?: string;
+            "set_field.Month"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded WorkedHoursVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, WorkHourTypeCode, DaysTotal, HoursTotal, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17, d18, d19, d20, d21, d22, d23, d24, d25, d26, d27, d28, d29, d30, d31). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        WorkedHoursVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.Year"?: string;
             "set_field.Month"?: string;
@@ -6583,6 +7113,8 @@ export interface components {
         WorkedHoursVcCreateJson: {
             data: {
                 WorkedHoursVc: components["schemas"]["WorkedHoursVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A AbsenceVc record (absences). Key: SerNr. */
@@ -6691,8 +7223,26 @@ export interface components {
             systemversion: string;
             AbsenceVc?: components["schemas"]["AbsenceVcRecordXml"][];
         };
-        /** @description Form-encoded AbsenceVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: Year, SDate, EDate, Days). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded AbsenceVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: Year, SDate, EDate, Days). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         AbsenceVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.ContrSerNr"?: string;
+            "set_field.EmplCode"?: string;
+            "set_field.StartDate"?: string;
+            "set_field.EndDate"?: string;
+            "set_field.AbsTypeCode"?: string;
+            "set_field.WorkDays"?: string;
+            "set_field.CalendarDays"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded AbsenceVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: Year, SDate, EDate, Days). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        AbsenceVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.ContrSerNr"?: string;
             "set_field.EmplCode"?: string;
@@ -6743,6 +7293,8 @@ export interface components {
         AbsenceVcCreateJson: {
             data: {
                 AbsenceVc: components["schemas"]["AbsenceVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A OpenTransVc record (open payroll transactions). Key: SerNr. */
@@ -6845,8 +7397,22 @@ export interface components {
             systemversion: string;
             OpenTransVc?: components["schemas"]["OpenTransVcRecordXml"][];
         };
-        /** @description Form-encoded OpenTransVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, Tariff, Amount, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded OpenTransVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, Tariff, Amount, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         OpenTransVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.PaymTypeCode"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Total"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded OpenTransVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ContrSerNr, PosCode, Tariff, Amount, Sum). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        OpenTransVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.TransDate"?: string;
             "set_field.PaymTypeCode"?: string;
@@ -6890,6 +7456,8 @@ export interface components {
         OpenTransVcCreateJson: {
             data: {
                 OpenTransVc: components["schemas"]["OpenTransVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A GCVc record (gift cards). Key: SerNr. */
@@ -6973,8 +7541,23 @@ export interface components {
             systemversion: string;
             GCVc?: components["schemas"]["GCVcRecordXml"][];
         };
-        /** @description Form-encoded GCVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded GCVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         GCVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.Amount"?: string;
+            "set_field.ExpiryDate"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.Closed"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded GCVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        GCVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.TransDate"?: string;
             "set_field.Amount"?: string;
@@ -7011,6 +7594,8 @@ export interface components {
         GCVcCreateJson: {
             data: {
                 GCVc: components["schemas"]["GCVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A IPVc record (receipts). Key: SerNr. */
@@ -7131,8 +7716,25 @@ export interface components {
             systemversion: string;
             IPVc?: components["schemas"]["IPVcRecordXml"][];
         };
-        /** @description Form-encoded IPVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: InvoiceNr, PayDate, CustCode, InvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded IPVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: InvoiceNr, PayDate, CustCode, InvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         IPVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.PayMode"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.CurPayVal"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.PayCurCode"?: string;
+            "set_field.Comment"?: string;
+            "set_field.Objects"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded IPVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: InvoiceNr, PayDate, CustCode, InvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        IPVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.PayMode"?: string;
             /**
@@ -7188,6 +7790,8 @@ export interface components {
         IPVcCreateJson: {
             data: {
                 IPVc: components["schemas"]["IPVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A TRVc record (journal entries). Key: IntYc (year code) + Number. */
@@ -7290,8 +7894,20 @@ export interface components {
             systemversion: string;
             TRVc?: components["schemas"]["TRVcRecordXml"][];
         };
-        /** @description Form-encoded TRVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, DebVal, CredVal, Comment, Curncy). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded TRVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, DebVal, CredVal, Comment, Curncy). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         TRVcForm: {
+            "set_field.Number"?: string;
+            "set_field.RegDate"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.DSum"?: string;
+            "set_field.CSum"?: string;
+            "set_field.DiffVal"?: string;
+            "set_field.IntYc"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded TRVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: stp, AccNumber, DebVal, CredVal, Comment, Curncy). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        TRVcCreateForm: {
             "set_field.Number"?: string;
             "set_field.RegDate"?: string;
             "set_field.TransDate"?: string;
@@ -7333,6 +7949,8 @@ export interface components {
         TRVcCreateJson: {
             data: {
                 TRVc: components["schemas"]["TRVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A OPVc record (outgoing payments). Key: SerNr. */
@@ -7429,8 +8047,19 @@ export interface components {
             systemversion: string;
             OPVc?: components["schemas"]["OPVcRecordXml"][];
         };
-        /** @description Form-encoded OPVc body: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: VISerNr, VECode, PInvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded OPVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: VISerNr, VECode, PInvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         OPVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.BankAcc"?: string;
+            "set_field.PayDate"?: string;
+            "set_field.PayMode"?: string;
+            "set_field.CurPayVal"?: string;
+            "set_field.PayCurCode"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded OPVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: VISerNr, VECode, PInvVal, BankVal, RecVal). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        OPVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.BankAcc"?: string;
             "set_field.PayDate"?: string;
@@ -7468,6 +8097,8 @@ export interface components {
         OPVcCreateJson: {
             data: {
                 OPVc: components["schemas"]["OPVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A ARPayVc record (open receivable prepayments, read-only). Key: CUPNr. */
@@ -7614,9 +8245,17 @@ export interface components {
             systemversion: string;
             PRVc?: components["schemas"]["PRVcRecordXml"][];
         };
-        /** @description Form-encoded PRVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded PRVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         PRVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.Closed"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded PRVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        PRVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.Closed"?: string;
         } & {
@@ -7626,7 +8265,7 @@ export interface components {
         PRVcRecordInput: {
             /** @constant */
             "@register"?: "PRVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             Closed?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
@@ -7638,6 +8277,8 @@ export interface components {
         PRVcCreateJson: {
             data: {
                 PRVc: components["schemas"]["PRVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A DepVc record (departments). Key: Code. */
@@ -7707,9 +8348,17 @@ export interface components {
             systemversion: string;
             DepVc?: components["schemas"]["DepVcRecordXml"][];
         };
-        /** @description Form-encoded DepVc body: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded DepVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         DepVcForm: {
             "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.Closed"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded DepVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        DepVcCreateForm: {
+            "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.Closed"?: string;
         } & {
@@ -7719,7 +8368,7 @@ export interface components {
         DepVcRecordInput: {
             /** @constant */
             "@register"?: "DepVc";
-            Code?: string;
+            Code: string;
             Comment?: string;
             Closed?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
@@ -7731,6 +8380,8 @@ export interface components {
         DepVcCreateJson: {
             data: {
                 DepVc: components["schemas"]["DepVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
             };
         };
         /** @description A line of the VATCodeBlock settings block (VAT codes (settings block)). */
@@ -7784,7 +8435,19 @@ export interface components {
                 "application/json": components["schemas"]["ObservedErrorJson"];
                 "application/xml": components["schemas"]["ObservedErrorXml"];
                 "text/xml": components["schemas"]["ObservedErrorXml"];
+                "text/plain": string;
             };
+        };
+        /**
+         * @description `deletes_after` with nothing to report: real deployments answer 204 with an empty body. Not contract: the
+         *     docs give no shape for the answer that carries the deleted ids.
+         */
+        NothingDeleted: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content?: never;
         };
         /**
          * @description Result of PATCH. The endpoint table gives it as "envelope" but rule 9 says the response body of PATCH is
@@ -7801,484 +8464,484 @@ export interface components {
                 "text/xml": unknown;
             };
         };
-        /** @description Envelope with ObjVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ObjVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ObjVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ObjVcEnvelope"];
-                "application/xml": components["schemas"]["ObjVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ObjVcEnvelopeXml"];
+                "application/json": components["schemas"]["ObjVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ObjVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ObjVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with INVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with INVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         INVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["INVcEnvelope"];
-                "application/xml": components["schemas"]["INVcEnvelopeXml"];
-                "text/xml": components["schemas"]["INVcEnvelopeXml"];
+                "application/json": components["schemas"]["INVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["INVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["INVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with CUVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with CUVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         CUVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CUVcEnvelope"];
-                "application/xml": components["schemas"]["CUVcEnvelopeXml"];
-                "text/xml": components["schemas"]["CUVcEnvelopeXml"];
+                "application/json": components["schemas"]["CUVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["CUVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["CUVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with IVVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with IVVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         IVVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["IVVcEnvelope"];
-                "application/xml": components["schemas"]["IVVcEnvelopeXml"];
-                "text/xml": components["schemas"]["IVVcEnvelopeXml"];
+                "application/json": components["schemas"]["IVVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["IVVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["IVVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with VIVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with VIVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         VIVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["VIVcEnvelope"];
-                "application/xml": components["schemas"]["VIVcEnvelopeXml"];
-                "text/xml": components["schemas"]["VIVcEnvelopeXml"];
+                "application/json": components["schemas"]["VIVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["VIVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["VIVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with AccVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with AccVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         AccVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AccVcEnvelope"];
-                "application/xml": components["schemas"]["AccVcEnvelopeXml"];
-                "text/xml": components["schemas"]["AccVcEnvelopeXml"];
+                "application/json": components["schemas"]["AccVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["AccVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["AccVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ORVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ORVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ORVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ORVcEnvelope"];
-                "application/xml": components["schemas"]["ORVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ORVcEnvelopeXml"];
+                "application/json": components["schemas"]["ORVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ORVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ORVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with POVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with POVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         POVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["POVcEnvelope"];
-                "application/xml": components["schemas"]["POVcEnvelopeXml"];
-                "text/xml": components["schemas"]["POVcEnvelopeXml"];
+                "application/json": components["schemas"]["POVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["POVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["POVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with PUVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with PUVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         PUVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PUVcEnvelope"];
-                "application/xml": components["schemas"]["PUVcEnvelopeXml"];
-                "text/xml": components["schemas"]["PUVcEnvelopeXml"];
+                "application/json": components["schemas"]["PUVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["PUVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["PUVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with QTVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with QTVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         QTVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["QTVcEnvelope"];
-                "application/xml": components["schemas"]["QTVcEnvelopeXml"];
-                "text/xml": components["schemas"]["QTVcEnvelopeXml"];
+                "application/json": components["schemas"]["QTVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["QTVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["QTVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ExpVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ExpVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ExpVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ExpVcEnvelope"];
-                "application/xml": components["schemas"]["ExpVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ExpVcEnvelopeXml"];
+                "application/json": components["schemas"]["ExpVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ExpVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ExpVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ItemStatusVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ItemStatusVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ItemStatusVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ItemStatusVcEnvelope"];
-                "application/xml": components["schemas"]["ItemStatusVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ItemStatusVcEnvelopeXml"];
+                "application/json": components["schemas"]["ItemStatusVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ItemStatusVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ItemStatusVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with PLVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with PLVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         PLVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PLVcEnvelope"];
-                "application/xml": components["schemas"]["PLVcEnvelopeXml"];
-                "text/xml": components["schemas"]["PLVcEnvelopeXml"];
+                "application/json": components["schemas"]["PLVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["PLVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["PLVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with PDVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with PDVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         PDVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PDVcEnvelope"];
-                "application/xml": components["schemas"]["PDVcEnvelopeXml"];
-                "text/xml": components["schemas"]["PDVcEnvelopeXml"];
+                "application/json": components["schemas"]["PDVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["PDVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["PDVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with CCatVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with CCatVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         CCatVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CCatVcEnvelope"];
-                "application/xml": components["schemas"]["CCatVcEnvelopeXml"];
-                "text/xml": components["schemas"]["CCatVcEnvelopeXml"];
+                "application/json": components["schemas"]["CCatVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["CCatVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["CCatVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ITVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ITVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ITVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ITVcEnvelope"];
-                "application/xml": components["schemas"]["ITVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ITVcEnvelopeXml"];
+                "application/json": components["schemas"]["ITVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ITVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ITVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with DelAddrVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with DelAddrVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         DelAddrVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["DelAddrVcEnvelope"];
-                "application/xml": components["schemas"]["DelAddrVcEnvelopeXml"];
-                "text/xml": components["schemas"]["DelAddrVcEnvelopeXml"];
+                "application/json": components["schemas"]["DelAddrVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["DelAddrVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["DelAddrVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with EmplVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with EmplVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         EmplVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["EmplVcEnvelope"];
-                "application/xml": components["schemas"]["EmplVcEnvelopeXml"];
-                "text/xml": components["schemas"]["EmplVcEnvelopeXml"];
+                "application/json": components["schemas"]["EmplVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["EmplVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["EmplVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with DIVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with DIVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         DIVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["DIVcEnvelope"];
-                "application/xml": components["schemas"]["DIVcEnvelopeXml"];
-                "text/xml": components["schemas"]["DIVcEnvelopeXml"];
+                "application/json": components["schemas"]["DIVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["DIVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["DIVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with SerBalVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with SerBalVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         SerBalVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SerBalVcEnvelope"];
-                "application/xml": components["schemas"]["SerBalVcEnvelopeXml"];
-                "text/xml": components["schemas"]["SerBalVcEnvelopeXml"];
+                "application/json": components["schemas"]["SerBalVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["SerBalVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["SerBalVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ContactRelVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ContactRelVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ContactRelVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ContactRelVcEnvelope"];
-                "application/xml": components["schemas"]["ContactRelVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ContactRelVcEnvelopeXml"];
+                "application/json": components["schemas"]["ContactRelVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ContactRelVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ContactRelVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with UserVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with UserVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         UserVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["UserVcEnvelope"];
-                "application/xml": components["schemas"]["UserVcEnvelopeXml"];
-                "text/xml": components["schemas"]["UserVcEnvelopeXml"];
+                "application/json": components["schemas"]["UserVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["UserVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["UserVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with StaffVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with StaffVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         StaffVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["StaffVcEnvelope"];
-                "application/xml": components["schemas"]["StaffVcEnvelopeXml"];
-                "text/xml": components["schemas"]["StaffVcEnvelopeXml"];
+                "application/json": components["schemas"]["StaffVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["StaffVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["StaffVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with RebVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with RebVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         RebVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["RebVcEnvelope"];
-                "application/xml": components["schemas"]["RebVcEnvelopeXml"];
-                "text/xml": components["schemas"]["RebVcEnvelopeXml"];
+                "application/json": components["schemas"]["RebVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["RebVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["RebVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with StockMovVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with StockMovVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         StockMovVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["StockMovVcEnvelope"];
-                "application/xml": components["schemas"]["StockMovVcEnvelopeXml"];
-                "text/xml": components["schemas"]["StockMovVcEnvelopeXml"];
+                "application/json": components["schemas"]["StockMovVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["StockMovVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["StockMovVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with SDVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with SDVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         SDVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SDVcEnvelope"];
-                "application/xml": components["schemas"]["SDVcEnvelopeXml"];
-                "text/xml": components["schemas"]["SDVcEnvelopeXml"];
+                "application/json": components["schemas"]["SDVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["SDVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["SDVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with COVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with COVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         COVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["COVcEnvelope"];
-                "application/xml": components["schemas"]["COVcEnvelopeXml"];
-                "text/xml": components["schemas"]["COVcEnvelopeXml"];
+                "application/json": components["schemas"]["COVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["COVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["COVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with Bud1Vc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with Bud1Vc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         Bud1VcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Bud1VcEnvelope"];
-                "application/xml": components["schemas"]["Bud1VcEnvelopeXml"];
-                "text/xml": components["schemas"]["Bud1VcEnvelopeXml"];
+                "application/json": components["schemas"]["Bud1VcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["Bud1VcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["Bud1VcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with FBVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with FBVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         FBVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["FBVcEnvelope"];
-                "application/xml": components["schemas"]["FBVcEnvelopeXml"];
-                "text/xml": components["schemas"]["FBVcEnvelopeXml"];
+                "application/json": components["schemas"]["FBVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["FBVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["FBVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ContractVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ContractVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ContractVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ContractVcEnvelope"];
-                "application/xml": components["schemas"]["ContractVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ContractVcEnvelopeXml"];
+                "application/json": components["schemas"]["ContractVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ContractVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ContractVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with WorkedHoursVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with WorkedHoursVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         WorkedHoursVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["WorkedHoursVcEnvelope"];
-                "application/xml": components["schemas"]["WorkedHoursVcEnvelopeXml"];
-                "text/xml": components["schemas"]["WorkedHoursVcEnvelopeXml"];
+                "application/json": components["schemas"]["WorkedHoursVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["WorkedHoursVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["WorkedHoursVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with AbsenceVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with AbsenceVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         AbsenceVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AbsenceVcEnvelope"];
-                "application/xml": components["schemas"]["AbsenceVcEnvelopeXml"];
-                "text/xml": components["schemas"]["AbsenceVcEnvelopeXml"];
+                "application/json": components["schemas"]["AbsenceVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["AbsenceVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["AbsenceVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with OpenTransVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with OpenTransVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         OpenTransVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["OpenTransVcEnvelope"];
-                "application/xml": components["schemas"]["OpenTransVcEnvelopeXml"];
-                "text/xml": components["schemas"]["OpenTransVcEnvelopeXml"];
+                "application/json": components["schemas"]["OpenTransVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["OpenTransVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["OpenTransVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with GCVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with GCVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         GCVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["GCVcEnvelope"];
-                "application/xml": components["schemas"]["GCVcEnvelopeXml"];
-                "text/xml": components["schemas"]["GCVcEnvelopeXml"];
+                "application/json": components["schemas"]["GCVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["GCVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["GCVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with IPVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with IPVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         IPVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["IPVcEnvelope"];
-                "application/xml": components["schemas"]["IPVcEnvelopeXml"];
-                "text/xml": components["schemas"]["IPVcEnvelopeXml"];
+                "application/json": components["schemas"]["IPVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["IPVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["IPVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with TRVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with TRVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         TRVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["TRVcEnvelope"];
-                "application/xml": components["schemas"]["TRVcEnvelopeXml"];
-                "text/xml": components["schemas"]["TRVcEnvelopeXml"];
+                "application/json": components["schemas"]["TRVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["TRVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["TRVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with OPVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with OPVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         OPVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["OPVcEnvelope"];
-                "application/xml": components["schemas"]["OPVcEnvelopeXml"];
-                "text/xml": components["schemas"]["OPVcEnvelopeXml"];
+                "application/json": components["schemas"]["OPVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["OPVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["OPVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with ARPayVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with ARPayVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         ARPayVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ARPayVcEnvelope"];
-                "application/xml": components["schemas"]["ARPayVcEnvelopeXml"];
-                "text/xml": components["schemas"]["ARPayVcEnvelopeXml"];
+                "application/json": components["schemas"]["ARPayVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ARPayVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ARPayVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with PRVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with PRVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         PRVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PRVcEnvelope"];
-                "application/xml": components["schemas"]["PRVcEnvelopeXml"];
-                "text/xml": components["schemas"]["PRVcEnvelopeXml"];
+                "application/json": components["schemas"]["PRVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["PRVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["PRVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description Envelope with DepVc records. XML by default, JSON with `Accept: application/json`. */
+        /** @description Envelope with DepVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
         DepVcEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["DepVcEnvelope"];
-                "application/xml": components["schemas"]["DepVcEnvelopeXml"];
-                "text/xml": components["schemas"]["DepVcEnvelopeXml"];
+                "application/json": components["schemas"]["DepVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["DepVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["DepVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
         /** @description The VATCodeBlock settings block. JSON with `Accept: application/json`. */
@@ -8288,14 +8951,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["VATCodeBlockEnvelope"];
+                "application/json": components["schemas"]["VATCodeBlockEnvelope"] | components["schemas"]["ObservedErrorJson"];
             };
         };
     };
     parameters: {
         /**
-         * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-         *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+         * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+         *     a query parameter. Real deployments read the company from the number after `/api/` instead
+         *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+         *     `compcode` from that company: the company in the path is the alternative that makes the query
+         *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+         *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+         *     A server may also refuse a request whose path and `compcode` name different companies.
+         * @example 1
          */
         compcode: number;
         /** @description Comma-separated string. Field names to return. */
@@ -8363,12 +9032,18 @@ export interface operations {
     };
     listObjVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8412,18 +9087,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ObjVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createObjVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -8431,7 +9113,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ObjVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ObjVcCreateForm"];
                 "application/json": components["schemas"]["ObjVcCreateJson"];
             };
         };
@@ -8442,12 +9124,18 @@ export interface operations {
     };
     getObjVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8464,12 +9152,18 @@ export interface operations {
     };
     updateObjVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8478,7 +9172,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ObjVcForm"];
             };
@@ -8490,12 +9185,18 @@ export interface operations {
     };
     listINVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8555,18 +9256,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["INVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createINVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -8574,7 +9282,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["INVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["INVcCreateForm"];
                 "application/json": components["schemas"]["INVcCreateJson"];
             };
         };
@@ -8585,12 +9293,18 @@ export interface operations {
     };
     getINVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8607,12 +9321,18 @@ export interface operations {
     };
     updateINVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8621,7 +9341,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["INVcForm"];
             };
@@ -8633,12 +9354,18 @@ export interface operations {
     };
     listCUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8742,18 +9469,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["CUVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createCUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -8761,7 +9495,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["CUVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["CUVcCreateForm"];
                 "application/json": components["schemas"]["CUVcCreateJson"];
             };
         };
@@ -8772,12 +9506,18 @@ export interface operations {
     };
     getCUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8794,12 +9534,18 @@ export interface operations {
     };
     updateCUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8808,7 +9554,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["CUVcForm"];
             };
@@ -8820,12 +9567,18 @@ export interface operations {
     };
     listIVVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -8935,26 +9688,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["IVVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createIVVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["IVVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["IVVcCreateForm"];
                 "application/json": components["schemas"]["IVVcCreateJson"];
             };
         };
@@ -8965,12 +9726,18 @@ export interface operations {
     };
     getIVVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -8987,12 +9754,18 @@ export interface operations {
     };
     updateIVVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9001,7 +9774,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["IVVcForm"];
             };
@@ -9013,12 +9787,18 @@ export interface operations {
     };
     listVIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9080,26 +9860,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["VIVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createVIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["VIVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["VIVcCreateForm"];
                 "application/json": components["schemas"]["VIVcCreateJson"];
             };
         };
@@ -9110,12 +9898,18 @@ export interface operations {
     };
     getVIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9132,12 +9926,18 @@ export interface operations {
     };
     updateVIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9146,7 +9946,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["VIVcForm"];
             };
@@ -9158,12 +9959,18 @@ export interface operations {
     };
     listAccVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9205,18 +10012,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["AccVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createAccVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -9224,7 +10038,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["AccVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["AccVcCreateForm"];
                 "application/json": components["schemas"]["AccVcCreateJson"];
             };
         };
@@ -9235,12 +10049,18 @@ export interface operations {
     };
     getAccVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9257,12 +10077,18 @@ export interface operations {
     };
     updateAccVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9271,7 +10097,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["AccVcForm"];
             };
@@ -9283,12 +10110,18 @@ export interface operations {
     };
     listORVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9348,26 +10181,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ORVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createORVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ORVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ORVcCreateForm"];
                 "application/json": components["schemas"]["ORVcCreateJson"];
             };
         };
@@ -9378,12 +10219,18 @@ export interface operations {
     };
     getORVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9400,12 +10247,18 @@ export interface operations {
     };
     updateORVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9414,7 +10267,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ORVcForm"];
             };
@@ -9426,12 +10280,18 @@ export interface operations {
     };
     listPOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9485,26 +10345,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["POVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["POVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["POVcCreateForm"];
                 "application/json": components["schemas"]["POVcCreateJson"];
             };
         };
@@ -9515,12 +10383,18 @@ export interface operations {
     };
     getPOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9537,12 +10411,18 @@ export interface operations {
     };
     updatePOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9551,7 +10431,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["POVcForm"];
             };
@@ -9563,12 +10444,18 @@ export interface operations {
     };
     listPUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9614,26 +10501,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["PUVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["PUVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["PUVcCreateForm"];
                 "application/json": components["schemas"]["PUVcCreateJson"];
             };
         };
@@ -9644,12 +10539,18 @@ export interface operations {
     };
     getPUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9666,12 +10567,18 @@ export interface operations {
     };
     updatePUVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9680,7 +10587,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["PUVcForm"];
             };
@@ -9692,12 +10600,18 @@ export interface operations {
     };
     listQTVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9751,26 +10665,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["QTVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createQTVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["QTVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["QTVcCreateForm"];
                 "application/json": components["schemas"]["QTVcCreateJson"];
             };
         };
@@ -9781,12 +10703,18 @@ export interface operations {
     };
     getQTVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9803,12 +10731,18 @@ export interface operations {
     };
     updateQTVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9817,7 +10751,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["QTVcForm"];
             };
@@ -9829,12 +10764,18 @@ export interface operations {
     };
     listExpVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -9880,26 +10821,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ExpVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createExpVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ExpVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExpVcCreateForm"];
                 "application/json": components["schemas"]["ExpVcCreateJson"];
             };
         };
@@ -9910,12 +10859,18 @@ export interface operations {
     };
     getExpVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9932,12 +10887,18 @@ export interface operations {
     };
     updateExpVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -9946,7 +10907,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ExpVcForm"];
             };
@@ -9958,12 +10920,18 @@ export interface operations {
     };
     listItemStatusVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10007,18 +10975,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ItemStatusVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     getItemStatusVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10037,12 +11012,18 @@ export interface operations {
     };
     listPLVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10082,18 +11063,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["PLVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPLVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10101,7 +11089,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["PLVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["PLVcCreateForm"];
                 "application/json": components["schemas"]["PLVcCreateJson"];
             };
         };
@@ -10112,12 +11100,18 @@ export interface operations {
     };
     getPLVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10136,12 +11130,18 @@ export interface operations {
     };
     updatePLVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10152,7 +11152,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["PLVcForm"];
             };
@@ -10164,12 +11165,18 @@ export interface operations {
     };
     listPDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10213,18 +11220,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["PDVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10232,7 +11246,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["PDVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["PDVcCreateForm"];
                 "application/json": components["schemas"]["PDVcCreateJson"];
             };
         };
@@ -10243,12 +11257,18 @@ export interface operations {
     };
     getPDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10265,12 +11285,18 @@ export interface operations {
     };
     updatePDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10279,7 +11305,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["PDVcForm"];
             };
@@ -10291,12 +11318,18 @@ export interface operations {
     };
     listCCatVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10338,18 +11371,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["CCatVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createCCatVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10357,7 +11397,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["CCatVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["CCatVcCreateForm"];
                 "application/json": components["schemas"]["CCatVcCreateJson"];
             };
         };
@@ -10368,12 +11408,18 @@ export interface operations {
     };
     getCCatVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10390,12 +11436,18 @@ export interface operations {
     };
     updateCCatVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10404,7 +11456,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["CCatVcForm"];
             };
@@ -10416,12 +11469,18 @@ export interface operations {
     };
     listITVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10463,18 +11522,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ITVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createITVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10482,7 +11548,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ITVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ITVcCreateForm"];
                 "application/json": components["schemas"]["ITVcCreateJson"];
             };
         };
@@ -10493,12 +11559,18 @@ export interface operations {
     };
     getITVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10515,12 +11587,18 @@ export interface operations {
     };
     updateITVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10529,7 +11607,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ITVcForm"];
             };
@@ -10541,12 +11620,18 @@ export interface operations {
     };
     listDelAddrVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10604,18 +11689,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["DelAddrVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createDelAddrVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10623,7 +11715,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["DelAddrVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["DelAddrVcCreateForm"];
                 "application/json": components["schemas"]["DelAddrVcCreateJson"];
             };
         };
@@ -10634,12 +11726,18 @@ export interface operations {
     };
     getDelAddrVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10658,12 +11756,18 @@ export interface operations {
     };
     updateDelAddrVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10674,7 +11778,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["DelAddrVcForm"];
             };
@@ -10686,12 +11791,18 @@ export interface operations {
     };
     listEmplVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10741,18 +11852,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["EmplVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createEmplVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10760,7 +11878,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["EmplVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["EmplVcCreateForm"];
                 "application/json": components["schemas"]["EmplVcCreateJson"];
             };
         };
@@ -10771,12 +11889,18 @@ export interface operations {
     };
     getEmplVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10793,12 +11917,18 @@ export interface operations {
     };
     updateEmplVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10807,7 +11937,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["EmplVcForm"];
             };
@@ -10819,12 +11950,18 @@ export interface operations {
     };
     listDIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10862,18 +11999,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["DIVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createDIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -10881,7 +12025,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["DIVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["DIVcCreateForm"];
                 "application/json": components["schemas"]["DIVcCreateJson"];
             };
         };
@@ -10892,12 +12036,18 @@ export interface operations {
     };
     getDIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10914,12 +12064,18 @@ export interface operations {
     };
     updateDIVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -10928,7 +12084,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["DIVcForm"];
             };
@@ -10940,12 +12097,18 @@ export interface operations {
     };
     listSerBalVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -10987,18 +12150,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["SerBalVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     getSerBalVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11019,12 +12189,18 @@ export interface operations {
     };
     listContactRelVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11070,18 +12246,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ContactRelVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createContactRelVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -11089,7 +12272,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ContactRelVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ContactRelVcCreateForm"];
                 "application/json": components["schemas"]["ContactRelVcCreateJson"];
             };
         };
@@ -11100,12 +12283,18 @@ export interface operations {
     };
     getContactRelVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11124,12 +12313,18 @@ export interface operations {
     };
     updateContactRelVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11140,7 +12335,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ContactRelVcForm"];
             };
@@ -11152,12 +12348,18 @@ export interface operations {
     };
     listUserVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11201,18 +12403,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["UserVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createUserVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -11220,7 +12429,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["UserVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["UserVcCreateForm"];
                 "application/json": components["schemas"]["UserVcCreateJson"];
             };
         };
@@ -11231,12 +12440,18 @@ export interface operations {
     };
     getUserVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11253,12 +12468,18 @@ export interface operations {
     };
     updateUserVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11267,7 +12488,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["UserVcForm"];
             };
@@ -11279,12 +12501,18 @@ export interface operations {
     };
     listStaffVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11340,18 +12568,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["StaffVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createStaffVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -11359,7 +12594,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["StaffVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["StaffVcCreateForm"];
                 "application/json": components["schemas"]["StaffVcCreateJson"];
             };
         };
@@ -11370,12 +12605,18 @@ export interface operations {
     };
     getStaffVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11392,12 +12633,18 @@ export interface operations {
     };
     updateStaffVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11406,7 +12653,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["StaffVcForm"];
             };
@@ -11418,12 +12666,18 @@ export interface operations {
     };
     listRebVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11467,18 +12721,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["RebVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createRebVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -11486,7 +12747,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["RebVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["RebVcCreateForm"];
                 "application/json": components["schemas"]["RebVcCreateJson"];
             };
         };
@@ -11497,12 +12758,18 @@ export interface operations {
     };
     getRebVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11519,12 +12786,18 @@ export interface operations {
     };
     updateRebVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11533,7 +12806,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["RebVcForm"];
             };
@@ -11545,12 +12819,18 @@ export interface operations {
     };
     listStockMovVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11594,26 +12874,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["StockMovVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createStockMovVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["StockMovVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["StockMovVcCreateForm"];
                 "application/json": components["schemas"]["StockMovVcCreateJson"];
             };
         };
@@ -11624,12 +12912,18 @@ export interface operations {
     };
     getStockMovVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11646,12 +12940,18 @@ export interface operations {
     };
     updateStockMovVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11660,7 +12960,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["StockMovVcForm"];
             };
@@ -11672,12 +12973,18 @@ export interface operations {
     };
     listSDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11721,26 +13028,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["SDVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createSDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["SDVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["SDVcCreateForm"];
                 "application/json": components["schemas"]["SDVcCreateJson"];
             };
         };
@@ -11751,12 +13066,18 @@ export interface operations {
     };
     getSDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11773,12 +13094,18 @@ export interface operations {
     };
     updateSDVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11787,7 +13114,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["SDVcForm"];
             };
@@ -11799,12 +13127,18 @@ export interface operations {
     };
     listCOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11852,26 +13186,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["COVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createCOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["COVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["COVcCreateForm"];
                 "application/json": components["schemas"]["COVcCreateJson"];
             };
         };
@@ -11882,12 +13224,18 @@ export interface operations {
     };
     getCOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11904,12 +13252,18 @@ export interface operations {
     };
     updateCOVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -11918,7 +13272,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["COVcForm"];
             };
@@ -11930,12 +13285,18 @@ export interface operations {
     };
     listBud1Vc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -11983,18 +13344,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["Bud1VcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createBud1Vc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -12002,7 +13370,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["Bud1VcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["Bud1VcCreateForm"];
                 "application/json": components["schemas"]["Bud1VcCreateJson"];
             };
         };
@@ -12013,12 +13381,18 @@ export interface operations {
     };
     getBud1Vc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12039,12 +13413,18 @@ export interface operations {
     };
     updateBud1Vc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12057,7 +13437,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["Bud1VcForm"];
             };
@@ -12069,12 +13450,18 @@ export interface operations {
     };
     listFBVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12116,26 +13503,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["FBVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createFBVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["FBVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["FBVcCreateForm"];
                 "application/json": components["schemas"]["FBVcCreateJson"];
             };
         };
@@ -12146,12 +13541,18 @@ export interface operations {
     };
     getFBVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12168,12 +13569,18 @@ export interface operations {
     };
     updateFBVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12182,7 +13589,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["FBVcForm"];
             };
@@ -12194,12 +13602,18 @@ export interface operations {
     };
     listContractVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12243,26 +13657,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ContractVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createContractVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["ContractVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["ContractVcCreateForm"];
                 "application/json": components["schemas"]["ContractVcCreateJson"];
             };
         };
@@ -12273,12 +13695,18 @@ export interface operations {
     };
     getContractVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12295,12 +13723,18 @@ export interface operations {
     };
     updateContractVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12309,7 +13743,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["ContractVcForm"];
             };
@@ -12321,12 +13756,18 @@ export interface operations {
     };
     listWorkedHoursVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12366,26 +13807,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["WorkedHoursVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createWorkedHoursVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["WorkedHoursVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["WorkedHoursVcCreateForm"];
                 "application/json": components["schemas"]["WorkedHoursVcCreateJson"];
             };
         };
@@ -12396,12 +13845,18 @@ export interface operations {
     };
     getWorkedHoursVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12418,12 +13873,18 @@ export interface operations {
     };
     updateWorkedHoursVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12432,7 +13893,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["WorkedHoursVcForm"];
             };
@@ -12444,12 +13906,18 @@ export interface operations {
     };
     listAbsenceVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12499,26 +13967,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["AbsenceVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createAbsenceVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["AbsenceVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["AbsenceVcCreateForm"];
                 "application/json": components["schemas"]["AbsenceVcCreateJson"];
             };
         };
@@ -12529,12 +14005,18 @@ export interface operations {
     };
     getAbsenceVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12551,12 +14033,18 @@ export interface operations {
     };
     updateAbsenceVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12565,7 +14053,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["AbsenceVcForm"];
             };
@@ -12577,12 +14066,18 @@ export interface operations {
     };
     listOpenTransVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12624,26 +14119,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["OpenTransVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createOpenTransVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OpenTransVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["OpenTransVcCreateForm"];
                 "application/json": components["schemas"]["OpenTransVcCreateJson"];
             };
         };
@@ -12654,12 +14157,18 @@ export interface operations {
     };
     getOpenTransVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12676,12 +14185,18 @@ export interface operations {
     };
     updateOpenTransVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12690,7 +14205,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["OpenTransVcForm"];
             };
@@ -12702,12 +14218,18 @@ export interface operations {
     };
     listGCVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12751,26 +14273,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["GCVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createGCVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["GCVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["GCVcCreateForm"];
                 "application/json": components["schemas"]["GCVcCreateJson"];
             };
         };
@@ -12781,12 +14311,18 @@ export interface operations {
     };
     getGCVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12803,12 +14339,18 @@ export interface operations {
     };
     updateGCVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12817,7 +14359,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["GCVcForm"];
             };
@@ -12829,12 +14372,18 @@ export interface operations {
     };
     listIPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -12882,26 +14431,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["IPVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createIPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["IPVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["IPVcCreateForm"];
                 "application/json": components["schemas"]["IPVcCreateJson"];
             };
         };
@@ -12912,12 +14469,18 @@ export interface operations {
     };
     getIPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12934,12 +14497,18 @@ export interface operations {
     };
     updateIPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -12948,7 +14517,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["IPVcForm"];
             };
@@ -12960,12 +14530,18 @@ export interface operations {
     };
     listTRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -13011,26 +14587,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["TRVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createTRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["TRVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["TRVcCreateForm"];
                 "application/json": components["schemas"]["TRVcCreateJson"];
             };
         };
@@ -13041,12 +14625,18 @@ export interface operations {
     };
     getTRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13065,12 +14655,18 @@ export interface operations {
     };
     updateTRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13081,7 +14677,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["TRVcForm"];
             };
@@ -13093,12 +14690,18 @@ export interface operations {
     };
     listOPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -13142,26 +14745,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["OPVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createOPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["OPVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["OPVcCreateForm"];
                 "application/json": components["schemas"]["OPVcCreateJson"];
             };
         };
@@ -13172,12 +14783,18 @@ export interface operations {
     };
     getOPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13194,12 +14811,18 @@ export interface operations {
     };
     updateOPVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13208,7 +14831,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["OPVcForm"];
             };
@@ -13220,12 +14844,18 @@ export interface operations {
     };
     listARPayVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -13273,18 +14903,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["ARPayVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     getARPayVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13301,12 +14938,18 @@ export interface operations {
     };
     listPRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -13344,18 +14987,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["PRVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createPRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -13363,7 +15013,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["PRVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["PRVcCreateForm"];
                 "application/json": components["schemas"]["PRVcCreateJson"];
             };
         };
@@ -13374,12 +15024,18 @@ export interface operations {
     };
     getPRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13396,12 +15052,18 @@ export interface operations {
     };
     updatePRVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13410,7 +15072,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["PRVcForm"];
             };
@@ -13422,12 +15085,18 @@ export interface operations {
     };
     listDepVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
                 /** @description Comma-separated string. Field names to return. */
                 fields?: components["parameters"]["fields"];
                 /** @description Field to sort by, ascending only. Required when `range` is used. */
@@ -13465,18 +15134,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            204: components["responses"]["NothingDeleted"];
             "2XX": components["responses"]["DepVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };
     createDepVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;
@@ -13484,7 +15160,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": components["schemas"]["DepVcForm"];
+                "application/x-www-form-urlencoded": components["schemas"]["DepVcCreateForm"];
                 "application/json": components["schemas"]["DepVcCreateJson"];
             };
         };
@@ -13495,12 +15171,18 @@ export interface operations {
     };
     getDepVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13517,12 +15199,18 @@ export interface operations {
     };
     updateDepVc: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path: {
@@ -13531,7 +15219,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
             content: {
                 "application/x-www-form-urlencoded": components["schemas"]["DepVcForm"];
             };
@@ -13543,12 +15232,18 @@ export interface operations {
     };
     getVATCodeBlock: {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown; it is modelled as a query
-                 *     parameter. (Real deployments also read the number after `/api/` as the company code.)
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
                  */
-                compcode: components["parameters"]["compcode"];
+                compcode?: components["parameters"]["compcode"];
             };
             header?: never;
             path?: never;

@@ -159,6 +159,18 @@ function operationParameters(op: PortalOperationSource, components: Json): Json[
   return [...dispatch, ...own, ...globals];
 }
 
+/**
+ * The XML failure of an operation whose success is JSON. §1 and §7 give the failure forms (an `<error>` element
+ * or a non-empty `errstr`) for the whole API and exempt no operation; and a server answers a request that selects
+ * no operation (an unknown `action`) before it knows the operation's format, in the API's default format, XML.
+ */
+const JSON_OPERATION_XML_FAILURE: Json = {
+  'x-erpcert-doc': `${DOC}#7-errors`,
+  'x-erpcert-inferred':
+    'Failures are "an <error> element or a non-empty errstr attribute" (§1, §7) for every operation; ' +
+    'the JSON operations are not exempted, so a JSON operation may fail in XML.',
+};
+
 function operationResponses(op: PortalOperationSource, catalogue: PortalCatalogue): Json {
   const r = op.result;
   const content: Json = {};
@@ -169,8 +181,11 @@ function operationResponses(op: PortalOperationSource, catalogue: PortalCatalogu
       schema: { anyOf: [ref('schemas', 'PortalOpenData'), ref('schemas', 'PortalFailure')] },
     };
   }
-  if (r.json) content['application/json'] = { schema: ref('schemas', r.json) };
+  if (r.json)
+    content['application/json'] = { schema: { anyOf: [ref('schemas', r.json), ref('schemas', 'PortalJsonFailure')] } };
   if (r.openJson) content['application/json'] = { schema: {} };
+  if ((r.json || r.openJson) && !content['application/xml'])
+    content['application/xml'] = { schema: ref('schemas', 'PortalFailure'), ...JSON_OPERATION_XML_FAILURE };
   if (r.alsoText) content['text/plain'] = { schema: { type: 'string' } };
   if (Object.keys(content).length === 0) throw new Error(`${op.operationId}: result names no body`);
   const ok: Json = {

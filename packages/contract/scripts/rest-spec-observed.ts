@@ -59,7 +59,8 @@ function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; 
   const response: Node = {
     description: `The ${R} settings block. JSON with \`Accept: application/json\`.`,
     headers: { Sequence: { $ref: '#/components/headers/Sequence' } },
-    content: { 'application/json': { schema: ref(`${R}Envelope`) } },
+    // like every REST answer, a refusal may come with HTTP 200 in the observed error shape
+    content: { 'application/json': { schema: { anyOf: [ref(`${R}Envelope`), ref('ObservedErrorJson')] } } },
     ...MARK,
   };
   const paths: Node = {

@@ -1,8 +1,12 @@
 import { observedFieldsOf } from '../src/observed.js';
 import type { RegisterDef } from '../src/registers.js';
-import { type Node, observedFieldSchema } from './rest-spec-schemas.js';
+import { createKeyFields, type Node, observedFieldSchema } from './rest-spec-schemas.js';
 
 const ENDPOINTS_DOC = 'record-rest-api.md#4-endpoints';
+/** Why a form body may be absent: a missing body and a form with no pairs look the same on the wire. */
+const EMPTY_FORM =
+  'A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where ' +
+  'a form with no pairs is valid.';
 const STATUS_NOT_SHOWN = 'HTTP status codes, error body format and error codes of the REST interface: not shown.';
 const param = (name: string): Node => ({ $ref: `#/components/parameters/${name}` });
 const response = (name: string): Node => ({ $ref: `#/components/responses/${name}` });
@@ -61,14 +65,23 @@ export function keyPath(reg: RegisterDef): string {
   return `/api/1/${reg.name}/${reg.key.map((k) => `{${k}}`).join('/')}`;
 }
 
-/** The envelope response of one register, JSON and (inferred) XML. */
+/**
+ * The envelope response of one register, JSON and (inferred) XML. Each media type also admits the observed error
+ * shape: real deployments refuse a write with HTTP 200 (DESIGN.md), so a 2XX body may be an error.
+ */
 export function registerResponse(reg: RegisterDef): Node {
-  const xml = { schema: { $ref: `#/components/schemas/${reg.name}EnvelopeXml` }, 'x-erpcert-standing': 'inferred' };
+  const orError = (schema: string, error: string): Node => ({
+    anyOf: [{ $ref: `#/components/schemas/${schema}` }, { $ref: `#/components/schemas/${error}` }],
+  });
+  const xml = { schema: orError(`${reg.name}EnvelopeXml`, 'ObservedErrorXml'), 'x-erpcert-standing': 'inferred' };
   return {
-    description: `Envelope with ${reg.name} records. XML by default, JSON with \`Accept: application/json\`.`,
+    description:
+      `Envelope with ${reg.name} records. XML by default, JSON with \`Accept: application/json\`. ` +
+      'Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or ' +
+      '`{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract).',
     headers: { Sequence: { $ref: '#/components/headers/Sequence' } },
     content: {
-      'application/json': { schema: { $ref: `#/components/schemas/${reg.name}Envelope` } },
+      'application/json': { schema: orError(`${reg.name}Envelope`, 'ObservedErrorJson') },
       'application/xml': xml,
       'text/xml': xml,
     },
@@ -92,7 +105,7 @@ export function registerPaths(reg: RegisterDef): Node {
         'All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed.',
       'x-erpcert-doc': ENDPOINTS_DOC,
       parameters: [param('compcode'), ...LIST_PARAMS.map(param), ...filterParams(reg)],
-      responses: responses(envelope),
+      responses: { '204': response('NothingDeleted'), ...responses(envelope) },
     },
   };
   if (!reg.readOnly)
@@ -106,9 +119,10 @@ export function registerPaths(reg: RegisterDef): Node {
       'x-erpcert-doc': ENDPOINTS_DOC,
       parameters: [param('compcode')],
       requestBody: {
-        required: true,
+        required: createKeyFields(reg).length > 0,
+        ...(createKeyFields(reg).length > 0 ? {} : { description: EMPTY_FORM }),
         content: {
-          'application/x-www-form-urlencoded': { schema: { $ref: `#/components/schemas/${R}Form` } },
+          'application/x-www-form-urlencoded': { schema: { $ref: `#/components/schemas/${R}CreateForm` } },
           'application/json': { schema: { $ref: `#/components/schemas/${R}CreateJson` } },
         },
       },
@@ -146,7 +160,8 @@ export function registerPaths(reg: RegisterDef): Node {
       'x-erpcert-doc': ENDPOINTS_DOC,
       parameters: [param('compcode')],
       requestBody: {
-        required: true,
+        required: false,
+        description: `${EMPTY_FORM} A form with no pairs changes nothing.`,
         content: { 'application/x-www-form-urlencoded': { schema: { $ref: `#/components/schemas/${R}Form` } } },
       },
       responses: responses(response('PatchResult')),

@@ -197,39 +197,93 @@ function xmlSchemas(reg: RegisterDef, base: BaseSchemas): Node {
   return out;
 }
 
+/**
+ * Key fields the ERP fills in itself when a create leaves them out. A `SerNr` is "the record serial number"
+ * (portal-action-api.md §2 "Identifier formats") and a new record "gets ... a new SerNr" (§3, copyrecord); the
+ * journal entry `Number` is the same kind of serial number, counted within its year code `IntYc`, which follows
+ * from the entry's date; a budget's `Objects` (tags) may be empty.
+ */
+const FILLED_ON_CREATE: Readonly<Record<string, readonly string[]>> = {
+  TRVc: ['IntYc', 'Number'],
+  Bud1Vc: ['Objects'],
+};
+
+/** The key fields a create must send (record-rest-api.md §2 "Key"), in key order: the key minus what the ERP fills. */
+export function createKeyFields(reg: RegisterDef): readonly string[] {
+  const filled = FILLED_ON_CREATE[reg.name] ?? [];
+  return reg.key.filter((k) => k !== 'SerNr' && !filled.includes(k));
+}
+
+/** Why the create bodies require the key fields (`x-erpcert-inferred`). */
+function createKeyReason(reg: RegisterDef, required: readonly string[]): string {
+  const left = reg.key.filter((k) => !required.includes(k));
+  return (
+    `Required: the key field${required.length > 1 ? 's' : ''} ${required.join(', ')} (key column of the register ` +
+    `table: ${reg.keyNote ?? reg.key.join(' + ')}). A record is stored and addressed by its key, so a create without ` +
+    'it cannot succeed, and JSON bodies get no auto-fill (rule 2).' +
+    (left.length > 0
+      ? ` ${left.join(' and ')} ${left.length > 1 ? 'are' : 'is'} filled in by the ERP (serial numbers, the year code) or may be empty.`
+      : '')
+  );
+}
+
+/** The main fields with the key fields a create must send made non-empty. */
+function createFieldProps(reg: RegisterDef, required: readonly string[], prefix = ''): Node {
+  const out = fieldProps(reg.fields, prefix);
+  for (const k of required) out[`${prefix}${k}`] = { ...(out[`${prefix}${k}`] as Node), minLength: 1 };
+  return out;
+}
+
 /** Request bodies of POST/PATCH (record-rest-api.md §4 Endpoints and rules 1-3). */
 function writeSchemas(reg: RegisterDef): Node {
   const R = reg.name;
   const hasRows = reg.rowFields.length > 0;
   const out: Node = {};
   const rowSet = `^set_row_field\\.(0|[1-9][0-9]*)\\.${FIELD_NAME}$`;
-  out[`${R}Form`] = {
-    description:
-      `Form-encoded ${R} body: \`set_field.<FieldName>=<value>\` (header)` +
-      (hasRows
-        ? `, \`set_row_field.<N>.<FieldName>=<value>\` (row N, 0-based; row fields: ${reg.rowFields.join(', ')})`
-        : '') +
-      '. Main fields are listed; other fields match the patterns (full field lists are not shown).',
+  const formBody = (required: readonly string[]): Node => ({
     type: 'object',
-    properties: { ...fieldProps(reg.fields, 'set_field.'), ...observedProps(R, 'header', 'set_field.') },
+    ...(required.length > 0 ? { required: required.map((k) => `set_field.${k}`) } : {}),
+    properties: { ...createFieldProps(reg, required, 'set_field.'), ...observedProps(R, 'header', 'set_field.') },
     patternProperties: {
       [`^set_field\\.${FIELD_NAME}$`]: ref('FieldValue'),
       ...(hasRows ? { [rowSet]: ref('FieldValue') } : {}),
     },
     additionalProperties: false,
     'x-erpcert-doc': 'record-rest-api.md#4-endpoints',
+  });
+  const formText =
+    `\`set_field.<FieldName>=<value>\` (header)` +
+    (hasRows
+      ? `, \`set_row_field.<N>.<FieldName>=<value>\` (row N, 0-based; row fields: ${reg.rowFields.join(', ')})`
+      : '') +
+    '. Main fields are listed; other fields match the patterns (full field lists are not shown).';
+  const required = createKeyFields(reg);
+  const inferred =
+    required.length > 0
+      ? { 'x-erpcert-standing': 'inferred', 'x-erpcert-inferred': createKeyReason(reg, required) }
+      : {};
+  out[`${R}Form`] = {
+    description: `Form-encoded ${R} body of an update: ${formText}`,
+    ...formBody([]),
+  };
+  out[`${R}CreateForm`] = {
+    description: `Form-encoded ${R} body of a create: ${formText}`,
+    ...formBody(required),
+    ...inferred,
   };
   out[`${R}RecordInput`] = {
     description: `A ${R} record in a JSON create body. \`@register\` inside the objects is optional (rule 3).`,
     type: 'object',
+    ...(required.length > 0 ? { required: [...required] } : {}),
     properties: {
       '@register': { type: 'string', const: R },
-      ...fieldProps(reg.fields),
+      ...createFieldProps(reg, required),
       ...observedProps(R, 'header'),
       rows: hasRows ? { type: 'array', items: ref(`${R}RowInput`) } : noLines({ type: 'object' }),
     },
     additionalProperties: ref('FieldValue'),
     'x-erpcert-doc': 'record-rest-api.md#rules',
+    ...inferred,
   };
   if (hasRows)
     out[`${R}RowInput`] = {
@@ -250,6 +304,12 @@ function writeSchemas(reg: RegisterDef): Node {
         type: 'object',
         required: [R],
         properties: { [R]: { type: 'array', minItems: 1, items: ref(`${R}RecordInput`) } },
+        patternProperties: { '^@': {} },
+        additionalProperties: false,
+        'x-erpcert-standing': 'inferred',
+        'x-erpcert-inferred':
+          `"The register is identified by the URL and the array key" (rule 3): the only array is ${R}, the ` +
+          'register of the URL; `@` members are attributes, not records.',
       },
     },
     'x-erpcert-doc': 'record-rest-api.md#4-endpoints',

@@ -83,12 +83,12 @@ describe.each([
   [
     'loaded (with $refs)',
     () => Promise.resolve(loadSpec('record-rest')),
-    '#/components/responses/IVVcEnvelope/content/application~1json/schema',
+    '#/components/responses/IVVcEnvelope/content/application~1json/schema/anyOf/0',
   ],
   [
     'dereferenced',
     () => validateSpec('record-rest'),
-    '#/paths/~1api~11~1IVVc/get/responses/2XX/content/application~1json/schema',
+    '#/paths/~1api~11~1IVVc/get/responses/2XX/content/application~1json/schema/anyOf/0',
   ],
 ] as const)('validateJsonBody on the %s record REST spec', (_, get, pointer) => {
   let spec: OpenApiDocument;
@@ -113,6 +113,16 @@ describe.each([
     const env = docEnvelope();
     Object.assign(env.data.IVVc[0]!, { Sum4: 12.5 });
     expect(validateJsonBody(spec, pointer, env).errors).toEqual(['/data/IVVc/0/Sum4 must be string']);
+  });
+
+  it('admits the observed error shape beside the envelope in the 2XX response (errors come with HTTP 200)', async () => {
+    spec = await get();
+    const whole = pointer.replace(/\/anyOf\/0$/, '');
+    const error = { error: { '@code': '2002', '@description': 'Code is required', '@field': 'Code' } };
+    expect(validateJsonBody(spec, whole, error).valid).toBe(true);
+    expect(validateJsonBody(spec, whole, docEnvelope()).valid).toBe(true);
+    expect(validateJsonBody(spec, pointer, error).valid).toBe(false);
+    expect(validateJsonBody(spec, whole, { error: 'text' }).valid).toBe(false);
   });
 });
 

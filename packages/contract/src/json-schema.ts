@@ -72,7 +72,7 @@ function formatError(e: ErrorObject): string {
  * Validates a JSON value against a schema of an OpenAPI 3.1 spec with ajv (JSON Schema 2020-12, the
  * dialect of OAS 3.1) and ajv-formats. `pointerOrSchemaName` is a component schema name (`IVVcEnvelope`)
  * or a JSON pointer to a Schema Object of the spec (`#/components/schemas/IVVcEnvelope`,
- * `#/paths/~1api~11~1IVVc/get/responses/2XX/content/application~1json/schema`). Works on the document from
+ * `#/paths/~1api~11~1IVVc/get/responses/2XX/content/application~1json/schema/anyOf/0`). Works on the document from
  * `loadSpec` (with `$ref`s) and on the dereferenced one from `validateSpec`. Compiled validators are cached
  * per spec object and pointer.
  */

@@ -351,8 +351,37 @@ describe('portal spec: result element shapes (XML) against the shapes table', ()
     for (const { op } of ops) {
       const xml = op.responses['2XX'].content['application/xml'];
       if (!xml) continue;
-      const failure = xml.schema.anyOf.find((s: J) => s.anyOf?.some((b: J) => b.xml?.name === 'error'));
+      // an XML success shape comes as anyOf [shape, PortalFailure]; a JSON operation's XML is PortalFailure alone
+      const failure = [xml.schema, ...(xml.schema.anyOf ?? [])].find((s: J) =>
+        s.anyOf?.some((b: J) => b.xml?.name === 'error'),
+      );
       expect(failure, op.operationId).toBeDefined();
+    }
+  });
+
+  it('every JSON result admits the JSON failure, and also the XML failure (§1, §7 exempt no operation)', () => {
+    const jsonOps = ops.filter(({ op }) => op.responses['2XX'].content['application/json']);
+    expect(jsonOps.map(({ op }) => op.operationId).sort()).toEqual([
+      'action_getreportfilters',
+      'activeeditfields',
+      'report',
+      'windowactions',
+      'windowactions_encrypted',
+    ]);
+    for (const { op } of jsonOps) {
+      const content = op.responses['2XX'].content;
+      const json = content['application/json'].schema;
+      // report's output is not shown: an open schema, which admits the failure too
+      if (Object.keys(json).length > 0)
+        expect(
+          json.anyOf.some((s: J) => s.properties?.success?.const === false),
+          op.operationId,
+        ).toBe(true);
+      expect(
+        content['application/xml'].schema.anyOf.some((b: J) => b.xml?.name === 'error'),
+        op.operationId,
+      ).toBe(true);
+      expect(content['application/xml']['x-erpcert-standing'], op.operationId).toBe('inferred');
     }
   });
 });

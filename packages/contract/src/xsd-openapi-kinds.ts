@@ -12,6 +12,8 @@ export function kindOfSchema(name: string): XmlBodyKind | undefined {
     ObservedMessageXml: 'error-only',
     PortalOperationResult: 'portal-result',
     PortalFailedResult: 'portal-result',
+    // the XML failure of an operation whose success is JSON: `<error>` or `<data><res errstr="..."/></data>`
+    PortalFailure: 'portal-result',
     PortalError: 'error-only',
     PortalMessageElement: 'error-only',
     PortalLoginResult: 'portal-login',

@@ -12,7 +12,8 @@ const company = (description: string, status = 400, field = 'compcode') =>
  * The company of a request. The docs call `/api/1/` the version and give `compcode` a location that
  * is "not shown" (record-rest-api.md §4 rule 8); real deployments put the company in the path
  * (DESIGN.md). So: path segment 1 with a `compcode` -> compcode; another path segment and a
- * disagreeing compcode -> refused (400); neither -> company 1. An unknown company is 404.
+ * disagreeing compcode -> refused (400); neither -> company 1. A compcode that is not a number from 1 is 400;
+ * an unknown company (however many digits) is 404.
  *
  * @param pathSegment the number after `/api/` (or undefined where the path has none, e.g. the portal)
  * @param compcode the `compcode` query values
@@ -27,8 +28,10 @@ export function resolveCompany(
   if (distinct.length > 1)
     throw company(`${parameterName} is given with different values: ${distinct.join(', ')}`, 400, parameterName);
   const query = distinct[0];
-  if (query !== undefined && !/^[1-9]\d{0,8}$/.test(query))
+  if (query !== undefined && !/^[1-9]\d*$/.test(query))
     throw company(`${parameterName} must be a company number from 1, got "${query}"`, 400, parameterName);
+  // a well-formed number longer than any company code names no company: 404, like company 7
+  if (query !== undefined && query.length > 9) throw company(`company ${query} does not exist`, 404, parameterName);
   let code: number;
   if (pathSegment === undefined || pathSegment === '1') code = query === undefined ? 1 : Number(query);
   else {

@@ -60,7 +60,8 @@ export function formChanges(pairs: readonly (readonly [string, string])[]): Fiel
       header.set(field, value);
       continue;
     }
-    const m = /^set_row_field\.(\d{1,6})\.(\w+)$/.exec(name);
+    // any row number is well-formed; one beyond the record's rows is the write's validation error (HTTP 200)
+    const m = /^set_row_field\.(\d+)\.(\w+)$/.exec(name);
     if (m) {
       const n = Number(m[1]);
       if (!rows.has(n)) rows.set(n, new Map());

@@ -20,6 +20,12 @@ import type { StoredRecord } from '../store/record-table.js';
 const methodNotAllowed = (allow: string, what: string) =>
   new ErpError(405, ErrorCode.methodNotAllowed, `${what} allows ${allow}`, { headers: { Allow: allow } });
 
+/** The methods of a register path: GET (and HEAD) everywhere, POST on the list, PATCH on a record, none to write read-only registers. */
+function allowedMethods(schema: RegisterSchema, record: boolean): readonly string[] {
+  if (schema.readOnly) return ['GET', 'HEAD'];
+  return ['GET', 'HEAD', record ? 'PATCH' : 'POST'];
+}
+
 function renderPage(req: RouteRequest, app: RestApp, page: RecordPage, nonBlank: boolean): AppResponse {
   const info = { register: page.plan.register, sequence: app.store.sequence, systemVersion: app.systemVersion };
   const opts = { nonBlank };
@@ -55,18 +61,24 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
   const companySeg = segs[2] ?? '';
   if (companySeg !== '' && !/^\d{1,9}$/.test(companySeg))
     throw new ErpError(404, ErrorCode.notFound, `no such path ${req.rawPath}: the record API is /api/1/<register>`);
-  const company = app.company(req, companySeg === '' ? undefined : companySeg);
+  const companyOf = () => app.company(req, companySeg === '' ? undefined : companySeg);
   const register = segs[3] ?? '';
   const keySegs = segs.slice(4);
   if (keySegs.length === 1 && keySegs[0] === '') keySegs.pop();
   if (register === '') {
     // API root: the documented session start (record-rest-api.md §4 "API root")
     if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed('GET, HEAD', 'the API root');
+    companyOf();
     return dataResponse(req, { sequence: app.store.sequence, systemVersion: app.systemVersion }, undefined);
   }
   const schema = app.store.schema(register);
   if (!schema?.rest)
     throw new ErpError(404, ErrorCode.unknownRegister, `unknown register "${register}"`, { field: register });
+  // a method no operation of the path has is 405 with Allow (RFC 9110 §15.5.6), whatever the query says
+  const allowed = allowedMethods(schema, keySegs.length > 0);
+  if (!allowed.includes(req.method))
+    throw methodNotAllowed(allowed.join(', '), schema.readOnly ? `read-only register ${register}` : register);
+  const company = companyOf();
   if (schema.block) return blockRoute(req, app, schema, company, keySegs);
   const ctx = app.writeContext(company);
   const envelope = { register, sequence: app.store.sequence, systemVersion: app.systemVersion };
@@ -93,7 +105,6 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
       }
       return renderPage(req, app, listRecords(app.store, register, company, params.list), params.nonBlank ?? false);
     }
-    if (req.method !== 'POST') throw methodNotAllowed(schema.readOnly ? 'GET, HEAD' : 'GET, HEAD, POST', register);
     const nonBlank = parseFieldMode(req.query, 'nonblank');
     const type = mediaType(req);
     if (type === 'application/json') {
@@ -134,8 +145,6 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
     if (page.rows.length === 0) throw notFound();
     return renderPage(req, app, page, params.nonBlank ?? false);
   }
-  if (req.method !== 'PATCH') throw methodNotAllowed(schema.readOnly ? 'GET, HEAD' : 'GET, HEAD, PATCH', register);
-  if (schema.readOnly) throw methodNotAllowed('GET, HEAD', `read-only register ${register}`);
   const type = mediaType(req);
   if (type !== '' && type !== 'application/x-www-form-urlencoded')
     throw new ErpError(

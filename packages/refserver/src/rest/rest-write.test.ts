@@ -249,6 +249,18 @@ describe('validation errors: HTTP 200 with <error> before <data>, nothing writte
     });
   });
 
+  it('refuses a row number beyond the rows as a validation error (HTTP 200), however many digits it has', async () => {
+    for (const n of ['5', '1234567', '3148478358573181224737327516']) {
+      const res = await post('INVc', [
+        ['set_field.Code', `ROW${n.length}`],
+        [`set_row_field.${n}.Text`, 'x'],
+      ]);
+      expect(res.status, n).toBe(200);
+      expect(JSON.parse(res.text).error['@description'], n).toMatch(/^row .* cannot be set: the record has 0 row\(s\)/);
+    }
+    expect(app.store.get('INVc', 1, ['ROW1'])).toBeUndefined();
+  });
+
   it('refuses a malformed form body with 400', async () => {
     const res = await call(app, 'POST', '/api/1/CUVc', { form: [['Code', 'X']] });
     expect(res.status).toBe(400);
