@@ -236,11 +236,11 @@ describe('portal mutants', () => {
     expect((mutant(id).request!(req(portal(from), extra)) as ProxyRequest).url).toBe(portal(to));
   });
 
-  it('lookup-vevc-all-contacts asks ALLCUVc and names the results VEVc', () => {
+  it('lookup-vevc-all-contacts asks AllCUVc (the register the docs name) and names the results VEVc', () => {
     const m = mutant('lookup-vevc-all-contacts');
     const sent = m.request!(req(portal('action=pastespecial&register=VEVc&id=a'))) as ProxyRequest;
-    expect(sent.url).toBe(portal('action=pastespecial&register=ALLCUVc&id=a'));
-    const out = m.response!(sent, res('<data><ALLCUVc><Code>C1</Code></ALLCUVc></data>'));
+    expect(sent.url).toBe(portal('action=pastespecial&register=AllCUVc&id=a'));
+    const out = m.response!(sent, res('<data><AllCUVc><Code>C1</Code></AllCUVc></data>'));
     expect(bodyOf(out)).toBe('<data><VEVc><Code>C1</Code></VEVc></data>');
   });
 
