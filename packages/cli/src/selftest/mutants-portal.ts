@@ -267,6 +267,9 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
       id: 'convert-without-newdata',
       description: 'conversions answer an empty newdata (the new record is not named)',
       breaks: ['PORTAL.CONVERT.NEWDATA_EXISTS'],
+      // the documented conversion result is <res errstr="" newdata="<new SerNr>"/> (portal-action-api.md §2
+      // "Result element shapes"): newdata="" holds no SerNr, so the shape is broken too
+      alsoBreaks: ['PORTAL.CONVERT.RESULT_SHAPE'],
       response: (req, res) =>
         CONVERSIONS.includes(portalAction(req) ?? '')
           ? replaced(res, (b) => b.replace(/ newdata="[^"]+"/, ' newdata=""'))
