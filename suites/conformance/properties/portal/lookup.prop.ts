@@ -136,9 +136,10 @@ async function lookup(ctx: RuleContext, register: LookupRegister, id: string, de
 }
 
 /**
- * The shape and the cap of a lookup answer (§2 "Lookup result", §8). The INVc fields are judged first: the XSD
- * of the lookup result (specs/xsd/portal-lookup.xsd) also requires them, but a missing field breaks
- * INVC_FIELDS ("For INVc: Code, Name, UPrice1"), not RESULT_SHAPE (elements named after the register).
+ * The shape and the cap of a lookup answer (§2 "Lookup result", §8). The INVc fields and the cap are judged
+ * first: the XSD of the lookup result (specs/xsd/portal-lookup.xsd) also requires them, but a missing field
+ * breaks INVC_FIELDS ("For INVc: Code, Name, UPrice1") and a 51st result CAP50, not RESULT_SHAPE (elements
+ * named after the register).
  */
 async function checkShape(ctx: RuleContext, register: LookupRegister, id: string, result: PortalLookup): Promise<void> {
   if (register === 'INVc')
@@ -146,17 +147,17 @@ async function checkShape(ctx: RuleContext, register: LookupRegister, id: string
       const missing = ['Code', 'Name', 'UPrice1'].filter((f) => r[f] === undefined);
       expectRule(missing.length === 0, 'PORTAL.LOOKUP.INVC_FIELDS', () => `INVc result lacks ${missing}: ${show(r)}`);
     }
+  expectRule(
+    result.records.length <= CAP,
+    'PORTAL.LOOKUP.CAP50',
+    () => `lookup ${register} id=${show(id)} returned ${result.records.length} results`,
+  );
   await assertPortalXml(ctx, result.raw.text, 'portal-lookup', 'PORTAL.LOOKUP.RESULT_SHAPE', register);
   const strangers = dataChildNames(result.raw).filter((n) => n !== register && n !== 'res' && n !== 'message');
   expectRule(
     strangers.length === 0,
     'PORTAL.LOOKUP.RESULT_SHAPE',
     () => `lookup ${register} id=${show(id)} holds elements ${strangers.join(', ')}, not elements named ${register}`,
-  );
-  expectRule(
-    result.records.length <= CAP,
-    'PORTAL.LOOKUP.CAP50',
-    () => `lookup ${register} id=${show(id)} returned ${result.records.length} results`,
   );
 }
 
