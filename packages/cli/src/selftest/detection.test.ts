@@ -90,6 +90,17 @@ describe('judgeMutant', () => {
     expect(o.problems).toEqual(['no test of the suite names REST.QUERY.OFFSET']);
     expect(o.runs[0]!.untested).toEqual(['REST.QUERY.OFFSET']);
   });
+
+  it('a rule the harness judges on every answer is judged although no test names it', () => {
+    const rule = 'PORTAL.ERRORS.FAILURE_FORM';
+    const central = { ...mutant, breaks: [rule] };
+    const caught = judgeMutant(central, [run(1, [rule], { untested: [rule] })], selected);
+    expect(caught.status).toBe('judged');
+    expect(caught.caught).toBe(true);
+    const missed = judgeMutant(central, [run(1, [], { untested: [rule] })], selected);
+    expect(missed.status).toBe('judged');
+    expect(missed.caught).toBe(false);
+  });
 });
 
 describe('the figures', () => {

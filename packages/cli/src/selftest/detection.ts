@@ -8,11 +8,21 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@erpcert/contract';
 import type { ResultsDocument } from '../reports/results.js';
+import { TRANSPORT_RULES } from '../reports/runner.js';
 import type { Mutant } from './proxy.js';
 
 /** The `--only` glob of a mutant: its own `select`, else the rule families (`REST.QUERY.*`) of its rules. */
 export const selectionOf = (m: Mutant): string =>
   m.select ?? [...new Set(m.breaks.map((r) => `${r.split('.').slice(0, 2).join('.')}.*`))].join(',');
+
+/**
+ * Rules the harness judges on every answer of every test (suites/conformance/src/harness/target-fault.ts):
+ * no test names the failure forms (a correct server cannot be made to fail on demand), yet any selection
+ * that sends a request judges them, so a mutant breaking them is judged, never `uncovered`.
+ */
+export const CENTRALLY_JUDGED: ReadonlySet<string> = new Set(
+  Object.values(TRANSPORT_RULES).flatMap((api) => Object.values(api)),
+);
 
 /** What one `erpcert conform` run of a mutant showed, read from its results.json. */
 export interface MutantRun {
@@ -48,7 +58,8 @@ export interface MutantOutcome {
   readonly breaks: readonly string[];
   readonly select: string;
   /**
-   * `judged`: it ran; `uncovered`: no test of the suite names one of its rules, so it did not run (counts as
+   * `judged`: it ran; `uncovered`: no test of the suite names one of its rules (other than the rules the
+   * harness judges on every answer, `CENTRALLY_JUDGED`), so it did not run (counts as
    * not caught); `needs`: the CLI lacks an option the mutant needs (counts as not caught); `error`: a run
    * did not complete (exit 2; counts as not caught).
    */
@@ -83,7 +94,7 @@ export function judgeMutant(
   given: MutantOutcome['status'] = 'judged',
   givenProblems: readonly string[] = [],
 ): MutantOutcome {
-  const untested = m.breaks.filter((b) => runs.some((r) => r.untested.includes(b)));
+  const untested = m.breaks.filter((b) => !CENTRALLY_JUDGED.has(b) && runs.some((r) => r.untested.includes(b)));
   const broke = runs.some((r) => r.exitCode === 2);
   const status = given === 'judged' && !broke && untested.length > 0 ? 'uncovered' : given;
   const problems =

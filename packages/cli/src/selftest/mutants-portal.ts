@@ -62,14 +62,15 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
       breaks: ['PORTAL.LOOKUP.VEVC_VENDORS_ONLY'],
       request: (req) => {
         if (!isLookup(req, 'VEVc')) return req;
-        const out = withQuery(req, (q) => q.set('register', 'ALLCUVc'));
+        // AllCUVc, spelt as the docs spell it (§1 pastespecial registers): an unknown register would be refused
+        const out = withQuery(req, (q) => q.set('register', 'AllCUVc'));
         vevcAsked.add(out.url);
         return out;
       },
       response: (req, res) =>
         vevcAsked.has(req.url)
           ? replaced(res, (b) =>
-              b.replace(/<(\/?)(?:ALLCUVc|CUVc)>/g, '<$1VEVc>').replace(/<(\/?)(?:ALLCUVc|CUVc)\b/g, '<$1VEVc'),
+              b.replace(/<(\/?)(?:AllCUVc|CUVc)>/g, '<$1VEVc>').replace(/<(\/?)(?:AllCUVc|CUVc)\b/g, '<$1VEVc'),
             )
           : res,
     },
@@ -266,6 +267,9 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
       id: 'convert-without-newdata',
       description: 'conversions answer an empty newdata (the new record is not named)',
       breaks: ['PORTAL.CONVERT.NEWDATA_EXISTS'],
+      // the documented conversion result is <res errstr="" newdata="<new SerNr>"/> (portal-action-api.md §2
+      // "Result element shapes"): newdata="" holds no SerNr, so the shape is broken too
+      alsoBreaks: ['PORTAL.CONVERT.RESULT_SHAPE'],
       response: (req, res) =>
         CONVERSIONS.includes(portalAction(req) ?? '')
           ? replaced(res, (b) => b.replace(/ newdata="[^"]+"/, ' newdata=""'))

@@ -236,11 +236,11 @@ describe('portal mutants', () => {
     expect((mutant(id).request!(req(portal(from), extra)) as ProxyRequest).url).toBe(portal(to));
   });
 
-  it('lookup-vevc-all-contacts asks ALLCUVc and names the results VEVc', () => {
+  it('lookup-vevc-all-contacts asks AllCUVc (the register the docs name) and names the results VEVc', () => {
     const m = mutant('lookup-vevc-all-contacts');
     const sent = m.request!(req(portal('action=pastespecial&register=VEVc&id=a'))) as ProxyRequest;
-    expect(sent.url).toBe(portal('action=pastespecial&register=ALLCUVc&id=a'));
-    const out = m.response!(sent, res('<data><ALLCUVc><Code>C1</Code></ALLCUVc></data>'));
+    expect(sent.url).toBe(portal('action=pastespecial&register=AllCUVc&id=a'));
+    const out = m.response!(sent, res('<data><AllCUVc><Code>C1</Code></AllCUVc></data>'));
     expect(bodyOf(out)).toBe('<data><VEVc><Code>C1</Code></VEVc></data>');
   });
 
@@ -333,11 +333,21 @@ describe('transport mutants', () => {
     expect(bodyOf(outs[16]!)).toContain('<html>');
   });
 
-  it('truncated-bodies cuts every 13th body in half', () => {
+  it('truncated-bodies cuts every REST answer and every portal answer but login in half, whatever the order', () => {
     const m = mutant('truncated-bodies');
     const whole = '<data><CUVc><Code>C1</Code></CUVc></data>';
-    const outs = Array.from({ length: 13 }, () => bodyOf(m.response!(req('/api/1/CUVc'), res(whole))));
-    expect(outs.slice(0, 12).every((b) => b === whole)).toBe(true);
-    expect(outs[12]).toBe(whole.slice(0, Math.floor(whole.length / 2)));
+    const cut = whole.slice(0, Math.floor(whole.length / 2));
+    const doc = JSON.stringify({ data: { '@register': 'CUVc', CUVc: [{ Code: 'C1' }] } });
+    const answer = (url: string, r: ProxyResponse) => bodyOf(m.response!(req(url), r));
+    expect(answer('/api/1/CUVc', res(whole))).toBe(cut);
+    expect(answer('/api/1/CUVc', res(whole))).toBe(cut);
+    expect(answer('/api/1/', res(whole))).toBe(cut);
+    expect(answer('/api/1/CUVc', json(JSON.parse(doc)))).toBe(doc.slice(0, Math.floor(doc.length / 2)));
+    expect(answer(portal('register=CUVc&page=1'), res(whole))).toBe(cut);
+    expect(answer(portal('action=windowactions&vcname=IVVc'), json(JSON.parse(doc)))).toBe(
+      doc.slice(0, Math.floor(doc.length / 2)),
+    );
+    expect(answer(portal('action=login'), res(whole))).toBe(whole);
+    expect(answer('/api/1/CUVc', { ...res(whole), status: 404 })).toBe(whole);
   });
 });

@@ -12,6 +12,7 @@ import {
   type RuleContext,
   rowsOf,
   ruleProperty,
+  ruleTest,
   show,
   TARGET_ENV,
   uniqueCode,
@@ -106,10 +107,12 @@ describe('conversions, copyrecord, unokrecord', () => {
         const o = await attempt(ctx.client.portal.call(`action_${c.action}`, params as never));
         const res = expectSuccess(o, c.rule, `${c.action} ${show(params)}`);
         const newdata = (res as { newdata?: string }).newdata ?? '';
+        // an empty newdata names no record (NEWDATA_EXISTS); that it also breaks the documented shape is
+        // judged by the test below, so that each rule is judged in every run
         expectRule(
           newdata !== '',
-          'PORTAL.CONVERT.RESULT_SHAPE',
-          () => `${c.action} answered no newdata: ${show(res.raw.text, 200)}`,
+          'PORTAL.CONVERT.NEWDATA_EXISTS',
+          () => `${c.action} answered no newdata, so it names no new ${c.to}: ${show(res.raw.text, 200)}`,
         );
         ledgerCreated(ctx, c.to, newdata);
         made.push([c.to, newdata]);
@@ -139,6 +142,33 @@ describe('conversions, copyrecord, unokrecord', () => {
     },
     // every conversion path in every run (QUOTATION_TO_ORDER, QUOTATION_TO_INVOICE, ORDER_TO_INVOICE)
     { numRuns: 8, writes: true, examples: PATHS.map((path) => [path, [{ stp: '1' }, { stp: '1' }]]) },
+  );
+
+  ruleTest(
+    'PORTAL.CONVERT.RESULT_SHAPE',
+    'an order made from a quotation is answered <data><res errstr="" newdata="<new SerNr>"/></data>',
+    async (ctx) => {
+      const usercode = convertingUser(ctx);
+      const c = CONVERSIONS['QTVc>ORVc'];
+      const id = await createDocument(ctx, c.from, [{ stp: '1' }], 'convert');
+      const made: [string, string][] = [[c.from, id]];
+      const params = { id, usercode, regname: 'QTVc' };
+      const o = await attempt(ctx.client.portal.call(`action_${c.action}`, params as never));
+      const res = expectSuccess(o, c.rule, `${c.action} ${show(params)}`);
+      const newdata = (res as { newdata?: string }).newdata ?? '';
+      if (newdata !== '') {
+        ledgerCreated(ctx, c.to, newdata);
+        made.push([c.to, newdata]);
+      }
+      expectRule(
+        newdata !== '',
+        'PORTAL.CONVERT.RESULT_SHAPE',
+        () => `${c.action} answered no newdata: ${show(res.raw.text, 200)}`,
+      );
+      await assertPortalXml(ctx, res.raw.text, 'portal-conversion-result', 'PORTAL.CONVERT.RESULT_SHAPE');
+      await drop(ctx, made);
+    },
+    { writes: true },
   );
 
   ruleProperty(

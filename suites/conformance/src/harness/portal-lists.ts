@@ -96,9 +96,16 @@ export async function currentSequence(ctx: RuleContext): Promise<bigint | undefi
   }
 }
 
+/** A difference that breaks another rule than the one `judgeQuiet` judges (the check found what broke it). */
+export interface QuietProblem {
+  readonly rule: string;
+  readonly detail: string;
+}
+
 /**
  * Runs `attempt` (the difference from what the rule demands, undefined when the answer meets it, or null when
- * there was nothing to judge) and reports a difference as a violation of `rule` only when no write happened
+ * there was nothing to judge; a `QuietProblem` when the difference breaks another rule, which it names) and
+ * reports a difference as a violation of `rule` (or the problem's rule) only when no write happened
  * on the target while it ran (the REST sequence did not move; other tests write at the same time). A
  * difference seen while the data moved is tried again, at most `tries` times; an answer that meets the rule
  * counts one observation of it. Returns false when the target never held still or nothing was judged.
@@ -106,7 +113,7 @@ export async function currentSequence(ctx: RuleContext): Promise<bigint | undefi
 export async function judgeQuiet(
   ctx: RuleContext,
   rule: string,
-  attempt: () => Promise<string | undefined | null>,
+  attempt: () => Promise<string | QuietProblem | undefined | null>,
   tries = 4,
 ): Promise<boolean> {
   for (let i = 0; i < tries; i++) {
@@ -118,7 +125,8 @@ export async function judgeQuiet(
       return true;
     }
     const after = await currentSequence(ctx);
-    if (before === undefined || after === undefined || before === after) violated(rule, problem);
+    if (before === undefined || after === undefined || before === after)
+      typeof problem === 'string' ? violated(rule, problem) : violated(problem.rule, problem.detail);
   }
   return false;
 }

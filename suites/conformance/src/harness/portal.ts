@@ -23,6 +23,7 @@ export {
   LIST_REGISTERS,
   type ListRegister,
   listIdentity,
+  type QuietProblem,
   SEARCH_FIELDS,
   statedCount,
   textOf,

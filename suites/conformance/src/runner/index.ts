@@ -18,6 +18,7 @@ export {
 } from '../harness/fixture-scheme.js';
 export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from '../harness/meta.js';
 export { TARGET_ENV } from '../harness/meta.js';
+export { TRANSPORT_RULES } from '../harness/target-fault.js';
 export {
   CLOSE_FIELDS,
   type CleanupOptions,
