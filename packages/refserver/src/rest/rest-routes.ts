@@ -22,7 +22,7 @@ const methodNotAllowed = (allow: string, what: string) =>
 
 /** The methods of a register path: GET (and HEAD) everywhere, POST on the list, PATCH on a record, none to write read-only registers. */
 function allowedMethods(schema: RegisterSchema, record: boolean): readonly string[] {
-  if (schema.readOnly) return ['GET', 'HEAD'];
+  if (schema.readOnly || schema.block) return ['GET', 'HEAD'];
   return ['GET', 'HEAD', record ? 'PATCH' : 'POST'];
 }
 
