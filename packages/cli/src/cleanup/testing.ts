@@ -1,7 +1,4 @@
 /** Test helpers of the cleanup: HTTP against a reference server, and `main` with captured output. */
-import { PassThrough } from 'node:stream';
-import type { CommandIO } from '../command.js';
-import { main } from '../main.js';
 
 /** A target and its login. */
 export interface TestTarget {
@@ -75,19 +72,4 @@ export async function createForm(
   return url.split('/').slice(4).map(decodeURIComponent).join('/');
 }
 
-/** Runs `erpcert <args>` in this process; resolves to the exit code and what it printed. */
-export async function erpcert(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (d) => {
-    stdout += d;
-  });
-  err.on('data', (d) => {
-    stderr += d;
-  });
-  const io: CommandIO = { out, err, env, cwd };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+export { erpcert } from '../testing/run-cli.js';

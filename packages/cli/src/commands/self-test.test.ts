@@ -1,23 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from '../main.js';
 import { mutants } from '../selftest/mutants.js';
 import { SELFTEST_CONTEXT } from '../selftest/run-selftest.js';
+import { erpcert } from '../testing/run-cli.js';
 
-async function run(argv: string[]) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (d) => {
-    stdout += d;
-  });
-  err.on('data', (d) => {
-    stderr += d;
-  });
-  const code = await main(['self-test', ...argv], { out, err, env: {}, cwd: process.cwd() });
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => erpcert(['self-test', ...argv], process.cwd());
 
 describe('erpcert self-test (no suite run)', () => {
   it('--list names every mutant with the rules it breaks and what it does', async () => {
