@@ -77,6 +77,18 @@ export function generatorTookMachine(g: GeneratorLoad): string | undefined {
 }
 
 /**
+ * A saturated machine that the generator did not take (its share of the busy CPU under MACHINE_SHARE): the words
+ * a target-limited verdict adds, since the knee is then what the target got of a busy machine; undefined otherwise.
+ */
+export function machineBusyElsewhere(g: GeneratorLoad): string | undefined {
+  const busy = g.machineBusyCores;
+  const all = g.machineCores;
+  if (busy === undefined || all === undefined || !(all > 0) || busy < CPU_SHARE * all) return undefined;
+  if (generatorTookMachine(g) !== undefined) return undefined;
+  return `the machine was saturated (${cores(busy)} of ${all} cores busy, ${cores(g.cpuCores)} of them the generator's), mostly by the target or other work on it: the knee is what the target got of this machine`;
+}
+
+/**
  * Whether the generator limited a (broken) step, with the evidence; undefined when it did not. The signals: its
  * CPU near one core per worker; the machine saturated with half or more of its busy CPU the generator's (it
  * starved the target when they share the machine); autocannon's event loop running late; k6 short of VUs or
@@ -207,6 +219,7 @@ export class StepPlan {
     if (this.#broken !== undefined) {
       const b = this.#broken;
       const g = b.step.generator;
+      const busy = g ? machineBusyElsewhere(g) : undefined;
       const good = this.#good;
       const between = good ? ` (last good step ${fmt(good.offered)}/s)` : ' (already the first step)';
       return {
@@ -215,7 +228,7 @@ export class StepPlan {
         why: `the ${fmt(b.step.offered)}/s step broke (${b.why})`,
         limit: {
           limitedBy: 'target',
-          evidence: `the ${fmt(b.step.offered)}/s step broke${between}: ${b.why}; the generator had room${g ? ` (${generatorText(g)})` : ''}`,
+          evidence: `the ${fmt(b.step.offered)}/s step broke${between}: ${b.why}; the generator had room${g ? ` (${generatorText(g)})` : ''}${busy ? `; ${busy}` : ''}`,
         },
       };
     }

@@ -18,6 +18,7 @@ export {
   generatorTookMachine,
   judgeKnee,
   MACHINE_SHARE,
+  machineBusyElsewhere,
   niceRate,
   type SaturationOptions,
   type StepOutcome,

@@ -237,6 +237,22 @@ describe('StepPlan on a machine the generator shares with the target', () => {
     expect(outcome.limit.evidence).toContain(
       'the generator had room (generator CPU 0.3 of 1 core(s), machine 1.6 of 2 core(s) busy',
     );
+    // 80 % busy is not saturated: no word about the machine
+    expect(outcome.limit.evidence).not.toContain('the machine was saturated');
+  });
+
+  it('says so when the machine was saturated by the target or other work, the generator light: still target', () => {
+    const crowded: Sim = (rate) => {
+      const gen: GeneratorLoad = { cpuCores: 0.35, workers: 2, machineBusyCores: 2, machineCores: 2 };
+      return rate <= 224
+        ? { offered: rate, achieved: rate, p99: 30, errors: 0, dropped: 0, generator: gen }
+        : { offered: rate, achieved: 168, p99: 730, errors: 0, dropped: 31, generator: gen };
+    };
+    const { outcome } = drive({ start: 4, maxRate: 100_000, p99LimitMs: 2000 }, crowded, 'k6');
+    expect(outcome.limit.limitedBy).toBe('target');
+    expect(outcome.limit.evidence).toContain(
+      "the machine was saturated (2 of 2 cores busy, 0.35 of them the generator's), mostly by the target or other work on it",
+    );
   });
 
   it('for autocannon advises another machine and says it is already the cheaper engine', () => {
