@@ -2,11 +2,11 @@
  * The autocannon generator's own load during a step, measured: the CPU time of the thread autocannon runs on
  * (Linux: /proc/self/task/<pid>/stat, the main thread only, so that an embedded server in a worker thread of the
  * same process is not counted; elsewhere process.cpuUsage(), the whole process) and how late its event loop ran
- * (perf_hooks monitorEventLoopDelay).
+ * (perf_hooks monitorEventLoopDelay), and the whole machine's busy cores over the same window (/proc/stat).
  */
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { GeneratorLoad } from '@erpcert/load-k6';
+import { type GeneratorLoad, machineCpuBetween, readMachineCpu } from '@erpcert/load-k6';
 
 /** Clock ticks per second of /proc stat times (USER_HZ, 100 on Linux). */
 const USER_HZ = 100;
@@ -31,12 +31,14 @@ export function generatorCpuMicros(): { micros: number; thread: boolean } {
 export function measureGenerator(): { stop(operations: number): GeneratorLoad } {
   const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   loop.enable();
+  const machine0 = readMachineCpu();
   const cpu0 = generatorCpuMicros().micros;
   const t0 = performance.now();
   return {
     stop(operations) {
       loop.disable();
       const cpu = generatorCpuMicros().micros - cpu0;
+      const machine = machineCpuBetween(machine0, readMachineCpu());
       const wallMicros = (performance.now() - t0) * 1000;
       const late = Number.isFinite(loop.mean) ? Math.max(0, loop.mean / 1e6 - RESOLUTION_MS) : 0;
       return {
@@ -44,6 +46,7 @@ export function measureGenerator(): { stop(operations: number): GeneratorLoad } 
         workers: 1,
         ...(operations > 0 ? { cpuMicrosPerOp: Math.round(cpu / operations) } : {}),
         eventLoopDelayMs: Math.round(late * 10) / 10,
+        ...(machine ? { machineBusyCores: machine.busyCores, machineCores: machine.cores } : {}),
       };
     },
   };

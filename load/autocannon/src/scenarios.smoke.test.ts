@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { scenarios } from '@erpcert/load-k6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,7 @@ describe('every scenario on autocannon against the reference server', () => {
       expect(s.generator?.workers).toBe(1);
       expect(s.generator?.cpuCores).toBeGreaterThanOrEqual(0);
       expect(s.generator?.eventLoopDelayMs).toBeGreaterThanOrEqual(0);
+      if (existsSync('/proc/stat')) expect(s.generator?.machineCores).toBeGreaterThanOrEqual(1);
     }
     expect(r.saturationLimit?.limitedBy).toMatch(/^(target|generator|step-limit)$/);
     if (r.saturationLimit?.limitedBy === 'step-limit') {

@@ -28,12 +28,15 @@ export interface StepPlanOptions {
 
 /** A step below this share of its offered rate has broken: the target did not keep up. */
 export const ACHIEVED_SHARE = 0.9;
-/** A generator at this share of its cores is the limit. */
+/** A generator at this share of its cores is the limit; a machine at this share of its cores is saturated. */
 export const CPU_SHARE = 0.85;
+/** On a saturated machine, a generator with at least this share of the busy CPU took the machine from the rest. */
+export const MACHINE_SHARE = 0.5;
 /** Mean event-loop delay (beyond the timer resolution) from which autocannon sends late. */
 export const EVENT_LOOP_DELAY_MS = 20;
 
 const fmt = (n: number): string => String(Math.round(n * 1000) / 1000);
+const cores = (n: number): string => String(Math.round(n * 100) / 100);
 
 /** Why a step broke, or undefined when it held. */
 export function brokenBecause(step: SaturationStep, p99LimitMs: number): string | undefined {
@@ -50,7 +53,9 @@ export function brokenBecause(step: SaturationStep, p99LimitMs: number): string 
 
 /** The generator figures of a step in words. */
 export function generatorText(g: GeneratorLoad): string {
-  const parts = [`generator CPU ${String(Math.round(g.cpuCores * 100) / 100)} of ${g.workers} core(s)`];
+  const parts = [`generator CPU ${cores(g.cpuCores)} of ${g.workers} core(s)`];
+  if (g.machineBusyCores !== undefined && g.machineCores !== undefined)
+    parts.push(`machine ${cores(g.machineBusyCores)} of ${g.machineCores} core(s) busy`);
   if (g.cpuMicrosPerOp !== undefined) parts.push(`${Math.round(g.cpuMicrosPerOp)} CPU-µs per operation`);
   if (g.eventLoopDelayMs !== undefined) parts.push(`event loop late by ${fmt(g.eventLoopDelayMs)} ms on average`);
   if (g.insufficientVUs !== undefined && g.insufficientVUs > 0)
@@ -59,15 +64,43 @@ export function generatorText(g: GeneratorLoad): string {
 }
 
 /**
+ * Whether the generator took a saturated machine (busy on CPU_SHARE or more of its cores) from everything else on
+ * it, the target included when it runs there: MACHINE_SHARE or more of the busy CPU was the generator's. The words,
+ * or undefined when it did not or the machine's figures are absent (no /proc/stat: the signal says nothing).
+ */
+export function generatorTookMachine(g: GeneratorLoad): string | undefined {
+  const busy = g.machineBusyCores;
+  const all = g.machineCores;
+  if (busy === undefined || all === undefined || !(all > 0)) return undefined;
+  if (busy < CPU_SHARE * all || g.cpuCores < MACHINE_SHARE * busy) return undefined;
+  return `the machine was saturated: ${cores(busy)} of ${all} cores busy, ${cores(g.cpuCores)} of them the generator's`;
+}
+
+/**
+ * A saturated machine that the generator did not take (its share of the busy CPU under MACHINE_SHARE): the words
+ * a target-limited verdict adds, since the knee is then what the target got of a busy machine; undefined otherwise.
+ */
+export function machineBusyElsewhere(g: GeneratorLoad): string | undefined {
+  const busy = g.machineBusyCores;
+  const all = g.machineCores;
+  if (busy === undefined || all === undefined || !(all > 0) || busy < CPU_SHARE * all) return undefined;
+  if (generatorTookMachine(g) !== undefined) return undefined;
+  return `the machine was saturated (${cores(busy)} of ${all} cores busy, ${cores(g.cpuCores)} of them the generator's), mostly by the target or other work on it: the knee is what the target got of this machine`;
+}
+
+/**
  * Whether the generator limited a (broken) step, with the evidence; undefined when it did not. The signals: its
- * CPU near one core per worker; autocannon's event loop running late; k6 short of VUs or dropping iterations
- * while the target's p99 stays flat (within twice, or 20 ms of, the first step's).
+ * CPU near one core per worker; the machine saturated with half or more of its busy CPU the generator's (it
+ * starved the target when they share the machine); autocannon's event loop running late; k6 short of VUs or
+ * dropping iterations while the target's p99 stays flat (within twice, or 20 ms of, the first step's).
  */
 export function generatorBound(step: SaturationStep, first: SaturationStep | undefined): string | undefined {
   const g = step.generator;
   if (g === undefined) return undefined;
   const signals: string[] = [];
   if (g.cpuCores >= CPU_SHARE * g.workers) signals.push(`its CPU was at ${CPU_SHARE * 100} % or more of its cores`);
+  const machine = generatorTookMachine(g);
+  if (machine !== undefined) signals.push(machine);
   if (g.eventLoopDelayMs !== undefined && g.eventLoopDelayMs >= EVENT_LOOP_DELAY_MS)
     signals.push(`its event loop ran ${EVENT_LOOP_DELAY_MS} ms or more late`);
   const flat = first !== undefined && step.p99 <= Math.max(2 * first.p99, first.p99 + 20);
@@ -78,9 +111,11 @@ export function generatorBound(step: SaturationStep, first: SaturationStep | und
   return signals.length > 0 ? `${signals.join('; ')} (${generatorText(g)})` : undefined;
 }
 
-/** What to do when the generator was the limit. */
-export function generatorAdvice(engine: 'k6' | 'autocannon'): string {
+/** What to do when the generator was the limit; `tookMachine` when it took a saturated machine's CPU. */
+export function generatorAdvice(engine: 'k6' | 'autocannon', tookMachine = false): string {
   const other = engine === 'k6' ? 'autocannon' : 'k6';
+  if (tookMachine)
+    return `the generator shares a saturated machine with the target (when the target runs on it) and took most of its CPU, starving the target: run the generator on another machine than the target${engine === 'k6' ? ', or use the cheaper engine (--engine autocannon)' : ' (autocannon is already the cheaper engine)'}; for more load than one machine offers, the distributed k6-operator run (load/k6/README.md "Distributed")`;
   return `the knee is the load generator's, not the target's: run again with --engine ${other}, give the generator more workers or cores (k6: a machine of its own), or load from a second machine (the distributed k6-operator run, load/k6/README.md "Distributed")`;
 }
 
@@ -108,7 +143,7 @@ export class StepPlan {
   readonly #steps: SaturationStep[] = [];
   #good: SaturationStep | undefined;
   #broken: { step: SaturationStep; why: string } | undefined;
-  #generator: { step: SaturationStep; why: string; evidence: string } | undefined;
+  #generator: { step: SaturationStep; why: string; evidence: string; tookMachine: boolean } | undefined;
   #refined = 0;
   #phase: 'geometric' | 'refine' = 'geometric';
 
@@ -152,7 +187,10 @@ export class StepPlan {
       return step;
     }
     const evidence = generatorBound(step, this.#steps[0] === step ? undefined : this.#steps[0]);
-    if (evidence !== undefined) this.#generator = { step, why, evidence };
+    if (evidence !== undefined) {
+      const tookMachine = step.generator !== undefined && generatorTookMachine(step.generator) !== undefined;
+      this.#generator = { step, why, evidence, tookMachine };
+    }
     if (this.#broken === undefined || step.offered < this.#broken.step.offered) this.#broken = { step, why };
     this.#phase = 'refine';
     return step;
@@ -174,13 +212,14 @@ export class StepPlan {
         limit: {
           limitedBy: 'generator',
           evidence: `at ${fmt(g.step.offered)}/s the generator was the limit: ${g.evidence}`,
-          advice: generatorAdvice(this.#engine),
+          advice: generatorAdvice(this.#engine, g.tookMachine),
         },
       };
     }
     if (this.#broken !== undefined) {
       const b = this.#broken;
       const g = b.step.generator;
+      const busy = g ? machineBusyElsewhere(g) : undefined;
       const good = this.#good;
       const between = good ? ` (last good step ${fmt(good.offered)}/s)` : ' (already the first step)';
       return {
@@ -189,7 +228,7 @@ export class StepPlan {
         why: `the ${fmt(b.step.offered)}/s step broke (${b.why})`,
         limit: {
           limitedBy: 'target',
-          evidence: `the ${fmt(b.step.offered)}/s step broke${between}: ${b.why}; the generator had room${g ? ` (${generatorText(g)})` : ''}`,
+          evidence: `the ${fmt(b.step.offered)}/s step broke${between}: ${b.why}; the generator had room${g ? ` (${generatorText(g)})` : ''}${busy ? `; ${busy}` : ''}`,
         },
       };
     }

@@ -151,6 +151,13 @@ export interface GeneratorLoad {
   readonly eventLoopDelayMs?: number;
   /** k6: "Insufficient VUs" warnings during the step. */
   readonly insufficientVUs?: number;
+  /**
+   * Busy cores of the whole machine over the step (Linux /proc/stat: everything but idle and iowait, per
+   * wall-clock second; the generator, the target when it runs here, and everything else). Absent elsewhere.
+   */
+  readonly machineBusyCores?: number;
+  /** Cores of the machine the busy figure counts (the `cpuN` lines of /proc/stat). */
+  readonly machineCores?: number;
 }
 
 /** One saturation step. */

@@ -15,7 +15,10 @@ export {
   generatorAdvice,
   generatorBound,
   generatorText,
+  generatorTookMachine,
   judgeKnee,
+  MACHINE_SHARE,
+  machineBusyElsewhere,
   niceRate,
   type SaturationOptions,
   type StepOutcome,
@@ -39,6 +42,13 @@ export {
 } from '../scenarios/catalogue.js';
 export { K6Error, type K6ErrorKind } from './errors.js';
 export { builtK6, k6Available, k6Path } from './k6-binary.js';
+export {
+  type MachineCpuReading,
+  type MachineCpuUse,
+  machineCpuBetween,
+  parseProcStat,
+  readMachineCpu,
+} from './machine-cpu.js';
 export { mergeK6Summaries, resultOfSegments } from './merge-summaries.js';
 export { failedResult, type K6ScenarioOptions, k6Env, k6OutputFiles } from './run-options.js';
 export { hardTimeoutMs, type K6ScenarioRun, runK6Scenario, runK6ScenarioDetailed } from './run-scenario.js';

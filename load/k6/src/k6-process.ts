@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { MIN_SECRET_LENGTH } from '@erpcert/client';
 import { K6Error } from './errors.js';
+import { type MachineCpuReading, type MachineCpuUse, machineCpuBetween, readMachineCpu } from './machine-cpu.js';
 
 export interface K6Exit {
   /** k6's exit code (0 all thresholds held, 99 a threshold failed, 108 aborted by the script); null if killed. */
@@ -27,6 +28,8 @@ export interface K6GeneratorUse {
   /** True when the window started at the scripts' load-start mark (after setup), false for the whole process. */
   readonly marked: boolean;
   readonly insufficientVUs: number;
+  /** The whole machine's CPU over the same window (/proc/stat); absent where it cannot be read. */
+  readonly machine?: MachineCpuUse;
 }
 
 /** The line a scenario logs when setup() is done and the arrivals start (lib/erp.ts loadStarts). */
@@ -88,12 +91,12 @@ export function runK6Process(
     let tail = '';
     let stopped = false;
     // generator use: samples of k6's CPU time, the mark, the warnings
-    const samples: { t: number; cpu: number }[] = [];
+    const samples: { t: number; cpu: number; machine: MachineCpuReading | undefined }[] = [];
     let mark: number | undefined;
     let insufficientVUs = 0;
     const sample = (): void => {
       const cpu = child.pid === undefined ? undefined : processCpuMicros(child.pid);
-      if (cpu !== undefined) samples.push({ t: performance.now(), cpu });
+      if (cpu !== undefined) samples.push({ t: performance.now(), cpu, machine: readMachineCpu() });
     };
     const sampler = options.watch ? setInterval(sample, 200) : undefined;
     const keep = (chunk: Buffer): void => {
@@ -116,7 +119,14 @@ export function runK6Process(
       const to = [...samples].reverse().find((x) => x.t <= end && x.t > from.t) ?? samples[samples.length - 1]!;
       const seconds = (to.t - from.t) / 1000;
       if (!(seconds > 0)) return undefined;
-      return { cpuMicros: to.cpu - from.cpu, seconds, marked: mark !== undefined, insufficientVUs };
+      const machine = machineCpuBetween(from.machine, to.machine);
+      return {
+        cpuMicros: to.cpu - from.cpu,
+        seconds,
+        marked: mark !== undefined,
+        insufficientVUs,
+        ...(machine ? { machine } : {}),
+      };
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);

@@ -26,6 +26,7 @@ export function k6Load(use: K6GeneratorUse, operations: number, workers: number)
     workers,
     ...(operations > 0 ? { cpuMicrosPerOp: Math.round(use.cpuMicros / operations) } : {}),
     insufficientVUs: use.insufficientVUs,
+    ...(use.machine ? { machineBusyCores: use.machine.busyCores, machineCores: use.machine.cores } : {}),
   };
 }
 
@@ -71,7 +72,7 @@ export async function runK6Saturation(options: K6ScenarioOptions, sat: Saturatio
       ...(run.generator ? { generator: k6Load(run.generator, r.requests, workers) } : {}),
     });
     options.onOutput?.(
-      `${options.scenario}: ${step.offered}/s -> ${step.achieved}/s, p99 ${step.p99} ms, ${step.errors} errors, ${step.dropped ?? 0} dropped${step.generator ? `, k6 CPU ${step.generator.cpuCores} of ${workers} cores, ${step.generator.insufficientVUs ?? 0} "Insufficient VUs"` : ''}\n`,
+      `${options.scenario}: ${step.offered}/s -> ${step.achieved}/s, p99 ${step.p99} ms, ${step.errors} errors, ${step.dropped ?? 0} dropped${step.generator ? `, k6 CPU ${step.generator.cpuCores} of ${workers} cores${step.generator.machineBusyCores === undefined ? '' : `, machine ${step.generator.machineBusyCores} of ${step.generator.machineCores} cores busy`}, ${step.generator.insufficientVUs ?? 0} "Insufficient VUs"` : ''}\n`,
     );
   }
   const outcome = plan.outcome(options.signal?.aborted === true);

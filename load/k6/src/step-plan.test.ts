@@ -3,7 +3,15 @@
  * good and the first broken step, and what limited the knee (target, generator, step limit) with its evidence.
  */
 import { describe, expect, it } from 'vitest';
-import { brokenBecause, generatorBound, niceRate, StepPlan, type StepPlanOptions } from '../lib/step-plan.js';
+import {
+  brokenBecause,
+  generatorAdvice,
+  generatorBound,
+  generatorTookMachine,
+  niceRate,
+  StepPlan,
+  type StepPlanOptions,
+} from '../lib/step-plan.js';
 import type { GeneratorLoad, SaturationStep } from '../scenarios/catalogue.js';
 
 type Sim = (rate: number) => Omit<SaturationStep, 'phase'>;
@@ -136,6 +144,120 @@ describe('brokenBecause', () => {
 describe('generatorBound', () => {
   it('needs a measurement: a step without generator figures is never blamed on the generator', () => {
     expect(generatorBound({ offered: 10, achieved: 1, p99: 5, errors: 0, dropped: 9 }, undefined)).toBeUndefined();
+  });
+
+  // a broken step of a shared 2-core machine: p99 climbed (so the k6 VU signal stays silent), k6 at 1.18 of its 2
+  // cores (below the 85 % of its own cores), only the machine figures differ between the cases
+  const first: SaturationStep = { offered: 64, achieved: 64, p99: 4, errors: 0, dropped: 0 };
+  const broken = (machine: Partial<GeneratorLoad>, cpuCores = 1.18): SaturationStep => ({
+    offered: 1024,
+    achieved: 458,
+    p99: 209,
+    errors: 0,
+    dropped: 5,
+    generator: { cpuCores, workers: 2, cpuMicrosPerOp: 1215, insufficientVUs: 1, ...machine },
+  });
+
+  it('fires when the machine was saturated and the generator took half or more of its busy CPU', () => {
+    const why = generatorBound(broken({ machineBusyCores: 1.9, machineCores: 2 }), first);
+    expect(why).toContain("the machine was saturated: 1.9 of 2 cores busy, 1.18 of them the generator's");
+    expect(why).toContain('machine 1.9 of 2 core(s) busy');
+  });
+
+  it.each([
+    [
+      'the autocannon-like case: machine 80 % busy, generator 0.3 cores',
+      { machineBusyCores: 1.6, machineCores: 2 },
+      0.3,
+    ],
+    [
+      'a saturated machine whose busy CPU is mostly not the generator',
+      { machineBusyCores: 1.95, machineCores: 2 },
+      0.9,
+    ],
+    ['a generator-heavy machine below saturation', { machineBusyCores: 1.6, machineCores: 2 }, 1.18],
+    ['no machine figures (no /proc/stat)', {}, 1.18],
+    ['a busy figure without the core count', { machineBusyCores: 1.9 }, 1.18],
+  ])('does not fire for %s', (_name, machine, cpuCores) => {
+    expect(generatorBound(broken(machine, cpuCores), first)).toBeUndefined();
+  });
+
+  it('takes exactly half of the busy CPU and exactly 85 % of the cores as enough', () => {
+    expect(generatorTookMachine({ cpuCores: 0.85, workers: 2, machineBusyCores: 1.7, machineCores: 2 })).toBe(
+      "the machine was saturated: 1.7 of 2 cores busy, 0.85 of them the generator's",
+    );
+    expect(
+      generatorTookMachine({ cpuCores: 0.84, workers: 2, machineBusyCores: 1.7, machineCores: 2 }),
+    ).toBeUndefined();
+    expect(
+      generatorTookMachine({ cpuCores: 1.5, workers: 2, machineBusyCores: 1.69, machineCores: 2 }),
+    ).toBeUndefined();
+  });
+});
+
+describe('StepPlan on a machine the generator shares with the target', () => {
+  /** The k6 run of the issue: the steps break from 768/s with k6 taking most of the saturated 2 cores. */
+  const shared: Sim = (rate) => {
+    const machineBusyCores = Math.min(1.98, rate / 500);
+    const k6 = Math.min(1.3, rate * 0.0013);
+    const gen: GeneratorLoad = { cpuCores: k6, workers: 2, machineBusyCores, machineCores: 2, insufficientVUs: 0 };
+    return rate < 768
+      ? { offered: rate, achieved: rate, p99: 5, errors: 0, dropped: 0, generator: gen }
+      : { offered: rate, achieved: rate * 0.53, p99: 209, errors: 0, dropped: 5, generator: gen };
+  };
+
+  it('calls it generator, never "the generator had room", and advises another machine or autocannon', () => {
+    const { rates, outcome } = drive({ start: 4, maxRate: 100_000, p99LimitMs: 2000 }, shared, 'k6');
+    expect(rates.at(-1)).toBe(1024);
+    expect(outcome.limit.limitedBy).toBe('generator');
+    expect(outcome.limit.evidence).toContain(
+      "the machine was saturated: 1.98 of 2 cores busy, 1.3 of them the generator's",
+    );
+    expect(outcome.limit.evidence).not.toContain('had room');
+    expect(outcome.limit.advice).toContain('shares a saturated machine with the target');
+    expect(outcome.limit.advice).toContain('run the generator on another machine than the target');
+    expect(outcome.limit.advice).toContain('--engine autocannon');
+  });
+
+  it('keeps the autocannon-like run target-limited: the machine busy, the generator light', () => {
+    const light: Sim = (rate) => {
+      const gen: GeneratorLoad = {
+        cpuCores: 0.3,
+        workers: 1,
+        eventLoopDelayMs: 2,
+        machineBusyCores: 1.6,
+        machineCores: 2,
+      };
+      return rate <= 1664
+        ? { offered: rate, achieved: rate, p99: 5, errors: 0, dropped: 0, generator: gen }
+        : { offered: rate, achieved: 1664, p99: 900, errors: 0, dropped: rate - 1664, generator: gen };
+    };
+    const { outcome } = drive({ start: 4, maxRate: 100_000, p99LimitMs: 2000 }, light);
+    expect(outcome.limit.limitedBy).toBe('target');
+    expect(outcome.limit.evidence).toContain(
+      'the generator had room (generator CPU 0.3 of 1 core(s), machine 1.6 of 2 core(s) busy',
+    );
+    // 80 % busy is not saturated: no word about the machine
+    expect(outcome.limit.evidence).not.toContain('the machine was saturated');
+  });
+
+  it('says so when the machine was saturated by the target or other work, the generator light: still target', () => {
+    const crowded: Sim = (rate) => {
+      const gen: GeneratorLoad = { cpuCores: 0.35, workers: 2, machineBusyCores: 2, machineCores: 2 };
+      return rate <= 224
+        ? { offered: rate, achieved: rate, p99: 30, errors: 0, dropped: 0, generator: gen }
+        : { offered: rate, achieved: 168, p99: 730, errors: 0, dropped: 31, generator: gen };
+    };
+    const { outcome } = drive({ start: 4, maxRate: 100_000, p99LimitMs: 2000 }, crowded, 'k6');
+    expect(outcome.limit.limitedBy).toBe('target');
+    expect(outcome.limit.evidence).toContain(
+      "the machine was saturated (2 of 2 cores busy, 0.35 of them the generator's), mostly by the target or other work on it",
+    );
+  });
+
+  it('for autocannon advises another machine and says it is already the cheaper engine', () => {
+    expect(generatorAdvice('autocannon', true)).toContain('autocannon is already the cheaper engine');
+    expect(generatorAdvice('autocannon', true)).not.toContain('--engine');
   });
 });
 

@@ -117,6 +117,11 @@ describe('erpcert load as a process', () => {
       for (const step of doc.scenarios[0]!.saturation ?? []) {
         expect(step.generator?.workers).toBeGreaterThanOrEqual(1);
         expect(step.generator?.cpuCores).toBeGreaterThanOrEqual(0);
+        // and the whole machine's CPU over the step, where /proc/stat exists (absent elsewhere)
+        if (existsSync('/proc/stat')) {
+          expect(step.generator?.machineCores).toBeGreaterThanOrEqual(1);
+          expect(step.generator?.machineBusyCores).toBeLessThanOrEqual(step.generator?.machineCores ?? 0);
+        }
       }
       expect(readFileSync(join(out, 'summary.md'), 'utf8')).toContain(`**Limited by: ${v.limitedBy}**`);
       expect(html).toContain(`<g class="limited-by" data-limited-by="${v.limitedBy}">`);

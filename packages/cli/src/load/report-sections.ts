@@ -116,6 +116,7 @@ export function saturationTable(e: LoadScenarioEntry): Table {
       'Dropped',
       'Step',
       'Generator CPU',
+      'Machine CPU busy',
       'CPU-µs/op',
       'Generator signals',
     ],
@@ -127,10 +128,13 @@ export function saturationTable(e: LoadScenarioEntry): Table {
       s.dropped === undefined ? '-' : formatNumber(s.dropped),
       s.phase ?? '-',
       s.generator ? `${formatNumber(s.generator.cpuCores)} of ${s.generator.workers}` : '-',
+      s.generator?.machineBusyCores === undefined || s.generator.machineCores === undefined
+        ? '-'
+        : `${formatNumber(s.generator.machineBusyCores)} of ${s.generator.machineCores}`,
       s.generator?.cpuMicrosPerOp === undefined ? '-' : formatNumber(s.generator.cpuMicrosPerOp),
       s.generator ? generatorSignals(s.generator) : '-',
     ]),
-    numeric: [0, 1, 2, 3, 4, 7],
+    numeric: [0, 1, 2, 3, 4, 8],
   };
 }
 
@@ -144,9 +148,9 @@ function generatorSignals(g: NonNullable<NonNullable<LoadScenarioEntry['saturati
 /** What the words of `limitedBy` mean, for the reader of a report. */
 export const LIMITED_BY_MEANING = {
   target:
-    'the target broke (errors, drops, p99 over the bound or achieved below offered) while the generator had room: the knee is the target’s',
+    'the target broke (errors, drops, p99 over the bound or achieved below offered) while the generator had room: the knee is the target’s on this setup (on a saturated machine, what it got of the machine)',
   generator:
-    'the load generator was the limit (its CPU near one core per worker, a late event loop, or k6 short of VUs while the target’s latency stayed flat): the knee is the tool’s, not the target’s',
+    'the load generator was the limit (its CPU near one core per worker, the machine saturated with half or more of its busy CPU the generator’s, a late event loop, or k6 short of VUs while the target’s latency stayed flat): the knee is the tool’s, not the target’s',
   'step-limit':
     'no step broke up to the highest step run (--max-rate or the step count): the target’s knee lies higher',
 } as const;

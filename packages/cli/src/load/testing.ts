@@ -20,7 +20,14 @@ export function sampleLoadRun(overrides: Partial<LoadRunDocument['run']> = {}): 
       errors: 0,
       dropped: 0,
       phase: 'geometric' as const,
-      generator: { cpuCores: 0.61, workers: 1, cpuMicrosPerOp: 3485, eventLoopDelayMs: 4 },
+      generator: {
+        cpuCores: 0.61,
+        workers: 1,
+        cpuMicrosPerOp: 3485,
+        eventLoopDelayMs: 4,
+        machineBusyCores: 1.42,
+        machineCores: 2,
+      },
     },
     {
       offered: 232,
@@ -29,7 +36,14 @@ export function sampleLoadRun(overrides: Partial<LoadRunDocument['run']> = {}): 
       errors: 0,
       dropped: 104,
       phase: 'geometric' as const,
-      generator: { cpuCores: 0.98, workers: 1, cpuMicrosPerOp: 4224, eventLoopDelayMs: 31 },
+      generator: {
+        cpuCores: 0.98,
+        workers: 1,
+        cpuMicrosPerOp: 4224,
+        eventLoopDelayMs: 31,
+        machineBusyCores: 1.96,
+        machineCores: 2,
+      },
     },
   ];
   const transactionsCurve = [
