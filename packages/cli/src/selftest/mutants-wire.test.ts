@@ -144,7 +144,7 @@ describe('REST request mutants', () => {
     ) as ProxyRequest;
     expect([out.method, out.url, bodyOf(out)]).toEqual(['GET', '/api/1/CUVc/C1?compcode=1', '']);
     // no header key left without a value: node refuses to send one (the proxy would answer 502)
-    expect(out.headers).toEqual({ accept: 'application/json' });
+    expect(out.headers).toStrictEqual({ accept: 'application/json' });
   });
 
   it('json-post-drops-records keeps the first record only', () => {
