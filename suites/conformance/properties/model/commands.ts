@@ -111,15 +111,18 @@ export class UpdateCmd implements Cmd {
   async run(m: DocModel, r: DocReal): Promise<void> {
     const d = m.pick(this.pick, (x) => x.live && x.okFlag === '0')!;
     const k = this.row % d.items.length;
-    const rows = d.items.map((_, i) => (i === k ? { Quant: String(this.quant) } : {}));
+    // always a change: a PATCH to the value the row holds could not show whether the PATCH wrote anything
+    const held = Number(d.items[k]!.split(' x ')[1]);
+    const quant = this.quant === held ? (this.quant % 20) + 1 : this.quant;
+    const rows = d.items.map((_, i) => (i === k ? { Quant: String(quant) } : {}));
     const before = await currentSequence(r.ctx);
     const o = await attempt(r.ctx.client.rest.update(d.register, d.serNr, {}, rows, { format: 'json' }));
     expectRule(
       o.ok,
       'REST.WRITE.UPDATE_PATCH',
-      () => `PATCH ${d.register}/${d.serNr} row ${k} Quant=${this.quant}: ${describeOutcome(o)}`,
+      () => `PATCH ${d.register}/${d.serNr} row ${k} Quant=${quant}: ${describeOutcome(o)}`,
     );
-    const want = d.items.map((x, i) => (i === k ? `${x.split(' x ')[0]} x ${this.quant}` : x));
+    const want = d.items.map((x, i) => (i === k ? `${x.split(' x ')[0]} x ${quant}` : x));
     // the change is read back before the sequence is judged: a PATCH that changed nothing need not move it
     const got = await readDoc(r, d);
     expectRule(
@@ -131,7 +134,7 @@ export class UpdateCmd implements Cmd {
       JSON.stringify(itemsOf(got)) === JSON.stringify(want),
       'REST.WRITE.UPDATE_PATCH',
       () =>
-        `PATCH ${d.register}/${d.serNr} set_row_field.${k}.Quant=${this.quant}: rows ${show(itemsOf(got))}, expected ${show(want)}`,
+        `PATCH ${d.register}/${d.serNr} set_row_field.${k}.Quant=${quant}: rows ${show(itemsOf(got))}, expected ${show(want)}`,
     );
     if (o.value.hasEnvelope) advanced(m, answerSequence(o.value), `PATCH ${d.register}/${d.serNr}`);
     d.items = want;
