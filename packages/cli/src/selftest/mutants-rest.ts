@@ -159,12 +159,18 @@ export function restMutants(): Mutant[] {
       id: 'systemversion-missing',
       description: 'REST envelopes carry no @systemversion',
       breaks: ['REST.ENVELOPE.SYSTEMVERSION', 'REST.VERSION.SYSTEMVERSION'],
-      response: (req, res) =>
-        isRest(req)
-          ? replaced(res, (b) =>
-              b.replace(/"@systemversion":"[^"]*",?/, '').replace(/(<data\b[^>]*?)\s+systemversion="[^"]*"/, '$1'),
-            )
-          : res,
+      // JSON by parse, delete, serialize (a regex cut left a dangling comma: invalid JSON, a transport FAIL)
+      response: (req, res) => {
+        if (!isRest(req)) return res;
+        if (isJson(res))
+          return editJson(res, (doc) => {
+            const data = doc.data;
+            if (!data || typeof data !== 'object' || !('@systemversion' in data)) return false;
+            delete data['@systemversion'];
+            return true;
+          });
+        return replaced(res, (b) => b.replace(/(<data\b[^>]*?)\s+systemversion="[^"]*"/, '$1'));
+      },
     },
     {
       id: 'sequence-header-missing',
@@ -189,10 +195,13 @@ export function restMutants(): Mutant[] {
       id: 'patch-changes-nothing',
       description: 'PATCH answers with the record as it was and changes nothing',
       breaks: ['REST.WRITE.UPDATE_PATCH'],
-      request: (req) =>
-        req.method === 'PATCH' && isRest(req)
-          ? { ...req, method: 'GET', body: Buffer.alloc(0), headers: { ...req.headers, 'content-type': undefined } }
-          : req,
+      // the same URL read by GET: the reference server answers the record by key, unchanged. The request's
+      // content-type goes (a header whose value is undefined made node refuse the request: a proxy 502)
+      request: (req) => {
+        if (req.method !== 'PATCH' || !isRest(req)) return req;
+        const { 'content-type': _form, ...headers } = req.headers;
+        return { ...req, method: 'GET', body: Buffer.alloc(0), headers };
+      },
     },
     {
       id: 'json-post-drops-records',

@@ -67,6 +67,15 @@ export class CreateCmd implements Cmd {
       'REST.WRITE.CREATE_FORM',
       () => `${this.register} ${made.key} answered by the POST does not read back`,
     );
+    // the item rows sent are all there; the model keeps them in the order the server holds them, which is
+    // REST.WRITE.FORM_ROW_INDEX's to judge (later PATCHes address rows by that order)
+    const sent = this.quants.map((q, i) => `${r.items[i % r.items.length]} x ${q}`);
+    const stored = itemsOf(record);
+    expectRule(
+      JSON.stringify([...stored].sort()) === JSON.stringify([...sent].sort()),
+      'REST.WRITE.CREATE_FORM',
+      () => `${this.register} ${made.key} reads back with item rows ${show(stored)}, sent ${show(sent)}`,
+    );
     expectRule(
       !m.live((d) => d.register === this.register).some((d) => d.serNr === made.key),
       'REST.WRITE.CREATE_FORM',
@@ -77,7 +86,7 @@ export class CreateCmd implements Cmd {
       serNr: made.key,
       uuid: fieldValue(record, 'UUID'),
       custCode: r.customer,
-      items: this.quants.map((q, i) => `${r.items[i % r.items.length]} x ${q}`),
+      items: stored,
       okFlag: confirmed ? '1' : '0',
       live: true,
       writtenAfter: before,
@@ -102,16 +111,33 @@ export class UpdateCmd implements Cmd {
   async run(m: DocModel, r: DocReal): Promise<void> {
     const d = m.pick(this.pick, (x) => x.live && x.okFlag === '0')!;
     const k = this.row % d.items.length;
-    const rows = d.items.map((_, i) => (i === k ? { Quant: String(this.quant) } : {}));
+    // always a change: a PATCH to the value the row holds could not show whether the PATCH wrote anything
+    const held = Number(d.items[k]!.split(' x ')[1]);
+    const quant = this.quant === held ? (this.quant % 20) + 1 : this.quant;
+    const rows = d.items.map((_, i) => (i === k ? { Quant: String(quant) } : {}));
     const before = await currentSequence(r.ctx);
     const o = await attempt(r.ctx.client.rest.update(d.register, d.serNr, {}, rows, { format: 'json' }));
     expectRule(
       o.ok,
       'REST.WRITE.UPDATE_PATCH',
-      () => `PATCH ${d.register}/${d.serNr} row ${k} Quant=${this.quant}: ${describeOutcome(o)}`,
+      () => `PATCH ${d.register}/${d.serNr} row ${k} Quant=${quant}: ${describeOutcome(o)}`,
+    );
+    const want = d.items.map((x, i) => (i === k ? `${x.split(' x ')[0]} x ${quant}` : x));
+    // the change is read back before the sequence is judged: a PATCH that changed nothing need not move it
+    const got = await readDoc(r, d);
+    expectRule(
+      got !== undefined,
+      'REST.QUERY.FILTER_EXACT',
+      () => `filter.SerNr=${d.serNr} on ${d.register} does not return the record`,
+    );
+    expectRule(
+      JSON.stringify(itemsOf(got)) === JSON.stringify(want),
+      'REST.WRITE.UPDATE_PATCH',
+      () =>
+        `PATCH ${d.register}/${d.serNr} set_row_field.${k}.Quant=${quant}: rows ${show(itemsOf(got))}, expected ${show(want)}`,
     );
     if (o.value.hasEnvelope) advanced(m, answerSequence(o.value), `PATCH ${d.register}/${d.serNr}`);
-    d.items[k] = `${d.items[k]!.split(' x ')[0]} x ${this.quant}`;
+    d.items = want;
     d.writtenAfter = before;
     d.writeOrder = m.nextWrite();
   }

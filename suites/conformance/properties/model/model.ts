@@ -5,7 +5,7 @@
  * left alone (other tests write at the same time).
  */
 import type { RestEnvelope, RestRecord } from '@erpcert/client';
-import { fieldValue, type RuleContext, rowsOf } from '../../src/harness/index.js';
+import { fieldValue, type RuleContext, rowsOf, sequenceOf } from '../../src/harness/index.js';
 
 /** The documents the model covers and the conversions between them (portal §4). */
 export type DocRegister = 'IVVc' | 'ORVc' | 'QTVc';
@@ -75,8 +75,7 @@ export function itemsOf(record: RestRecord | Readonly<Record<string, unknown>>):
     .map((r) => `${fieldValue(r, 'ArtCode')} x ${Number(fieldValue(r, 'Quant') || '0')}`);
 }
 
-/** The sequence number an answer reports (its Sequence header, else data@sequence). */
+/** The sequence number an answer reports (data@sequence, else its Sequence header: `sequenceOf`). */
 export function answerSequence(env: RestEnvelope<string>): bigint | undefined {
-  const text = env.sequenceHeader?.trim() ?? env.sequence;
-  return text !== undefined && /^\d+$/.test(text) ? BigInt(text) : undefined;
+  return sequenceOf(env);
 }

@@ -18,6 +18,7 @@ import {
   keyFromUrl,
   probe,
   type RuleContext,
+  readBack,
   ruleProperty,
   sequenceOf,
   show,
@@ -108,6 +109,21 @@ function codeOf(record: AnyRecord): string {
   return fieldValue(record, 'Code') || (keyFromUrl(String(record['@url'] ?? ''), REGISTER)?.[0] ?? '');
 }
 
+/**
+ * A record of the run that updates_after=`since` left out: when its own @sequence is not above `since`, the
+ * feed followed its definition and the write did not move the sequence past a value handed out before it
+ * (REST.SEQ.MONOTONIC); otherwise nothing is judged here and the caller FAILs REST.SEQ.UPDATES_AFTER.
+ */
+async function notAboveSince(ctx: RuleContext, code: string, since: bigint): Promise<void> {
+  const record = await readBack(ctx, REGISTER, 'Code', code);
+  const seq = fieldValue(record ?? {}, '@sequence');
+  if (/^\d+$/.test(seq) && BigInt(seq) <= since)
+    violated(
+      'REST.SEQ.MONOTONIC',
+      `${REGISTER} ${code}, written after the current sequence number ${since}, carries @sequence ${seq}`,
+    );
+}
+
 async function feed(ctx: RuleContext, query: 'updates_after' | 'deletes_after', since: bigint, rule: string) {
   const p = await probe(ctx, REGISTER, { [query]: since.toString() });
   if (!p.ok) violated(rule, `${REGISTER}?${query}=${since} was refused: ${p.why}`);
@@ -143,6 +159,7 @@ describe('REST sequence feeds', () => {
       const got = new Map(p.records.map((r) => [codeOf(r), r]));
       for (const [code, name] of live) {
         const r = got.get(code);
+        if (r === undefined) await notAboveSince(ctx, code, since);
         expectRule(
           r !== undefined,
           'REST.SEQ.UPDATES_AFTER',

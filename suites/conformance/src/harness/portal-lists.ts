@@ -4,6 +4,7 @@
  * of answers that other tests may change while a property reads them.
  */
 import type { PortalList, PortalRecord } from '@erpcert/client';
+import { sequenceOf } from './assert/envelope.js';
 import { observe } from './observations.js';
 import type { RuleContext } from './rule-test.js';
 import { violated } from './violation.js';
@@ -85,12 +86,14 @@ export function statedCount(register: string, list: PortalList): number | undefi
   return isArAp(register) ? list.total : list.count;
 }
 
-/** The current REST sequence number of the company (record-rest-api.md §4 rule 6), or undefined. */
+/**
+ * The current REST sequence number of the company (record-rest-api.md §2 data@sequence, else the §4 rule 6
+ * header: {@link sequenceOf}), or undefined.
+ */
 export async function currentSequence(ctx: RuleContext): Promise<bigint | undefined> {
   try {
     const env = await ctx.client.rest.list('PDVc', { limit: 1 } as never, { format: 'json' });
-    const text = env.sequenceHeader?.trim() ?? env.sequence;
-    return text !== undefined && /^\d+$/.test(text) ? BigInt(text) : undefined;
+    return sequenceOf(env);
   } catch {
     return undefined;
   }

@@ -84,9 +84,11 @@ describe('the Sequence header', () => {
     expect(ruleOf(() => assertSequenceHeader(env(good, { sequenceHeader: header })))).toBe(rule);
   });
 
-  it('sequenceOf prefers the header, then the envelope', () => {
-    expect(sequenceOf(env(good, { sequenceHeader: ' 12 ' }))).toBe(12n);
+  it('sequenceOf prefers the envelope, then the header', () => {
+    expect(sequenceOf(env(good, { sequenceHeader: ' 12 ' }))).toBe(9n);
     expect(sequenceOf(env(good, { sequenceHeader: undefined }))).toBe(9n);
+    expect(sequenceOf(env(good, { sequence: undefined, sequenceHeader: ' 12 ' }))).toBe(12n);
+    expect(sequenceOf(env(good, { sequence: 'x', sequenceHeader: '12' }))).toBe(12n);
     expect(sequenceOf(env('', { sequenceHeader: undefined, sequence: undefined }))).toBeUndefined();
   });
 

@@ -129,10 +129,15 @@ export function assertSequenceHeader(env: RestEnvelope<string>): void {
     );
 }
 
-/** The current sequence of an answer: its header, else its envelope. */
+/**
+ * The current sequence number of an answer: its envelope's `data@sequence` (§2 "current sequence number"),
+ * else its Sequence header (§4 rule 6). The envelope comes first so that checks of the feed and of the order
+ * of writes do not rest on the header, which REST.SEQ.HEADER judges on its own.
+ */
 export function sequenceOf(env: RestEnvelope<string>): bigint | undefined {
-  const text = env.sequenceHeader?.trim() ?? env.sequence;
-  return text !== undefined && INTEGER.test(text) ? BigInt(text) : undefined;
+  for (const text of [env.sequence, env.sequenceHeader?.trim()])
+    if (text !== undefined && INTEGER.test(text)) return BigInt(text);
+  return undefined;
 }
 
 /** `after` is above `before` (REST.SEQ.MONOTONIC and `rule`): a write moved the sequence forward. */
