@@ -195,7 +195,8 @@ describe('portal list queries: shapes and paging', () => {
     },
     {
       numRuns: 8,
-      // a page size below and above the records of each list's first example, in every run
+      // perpage 1 and 100 on the first two lists with records, in every run (a smaller and a bigger page than
+      // a server's own default size, whatever it is)
       examples: async (ctx) => {
         const found = await discoverLists(ctx);
         return found
