@@ -82,6 +82,8 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'perpage-ignored',
       description: 'list queries ignore perpage and answer pages of the server default size',
       breaks: ['PORTAL.LIST.PERPAGE_1_100'],
+      // PORTAL.LIMITS.PAGE_SIZE: "A list-query page holds at most 100 records, and no more than perpage": a page
+      // of the default size (20 in the reference server) asked with a smaller perpage holds more than perpage
       alsoBreaks: ['PORTAL.LIMITS.PAGE_SIZE'],
       request: (req) =>
         portalAction(req) === 'list' && queryOf(req).has('perpage') ? withQuery(req, (q) => q.delete('perpage')) : req,

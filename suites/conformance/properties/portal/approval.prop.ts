@@ -89,6 +89,15 @@ async function check(ctx: RuleContext, register: string, id: string) {
   const o = await attempt(ctx.client.portal.checkapprovalstatus({ regname: register, id }));
   const a = expectSuccess(o, 'PORTAL.APPROVAL.CHECK_REGISTERS', `checkapprovalstatus regname=${register}&id=${id}`);
   ctx.observe('PORTAL.APPROVAL.CHECKAPPROVALSTATUS');
+  // the code is judged before the XSD, which types approvalstatus as the codes 0 to 5 (specs/xsd/common.xsd
+  // ApprovalStatusCode): a code outside them breaks STATUS_CODES, not the shape of the answer
+  const code = a.status?.approvalstatus;
+  if (code !== undefined)
+    expectRule(
+      /^[0-5]$/.test(code),
+      'PORTAL.APPROVAL.STATUS_CODES',
+      () => `checkapprovalstatus regname=${register}&id=${id}: approvalstatus is ${show(code)}, not a code 0 to 5`,
+    );
   await assertPortalXml(ctx, a.raw.text, 'portal-approval', 'PORTAL.APPROVAL.STATUS_SHAPE');
   checkApproval(register, id, a);
   return a;

@@ -18,6 +18,8 @@ import {
   LIST_REGISTERS,
   type ListRegister,
   listIdentity,
+  pagedBy,
+  recordsOnPage,
   statedCount,
   textOf,
 } from '../../src/harness/portal.js';
@@ -29,7 +31,8 @@ const WALK_MAX_PAGES = 12;
 /** What the target holds per list register: its stated record count (page 1, perpage 1). */
 let discovered: Promise<{ register: ListRegister; count: number }[]> | undefined;
 
-async function listsWithData(ctx: RuleContext) {
+/** The list registers with records and their counts (empty when the target has none). */
+function discoverLists(ctx: RuleContext) {
   discovered ??= (async () => {
     const out: { register: ListRegister; count: number }[] = [];
     for (const register of LIST_REGISTERS) {
@@ -39,7 +42,12 @@ async function listsWithData(ctx: RuleContext) {
     }
     return out;
   })();
-  const found = await discovered;
+  return discovered;
+}
+
+/** {@link discoverLists}, skipping the test when the target has no list with a record in it. */
+async function listsWithData(ctx: RuleContext) {
+  const found = await discoverLists(ctx);
   if (found.length === 0) ctx.skip(`the target has no list (${LIST_REGISTERS.join(', ')}) with a record in it`);
   return found;
 }
@@ -59,12 +67,26 @@ function checkPageAttributes(register: string, list: PortalList, page: number, p
       () => `${register} page ${page}: <data ${a}> is ${show(list.attrs[a])}, not a whole number`,
     );
   expectRule(list.page === page, rule, () => `${register}: asked page ${page}, <data page="${list.attrs.page}">`);
-  if (!isArAp(register))
+  // a server that pages by another size than asked and says so in <data perpage> answers a sound paged list:
+  // whether perpage is honoured is PORTAL.LIST.PERPAGE_1_100's check, a page over perpage PORTAL.LIMITS.PAGE_SIZE's;
+  // a perpage that neither echoes the request nor describes the page contradicts the answer's own records
+  if (!isArAp(register) && list.perpage !== perpage)
     expectRule(
-      list.perpage === perpage,
+      list.perpage !== undefined && pagedBy(register, list, list.perpage),
       rule,
-      () => `${register} page ${page}: asked perpage ${perpage}, <data perpage="${list.attrs.perpage}">`,
+      () =>
+        `${register} page ${page}: asked perpage ${perpage}, <data perpage="${list.attrs.perpage}" count="${list.attrs.count}" totalpages="${list.attrs.totalpages}"> with ${list.records.length} records, which follow neither`,
     );
+}
+
+/**
+ * The page size a list answer shows: `<data perpage>` (ARVc/APVc state none: the records of page 1 when it
+ * holds fewer than `perpage` of `count`), else the `perpage` asked.
+ */
+function pageSizeShown(register: string, list: PortalList, perpage: number, count: number): number {
+  if (!isArAp(register)) return list.perpage !== undefined && list.perpage >= 1 ? list.perpage : perpage;
+  const n = list.records.length;
+  return n > 0 && n < recordsOnPage(count, 1, perpage) ? n : perpage;
 }
 
 /** Each documented field is present in every record; ARVc/APVc DueDate is YYYY-MM-DD (§2). */
@@ -126,8 +148,62 @@ describe('portal list queries: shapes and paging', () => {
       );
       checkDocumentedFields(register, list.records);
     },
-    // every list register once (its shape rule and its fields rule), then random pages
-    { numRuns: 15, examples: LIST_REGISTERS.map((r) => [r, 1, 20] as [ListRegister, number, number]) },
+    {
+      numRuns: 15,
+      // every list register once (its shape rule and its fields rule); then perpage 1 on the biggest list, whose
+      // first page must hold one record (PORTAL.LIMITS.PAGE_SIZE judged on a page that could be too long in
+      // every run); then random pages
+      examples: async (ctx) => {
+        const biggest = (await discoverLists(ctx)).reduce<{ register: ListRegister; count: number } | undefined>(
+          (a, b) => (a === undefined || b.count > a.count ? b : a),
+          undefined,
+        );
+        return [
+          ...LIST_REGISTERS.map((r) => [r, 1, 20] as [ListRegister, number, number]),
+          ...(biggest !== undefined && biggest.count >= 2
+            ? [[biggest.register, 1, 1] as [ListRegister, number, number]]
+            : []),
+        ];
+      },
+    },
+  );
+
+  ruleProperty(
+    'PORTAL.LIST.PERPAGE_1_100',
+    'a perpage from 1 to 100 is the page size: page 1 holds min(perpage, count) records and <data perpage> says perpage',
+    async (ctx) => [fc.constantFrom(...(await listsWithData(ctx))), fc.integer({ min: 1, max: 100 })],
+    async (ctx, { register }, perpage) => {
+      await judgeQuiet(ctx, 'PORTAL.LIST.PERPAGE_1_100', async () => {
+        const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage }));
+        if (!o.ok) return `register=${register}&page=1&perpage=${perpage} was refused: ${describeOutcome(o)}`;
+        const list = o.value;
+        const count = statedCount(register, list);
+        const n = list.records.length;
+        // no count, or a page over perpage: the paged shape's and PORTAL.LIMITS.PAGE_SIZE's checks judge those
+        if (count === undefined || n > perpage) return null;
+        if (
+          !isArAp(register) &&
+          list.perpage !== undefined &&
+          list.perpage !== perpage &&
+          pagedBy(register, list, list.perpage)
+        )
+          return `register=${register}&page=1&perpage=${perpage} was paged by ${list.perpage} (<data perpage="${list.attrs.perpage}">, ${n} of ${count} records)`;
+        if (n !== recordsOnPage(count, 1, perpage))
+          return `register=${register}&page=1&perpage=${perpage} holds ${n} of ${count} records, not ${recordsOnPage(count, 1, perpage)}`;
+        return undefined;
+      });
+    },
+    {
+      numRuns: 8,
+      // perpage 1 and 100 on the first two lists with records, in every run (a smaller and a bigger page than
+      // a server's own default size, whatever it is)
+      examples: async (ctx) => {
+        const found = await discoverLists(ctx);
+        return found
+          .slice(0, 2)
+          .flatMap((f) => [[f, 1] as [(typeof found)[number], number], [f, 100] as [(typeof found)[number], number]]);
+      },
+    },
   );
 
   ruleProperty(
@@ -192,8 +268,12 @@ describe('portal list queries: shapes and paging', () => {
           100,
           Math.max(Math.ceil(count / WALK_MAX_PAGES), 1 + (perpageSeed % Math.max(1, count))),
         );
-        const pages = Math.max(1, Math.ceil(count / perpage));
-        const walkTo = Math.min(pages + 1, WALK_MAX_PAGES + 1);
+        // the walk follows the page size the server shows on page 1: paging by another size than asked is the
+        // perpage checks' business (a page over perpage is PORTAL.LIMITS.PAGE_SIZE's, judged on every page);
+        // the pages contradicting their own attributes or losing records is the paged shape's
+        let size = perpage;
+        let pages = Math.max(1, Math.ceil(count / perpage));
+        let walkTo = Math.min(pages + 1, WALK_MAX_PAGES + 1);
         const seen = new Map<string, number>();
         let total = 0;
         let keyless = 0;
@@ -210,11 +290,20 @@ describe('portal list queries: shapes and paging', () => {
           );
           const stated = statedCount(register, list);
           if (stated !== count) return `${register}: page 1 says ${count} records, page ${page} says ${stated}`;
+          if (page === 1) {
+            size = pageSizeShown(register, list, perpage, count);
+            pages = Math.max(1, Math.ceil(count / size));
+            walkTo = Math.min(pages + 1, WALK_MAX_PAGES + 1);
+          }
+          const by =
+            size === perpage
+              ? `perpage ${perpage}`
+              : `the page size ${size} the server shows (perpage ${perpage} asked)`;
           if (!isArAp(register) && list.totalpages !== pages)
-            return `${register}: count ${count} with perpage ${perpage} makes ${pages} pages, <data totalpages="${list.attrs.totalpages}">`;
-          const want = page < pages ? perpage : page === pages ? count - perpage * (pages - 1) : 0;
+            return `${register}: count ${count} with ${by} makes ${pages} pages, <data totalpages="${list.attrs.totalpages}">`;
+          const want = recordsOnPage(count, page, size);
           if (n !== want)
-            return `${register} page ${page} of ${pages} (count ${count}, perpage ${perpage}) holds ${n} records, expected ${want}`;
+            return `${register} page ${page} of ${pages} (count ${count}, ${by}) holds ${n} records, expected ${want}`;
           for (const r of list.records) {
             const id = listIdentity(register, r);
             if (id === undefined) {

@@ -80,6 +80,19 @@ describe('deleterow and insertrow ids', () => {
       const { serNr, before } = await freshDocument(ctx, register, rows, 'deleterow');
       const id = `${serNr}:${remove.join(',')}`;
       const o = await attempt(ctx.client.portal.deleterow({ register, id }));
+      if (!o.ok) {
+        // the id names rows the record has (1 to n), yet it was refused: either deleterow does not work
+        // (PORTAL.ROWS.DELETEROW) or the server numbers rows otherwise (a 0-based reading has no row n).
+        // Row 1 exists in any reading of a record of two rows or more: a served deleterow of it tells them apart
+        const first = `${serNr}:1`;
+        const one = await attempt(ctx.client.portal.deleterow({ register, id: first }));
+        expectRule(
+          !one.ok,
+          'PORTAL.ROWS.DELETEROW_ROWS_1_BASED',
+          () =>
+            `deleterow id=${id} on ${before.length} rows (1-based numbers of rows it has) was refused (${describeOutcome(o)}), while id=${first} was served`,
+        );
+      }
       const res = expectSuccess(o, 'PORTAL.ROWS.DELETEROW', `deleterow register=${register}&id=${id}`);
       await assertPortalXml(ctx, res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
       const after = rowKeys(await readBySerNr(ctx, register, serNr));
@@ -164,6 +177,7 @@ describe('deleterow and insertrow ids', () => {
       'PORTAL.ROWS.DELETEROW_ID',
       'PORTAL.ROWS.DELETEROW_ROWS_1_BASED',
       'PORTAL.ROWS.INSERTROW_ID',
+      'PORTAL.ROWS.INSERTROW_POSITION',
       'PORTAL.ROWS.INSERTROW_ROWTYPE',
       'PORTAL.ERRORS.SHAPE',
     ],
@@ -200,13 +214,13 @@ describe('deleterow and insertrow ids', () => {
       const o = await attempt(ctx.client.portal[action]({ register: 'IVVc', id }));
       const after = rowKeys(await readBySerNr(ctx, 'IVVc', serNr));
       const rule = action === 'deleterow' ? 'PORTAL.ROWS.DELETEROW_ID' : 'PORTAL.ROWS.INSERTROW_ID';
+      // a row number 0 or past the last row is well-formed: accepting it reads the numbers in another base
+      // (deleterow rows are 1-based; insertrow afterRow k is after the k-th row, and there is no row n + 1)
+      const numbering =
+        action === 'deleterow' ? 'PORTAL.ROWS.DELETEROW_ROWS_1_BASED' : 'PORTAL.ROWS.INSERTROW_POSITION';
       expectRule(
         JSON.stringify(after) === JSON.stringify(before),
-        form === 'zero' || form === 'beyond'
-          ? action === 'deleterow'
-            ? 'PORTAL.ROWS.DELETEROW_ROWS_1_BASED'
-            : rule
-          : rule,
+        form === 'beyond' || (form === 'zero' && action === 'deleterow') ? numbering : rule,
         () =>
           `${action} id=${id} (${form}) on ${n} rows changed them: ${show(before)} -> ${show(after)} (${describeOutcome(o)})`,
       );

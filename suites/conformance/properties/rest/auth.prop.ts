@@ -12,6 +12,7 @@ import {
   fieldValue,
   identityOf,
   ledgerCreated,
+  needShape,
   probe,
   type RuleContext,
   readBack,
@@ -47,6 +48,17 @@ function badCredentials(ctx: RuleContext): fc.Arbitrary<{ label: string; auth: A
 async function attempt(call: () => Promise<{ records: unknown[] }>): Promise<AnyRecord[] | undefined> {
   try {
     return (await call()).records as AnyRecord[];
+  } catch (err) {
+    if (isErpClientError(err) && err.kind !== 'transport' && err.kind !== 'config') return undefined;
+    throw err;
+  }
+}
+
+/** The HSESSION cookie a Basic read of CUVc sets, or undefined (none set, or the read was refused). */
+async function sessionOfBasicRead(ctx: RuleContext, basic: AuthOverride): Promise<string | undefined> {
+  try {
+    const read = await ctx.client.rest.list('CUVc', { limit: 1 } as never, { auth: basic, format: 'json' });
+    return sessionFromSetCookie(read.raw.headers['set-cookie']) || undefined;
   } catch (err) {
     if (isErpClientError(err) && err.kind !== 'transport' && err.kind !== 'config') return undefined;
     throw err;
@@ -187,6 +199,22 @@ describe('REST authentication', () => {
       const withCookie = await attempt(() =>
         ctx.client.rest.list('CUVc', { limit: 1 } as never, { auth: { cookie }, format: 'json' }),
       );
+      if (withCookie === undefined) {
+        // a cookie alone refused: the root's session, or every session (REST.AUTH.HSESSION_ACCEPTED, "Later
+        // requests send Cookie: HSESSION")? The cookie of an ordinary Basic read, sent alone, tells them apart
+        const other = await sessionOfBasicRead(ctx, basic);
+        if (other !== undefined) {
+          const alone = await attempt(() =>
+            ctx.client.rest.list('CUVc', { limit: 1 } as never, { auth: { cookie: other }, format: 'json' }),
+          );
+          needShape(
+            'REST.AUTH.HSESSION_ACCEPTED',
+            alone !== undefined,
+            () =>
+              'the HSESSION cookie of a Basic read of CUVc was refused when sent alone, as was the cookie of GET /api/1/: whether the root starts a session could not be told',
+          );
+        }
+      }
       expectRule(
         withCookie !== undefined && (!p.ok || withCookie.length === p.records.length),
         'REST.AUTH.ROOT_SESSION_COOKIE',

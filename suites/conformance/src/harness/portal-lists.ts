@@ -86,6 +86,24 @@ export function statedCount(register: string, list: PortalList): number | undefi
   return isArAp(register) ? list.total : list.count;
 }
 
+/** How many records page `page` holds when `count` records are paged by `size` (0 past the last page). */
+export function recordsOnPage(count: number, page: number, size: number): number {
+  return Math.max(0, Math.min(size, count - size * (page - 1)));
+}
+
+/**
+ * True when a list answer is paged by `size` records a page, by its own statements: the records it holds
+ * and (but for ARVc/APVc, which state no totalpages) `totalpages` agree with its stated count and page.
+ * Tells a server that pages by another size than the `perpage` asked (the perpage checks' business) from
+ * an answer whose attributes contradict its own records (the paged shape's business).
+ */
+export function pagedBy(register: string, list: PortalList, size: number): boolean {
+  const count = statedCount(register, list);
+  if (count === undefined || list.page === undefined || !Number.isInteger(size) || size < 1) return false;
+  if (list.records.length !== recordsOnPage(count, list.page, size)) return false;
+  return isArAp(register) || list.totalpages === Math.ceil(count / size);
+}
+
 /**
  * The current REST sequence number of the company (record-rest-api.md §2 data@sequence, else the §4 rule 6
  * header: {@link sequenceOf}), or undefined.
