@@ -65,6 +65,23 @@ describe('stateful model of documents across both APIs', () => {
         }
       }
     },
-    { numRuns: 8, writes: true },
+    {
+      numRuns: 8,
+      writes: true,
+      // one fixed sequence first, in every run: a create, an update and a delete, then the feed and a read, so
+      // that the feed rules (CHANGE_FEED among them) are observed whatever the generated sequences happen to hold
+      examples: [
+        [
+          [
+            new CreateCmd('QTVc', [2, 3], false),
+            new CreateCmd('IVVc', [1], false),
+            new UpdateCmd(0, 1, 7),
+            new DeleteCmd(1),
+            new FeedCmd(),
+            new ReadCmd(0),
+          ],
+        ],
+      ],
+    },
   );
 });
