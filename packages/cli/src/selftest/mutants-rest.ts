@@ -248,7 +248,6 @@ export function restMutants(): Mutant[] {
       id: 'range-open-exclusive',
       description: 'range=from: (open end) leaves out the records equal to from',
       breaks: ['REST.QUERY.RANGE_FROM_OPEN'],
-      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       response: (req, res) => {
         const register = restRegister(req);
         const q = queryOf(req);
@@ -257,6 +256,22 @@ export function restMutants(): Mutant[] {
         if (!isGet(req) || !register || !range || !sort || !/^[^:]+:$/.test(range)) return res;
         const from = range.slice(0, -1);
         return editRecords(res, register, (rs) => rs.filter((r) => r.fields(sort) !== from));
+      },
+    },
+    {
+      id: 'filters-dropped-with-sort',
+      description: 'filter.<Field> parameters are ignored when the read also carries sort',
+      // each parameter works alone (filters without sort, sort without filters): only their combination breaks
+      breaks: ['REST.QUERY.COMBINABLE'],
+      request: (req) => {
+        if (!isGet(req) || !restRegister(req)) return req;
+        const q = queryOf(req);
+        const filters = [...q.keys()].filter((k) => k.startsWith('filter.'));
+        return filters.length === 0 || !q.has('sort')
+          ? req
+          : withQuery(req, (query) => {
+              for (const f of filters) query.delete(f);
+            });
       },
     },
     readOnlyAcceptsWrite('SerBalVc', 'REST.REGISTER.SERBALVC_READ_ONLY', ['SerialNr', 'Location']),

@@ -45,6 +45,25 @@ function dropListParam(name: string, register = true): Mutant['request'] {
       : req;
 }
 
+/** Carries the offset and limit that the sort-descending mutant took off a request to its response hook. */
+const PAGING_HEADER = 'x-erpcert-selftest-paging';
+
+/**
+ * The offset and limit of a REST list read when both are absent or plain (one occurrence each, digits only);
+ * undefined when the read has neither, or a value the server must refuse itself.
+ */
+function pagingOf(req: ProxyRequest): { offset: number; limit?: number } | undefined {
+  const q = queryOf(req);
+  const offsets = q.getAll('offset');
+  const limits = q.getAll('limit');
+  if (offsets.length + limits.length === 0 || offsets.length > 1 || limits.length > 1) return undefined;
+  if (![...offsets, ...limits].every((v) => /^\d{1,9}$/.test(v))) return undefined;
+  return {
+    offset: offsets.length > 0 ? Number(offsets[0]) : 0,
+    ...(limits.length > 0 ? { limit: Number(limits[0]) } : {}),
+  };
+}
+
 /** Adds `delta` to every number >= `min` of an id part (deleterow rows, insertrow afterRow). */
 function shiftIdParts(req: ProxyRequest, action: string, part: 1, delta: number, min = 0): ProxyRequest {
   if (portalAction(req) !== action) return req;
@@ -101,21 +120,33 @@ export function mutants(ctx: MutantContext): Mutant[] {
     },
     {
       id: 'sort-descending',
-      description: 'sort=<field> orders descending',
+      description: 'sort=<field> orders descending (offset and limit page the descending order)',
       breaks: ['REST.QUERY.SORT_ASCENDING'],
-      alsoBreaks: ['REST.QUERY.COMBINABLE'],
+      // A server that sorts descending pages its own (descending) order: offset and limit come off the request
+      // here and are applied to the reversed whole result, so that pages stay consistent with the unpaged
+      // read. Reversing each page instead would also break paging (pages out of the unpaged order).
+      request: (req) => {
+        const paging = isGet(req) && restRegister(req) && queryOf(req).has('sort') ? pagingOf(req) : undefined;
+        if (!paging) return req;
+        const stripped = withQuery(req, (q) => {
+          q.delete('offset');
+          q.delete('limit');
+        });
+        return { ...stripped, headers: { ...req.headers, [PAGING_HEADER]: `${paging.offset}:${paging.limit ?? ''}` } };
+      },
       response: (req, res) => {
         const register = restRegister(req);
-        return isGet(req) && register && queryOf(req).has('sort')
-          ? editRecords(res, register, (rs) => [...rs].reverse())
-          : res;
+        if (!isGet(req) || !register || !queryOf(req).has('sort') || res.status !== 200) return res;
+        const [offset, limit] = String(req.headers[PAGING_HEADER] ?? '0:').split(':');
+        const from = Number(offset);
+        const to = limit === '' || limit === undefined ? undefined : from + Number(limit);
+        return editRecords(res, register, (rs) => [...rs].reverse().slice(from, to));
       },
     },
     {
       id: 'range-exclusive',
       description: 'range=from:to leaves out the records equal to from or to',
       breaks: ['REST.QUERY.RANGE_FROM_TO'],
-      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       response: (req, res) => {
         const register = restRegister(req);
         const q = queryOf(req);
@@ -130,7 +161,6 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'filters-or',
       description: 'of several filter.<Field> parameters only the first applies (filters not ANDed)',
       breaks: ['REST.QUERY.FILTER_AND'],
-      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       request: (req) => {
         if (!isGet(req) || !restRegister(req)) return req;
         const filters = [...queryOf(req).keys()].filter((k) => k.startsWith('filter.'));
@@ -145,21 +175,25 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'fields-ignored',
       description: 'fields=A,B is ignored: every field comes back',
       breaks: ['REST.QUERY.FIELDS'],
-      alsoBreaks: ['REST.QUERY.COMBINABLE'],
       request: dropListParam('fields'),
     },
     {
       id: 'limit-ignored',
       description: 'limit=N is ignored',
       breaks: ['REST.QUERY.LIMIT'],
-      alsoBreaks: ['REST.QUERY.OFFSET_LIMIT_PAGING', 'REST.QUERY.COMBINABLE'],
+      // "offset 0, 5, 10 with limit 5 give successive pages" (§4): without limit the page at offset 0 is the
+      // whole result and the next overlaps it, so paging breaks by definition. Not COMBINABLE: limit is
+      // broken alone as much as in a combination, and that check judges only the combination.
+      alsoBreaks: ['REST.QUERY.OFFSET_LIMIT_PAGING'],
       request: dropListParam('limit'),
     },
     {
       id: 'offset-ignored',
       description: 'offset=N is ignored',
       breaks: ['REST.QUERY.OFFSET'],
-      alsoBreaks: ['REST.QUERY.OFFSET_LIMIT_PAGING', 'REST.QUERY.COMBINABLE'],
+      // "offset 0, 5, 10 with limit 5 give successive pages" (§4): without offset every page is the first, so
+      // paging breaks by definition. Not COMBINABLE (see limit-ignored).
+      alsoBreaks: ['REST.QUERY.OFFSET_LIMIT_PAGING'],
       request: dropListParam('offset'),
     },
     {

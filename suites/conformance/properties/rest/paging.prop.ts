@@ -12,6 +12,7 @@ import {
   judgeStable,
   probe,
   queryRegisters,
+  type RegisterData,
   type RuleContext,
   ruleProperty,
   ruleTest,
@@ -25,6 +26,12 @@ const { baselines } = registers;
 /** A register with its size, and the fields it can be sorted by. */
 const registerArb = async (ctx: RuleContext) =>
   fc.constantFrom(...(await registers.get(ctx)).map((d) => ({ register: d.register, fields: d.fields })));
+
+/** The first query register, as the register arbitrary gives it. */
+const first = (list: readonly RegisterData[]) => ({ register: list[0]!.register, fields: list[0]!.fields });
+
+/** The first query register with its first field to sort by. */
+const sortedBy = (list: readonly RegisterData[]) => ({ register: list[0]!.register, sort: list[0]!.fields[0]! });
 
 async function page(ctx: RuleContext, register: string, query: Record<string, string | number>, rule: string) {
   const p = await probe(ctx, register, query);
@@ -46,6 +53,8 @@ describe('REST paging with offset and limit', () => {
         () => `${register}?limit=${limit}&offset=${offset} returned ${records.length} records`,
       );
     },
+    // first in every run: limit 1 from the start of a register with at least two records
+    { examples: async (ctx) => [[first(await registers.get(ctx)), 1, 0]] },
   );
 
   ruleProperty(
@@ -65,6 +74,8 @@ describe('REST paging with offset and limit', () => {
         return compareWithModel(register, { sort, offset }, records, all, sorted);
       });
     },
+    // first in every run: skip one record of a register with at least two
+    { examples: async (ctx) => [[{ ...sortedBy(await registers.get(ctx)) }, 1]] },
   );
 
   ruleProperty(
@@ -114,7 +125,17 @@ describe('REST paging with offset and limit', () => {
         return undefined;
       });
     },
-    { numRuns: 15 },
+    {
+      numRuns: 15,
+      // first in every run: three pages, sorted and in the server's own order
+      examples: async (ctx) => {
+        const d = sortedBy(await registers.get(ctx));
+        return [
+          [d, 3],
+          [{ register: d.register, sort: undefined }, 3],
+        ];
+      },
+    },
   );
 
   ruleTest(

@@ -88,6 +88,7 @@ export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, Tar
 export { TARGET_ENV } from './meta.js';
 export { observe } from './observations.js';
 export {
+  ascendingOrder,
   compareWithModel,
   describeQuery,
   isAscending,
@@ -97,6 +98,8 @@ export {
   type RangeSpec,
   rangeMembers,
   rangeParameter,
+  type SingleParameter,
+  singleParameters,
   toListQuery,
 } from './query-model.js';
 export { QUERY_CANDIDATES, QUERY_REGISTER_COUNT, queryRegisters } from './query-registers.js';

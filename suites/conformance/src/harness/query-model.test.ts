@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithModel, describeQuery, isAscending, type QuerySpec, rangeMembers } from './query-model.js';
+import {
+  ascendingOrder,
+  compareWithModel,
+  describeQuery,
+  isAscending,
+  type QuerySpec,
+  rangeMembers,
+  singleParameters,
+} from './query-model.js';
 import type { AnyRecord } from './records.js';
 
 const rec = (code: string, name: string, group: string): AnyRecord => ({
@@ -40,6 +48,62 @@ describe('rangeMembers over the server order', () => {
   ])('%j', (range, want) => {
     const ids = rangeMembers('CUVc', byGroup, 'Group', range);
     expect([...ids].sort()).toEqual(want.map((c) => `/api/1/CUVc/${c}`).sort());
+  });
+});
+
+describe('rangeMembers whichever direction the server sorts in', () => {
+  // a server sorting descending: the same range selects the same records (by value)
+  const descending = [...byGroup].reverse();
+  it.each([
+    [{ form: 'from:to', from: 'A', to: 'B' } as const, ['C2', 'C1', 'C3']],
+    [{ form: 'from:', from: 'B' } as const, ['C1', 'C3', 'C4']],
+    [{ form: 'exact', value: 'B' } as const, ['C1', 'C3']],
+  ])('%j', (range, want) => {
+    const ids = rangeMembers('CUVc', descending, 'Group', range);
+    expect([...ids].sort()).toEqual(want.map((c) => `/api/1/CUVc/${c}`).sort());
+  });
+
+  it('the model keeps the server order: a descending answer of the range agrees with it', () => {
+    const spec: QuerySpec = { sort: 'Group', range: { form: 'from:', from: 'B' } };
+    const answer = descending.filter((r) => r.Group !== 'A');
+    expect(compareWithModel('CUVc', spec, answer, all, descending)).toBeUndefined();
+    // and one that leaves out a record equal to "from" does not
+    expect(compareWithModel('CUVc', spec, answer.slice(0, 2), all, descending)).toMatch(/record\(s\) returned/);
+  });
+});
+
+describe('ascendingOrder', () => {
+  it('keeps an ascending order, reverses a descending one, refuses a shuffled one', () => {
+    expect(codes(ascendingOrder(byGroup, 'Group')!)).toEqual(['C2', 'C1', 'C3', 'C4']);
+    expect(codes(ascendingOrder([...byGroup].reverse(), 'Group')!)).toEqual(['C2', 'C1', 'C3', 'C4']);
+    expect(ascendingOrder([all[0]!, all[1]!, all[3]!], 'Group')).toBeUndefined(); // B, A, C
+  });
+});
+
+describe('singleParameters', () => {
+  it('asks each parameter of a combination alone, with the sort it rests on', () => {
+    const spec: QuerySpec = {
+      filters: [
+        ['Group', 'B'],
+        ['Name', 'Ann'],
+      ],
+      sort: 'Name',
+      range: { form: 'from:', from: 'A' },
+      fields: ['Code'],
+      offset: 1,
+      limit: 2,
+    };
+    expect(singleParameters(spec)).toEqual([
+      { parameter: 'filter', spec: { filters: spec.filters } },
+      { parameter: 'range', spec: { sort: 'Name', range: spec.range } },
+      { parameter: 'fields', spec: { fields: ['Code'] } },
+      { parameter: 'offset', spec: { sort: 'Name', offset: 1 } },
+      { parameter: 'limit', spec: { sort: 'Name', limit: 2 } },
+    ]);
+  });
+
+  it('has nothing to ask of sort alone (the sorted baseline is that answer)', () => {
+    expect(singleParameters({ sort: 'Name' })).toEqual([]);
   });
 });
 

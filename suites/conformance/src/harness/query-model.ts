@@ -56,22 +56,23 @@ export function matchesFilters(record: AnyRecord, filters: QuerySpec['filters'])
 
 /**
  * The identities of the records a range selects, read off the server's own order of `sorted` (every record
- * of the register, as `sort=<field>` returned them): `from:to` is everything from the first record whose
- * value is `from` through the last whose value is `to` (inclusive), `from:` everything from the first
- * `from` on, `value` the records equal to it. The range bounds are values that exist in the data, so no
- * collation of our own is assumed.
+ * of the register, as `sort=<field>` returned them) taken ascending ({@link ascendingOrder}): `from:to` is
+ * everything from the first record whose value is `from` through the last whose value is `to` (inclusive),
+ * `from:` everything from the first `from` on, `value` the records equal to it. The range bounds are values
+ * that exist in the data, so no collation of our own is assumed. A range selects by value, whichever
+ * direction the server sorts in; an order that runs neither way is taken as it comes (the range properties
+ * judge nothing then, see {@link ascendingOrder}).
  */
 export function rangeMembers(register: string, sorted: readonly AnyRecord[], field: string, range: RangeSpec) {
-  const values = sorted.map((r) => fieldValue(r, field));
-  let lo = 0;
-  let hi = -1;
+  const ordered = ascendingOrder(sorted, field) ?? sorted;
+  const values = ordered.map((r) => fieldValue(r, field));
   if (range.form === 'exact') {
-    return new Set(sorted.filter((r) => fieldValue(r, field) === range.value).map((r) => identityOf(register, r)));
+    return new Set(ordered.filter((r) => fieldValue(r, field) === range.value).map((r) => identityOf(register, r)));
   }
-  lo = values.indexOf(range.from);
-  hi = range.form === 'from:to' ? values.lastIndexOf(range.to) : values.length - 1;
+  const lo = values.indexOf(range.from);
+  const hi = range.form === 'from:to' ? values.lastIndexOf(range.to) : values.length - 1;
   if (lo < 0) return new Set<string>();
-  return new Set(sorted.slice(lo, hi + 1).map((r) => identityOf(register, r)));
+  return new Set(ordered.slice(lo, hi + 1).map((r) => identityOf(register, r)));
 }
 
 /** Comparators a server may sort text by; `sort` is ascending when one of them orders the values. */
@@ -93,6 +94,43 @@ const ORDERS: readonly ((a: string, b: string) => number)[] = [
  */
 export function isAscending(values: readonly string[]): boolean {
   return ORDERS.some((cmp) => values.every((v, i) => i === 0 || cmp(values[i - 1]!, v) <= 0));
+}
+
+/**
+ * The server's `sort=<field>` answer read in ascending order: as it came when it is ascending
+ * ({@link isAscending}), reversed when it runs descending, undefined when it runs neither way. Which records a
+ * range selects is a matter of values, so the range checks read it off this order and stay independent of
+ * the direction the server sorts in (SORT_ASCENDING judges the direction).
+ */
+export function ascendingOrder(sorted: readonly AnyRecord[], field: string): readonly AnyRecord[] | undefined {
+  const values = sorted.map((r) => fieldValue(r, field));
+  if (isAscending(values)) return sorted;
+  const reversed = [...sorted].reverse();
+  return isAscending(reversed.map((r) => fieldValue(r, field))) ? reversed : undefined;
+}
+
+/** One query parameter of a combination, asked alone (with `sort` where its meaning rests on an order). */
+export interface SingleParameter {
+  readonly parameter: 'filter' | 'range' | 'fields' | 'offset' | 'limit';
+  readonly spec: QuerySpec;
+}
+
+/**
+ * The parameters of a combined query, each as a query of its own: the filters together (they AND, §4),
+ * `range`, `offset` and `limit` each with the `sort` they rest on, `fields` alone. `sort` alone is the
+ * baseline's sorted read. A combination is judged only when each of these holds on its own
+ * (REST.QUERY.COMBINABLE: "All query parameters can be combined", each keeping its meaning).
+ */
+export function singleParameters(spec: QuerySpec): SingleParameter[] {
+  const out: SingleParameter[] = [];
+  const sort = spec.sort !== undefined ? { sort: spec.sort } : {};
+  if (spec.filters && spec.filters.length > 0) out.push({ parameter: 'filter', spec: { filters: spec.filters } });
+  if (spec.range !== undefined && spec.sort !== undefined)
+    out.push({ parameter: 'range', spec: { ...sort, range: spec.range } });
+  if (spec.fields !== undefined) out.push({ parameter: 'fields', spec: { fields: spec.fields } });
+  if (spec.offset !== undefined) out.push({ parameter: 'offset', spec: { ...sort, offset: spec.offset } });
+  if (spec.limit !== undefined) out.push({ parameter: 'limit', spec: { ...sort, limit: spec.limit } });
+  return out;
 }
 
 /** The records a query should return, before `offset`/`limit`, in the server's sort order when sorted. */
