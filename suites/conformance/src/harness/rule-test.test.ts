@@ -102,7 +102,10 @@ describe('ruleTest and ruleProperty', () => {
   it(
     'replays a failure from its seed and path',
     async () => {
-      const first = (await run('harness')).byName('fails from limit 10 on').failure!;
+      // a fixed first seed: with a random one the failure is sometimes found unshrunk (limit 10 itself), and
+      // a path without shrink steps also fits the constant property below, which then passes instead of skipping
+      const first = (await run('harness', 'full', { ERPCERT_SEED: '1234' })).byName('fails from limit 10 on').failure!;
+      expect(first.path).toContain(':');
       const again = await run('harness', 'full', { ERPCERT_SEED: String(first.seed), ERPCERT_PATH: first.path! });
       const f = again.byName('fails from limit 10 on').failure!;
       expect(f.counterexample).toBe('[10]');
