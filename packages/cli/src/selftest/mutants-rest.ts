@@ -259,6 +259,19 @@ export function restMutants(): Mutant[] {
       },
     },
     {
+      id: 'batch-cut-short',
+      description: 'a list read with limit 1,000 or more answers only the first half of its records',
+      breaks: ['REST.LIMITS.BATCH_SIZE'],
+      // §8 "Suggested batch size | 1,000 to 5,000 records per request" and §4 rule 12's pagination guidance
+      // both promise such a read in full: a server that cuts it breaks both by definition
+      alsoBreaks: ['REST.LIMITS.PAGINATION_GUIDANCE'],
+      response: (req, res) => {
+        const register = restRegister(req);
+        if (!isGet(req) || !register || !(Number(queryOf(req).get('limit')) >= 1000)) return res;
+        return editRecords(res, register, (rs) => (rs.length > 1 ? rs.slice(0, Math.ceil(rs.length / 2)) : rs));
+      },
+    },
+    {
       id: 'filters-dropped-with-sort',
       description: 'filter.<Field> parameters are ignored when the read also carries sort',
       // each parameter works alone (filters without sort, sort without filters): only their combination breaks

@@ -47,6 +47,15 @@ describe('the mutants break what they say, through the proxy in front of the ref
     expect(proxied.body).toBe(await direct.text());
   });
 
+  it('batch-cut-short halves a read with limit 1,000 or more and leaves a smaller limit alone', async () => {
+    const count = async (mutant: string | undefined, limit: number) =>
+      records((await via(mutant, `/api/1/IVVc?compcode=1&limit=${limit}`, { headers: json })).body).length;
+    const whole = await count(undefined, 1000);
+    expect(whole).toBeGreaterThan(1);
+    expect(await count('batch-cut-short', 1000)).toBe(Math.ceil(whole / 2));
+    expect(await count('batch-cut-short', 999)).toBe(await count(undefined, 999));
+  });
+
   it.each([
     [
       'sort-descending',
