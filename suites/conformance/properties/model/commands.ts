@@ -333,13 +333,17 @@ export class FeedCmd implements Cmd {
           () =>
             `${register} ${seqs[i]![0].serNr} was written after ${seqs[i - 1]![0].serNr} but has @sequence ${seqs[i]![1]} <= ${seqs[i - 1]![1]}`,
         );
-      for (const d of docs.filter((x) => !x.live))
+      for (const d of docs.filter((x) => !x.live)) {
+        const listed = deleted.some((x) => JSON.stringify(x).includes(d.serNr));
+        // a record the delete left in place is PORTAL.DELETE.RECORD_GONE's break: the feed cannot list it
+        if (!listed && (await readDoc(r, d)) !== undefined) continue;
         expectRule(
-          deleted.some((x) => JSON.stringify(x).includes(d.serNr)),
+          listed,
           'REST.SEQ.DELETES_AFTER',
           () =>
             `deletes_after=${since} on ${register} does not report ${d.serNr}, deleted after ${d.deletedAfter}: ${show(deleted, 200)}`,
         );
+      }
     }
   }
   toString(): string {
