@@ -8417,6 +8417,34 @@ export interface components {
                 VATCodeBlock: components["schemas"]["VATCodeBlockBlock"];
             };
         };
+        /** @description XML form of a VATCodeBlock line: `<row rownumber>` with one element per row field. */
+        VATCodeBlockRowXml: {
+            rownumber: string;
+            VATCode?: string;
+            Comment?: string;
+            ExVatpr?: string;
+            IncVatpr?: string;
+            SalesVATAcc?: string;
+            PurchVATAcc?: string;
+            ValidFrom?: string;
+            ValidUntil?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description XML form of the one VATCodeBlock record: `<VATCodeBlock register="VATCodeBlock">` holding `<rows>` and nothing else. */
+        VATCodeBlockBlockXml: {
+            /** @constant */
+            register?: "VATCodeBlock";
+            rows: components["schemas"]["VATCodeBlockRowXml"][];
+        };
+        /** @description XML envelope of the VATCodeBlock settings block: `<data register="VATCodeBlock" sequence systemversion>` holding one `<VATCodeBlock>`. */
+        VATCodeBlockEnvelopeXml: {
+            /** @constant */
+            register: "VATCodeBlock";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            VATCodeBlock: components["schemas"]["VATCodeBlockBlockXml"];
+        };
     };
     responses: {
         /**
@@ -8944,7 +8972,7 @@ export interface components {
                 "text/xml": components["schemas"]["DepVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
-        /** @description The VATCodeBlock settings block. JSON with `Accept: application/json`. */
+        /** @description The VATCodeBlock settings block. XML by default (as every REST answer, record-rest-api.md §1), JSON with `Accept: application/json`. A refusal may come with HTTP 200 in the observed error shapes. */
         VATCodeBlockEnvelope: {
             headers: {
                 Sequence: components["headers"]["Sequence"];
@@ -8952,6 +8980,8 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["VATCodeBlockEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["VATCodeBlockEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["VATCodeBlockEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
     };

@@ -17,6 +17,52 @@ function markOperations(item: Node): Node {
   return out;
 }
 
+/**
+ * The XML form of a settings block (specs/xsd/rest-block.xsd, kind `rest-block`): `<data register sequence
+ * systemversion>` holding one `<R register="R">` whose only child is `<rows>` with `<row rownumber>` lines. The
+ * block is no record: it carries no `sequence` or `url`, so it is not a `rest-envelope`.
+ */
+function blockXmlSchemas(reg: ObservedRegister, base: BaseSchemas): Node {
+  const R = reg.name;
+  const rowFields = Object.fromEntries(reg.rowFields.map((f) => [f, { type: 'string' }]));
+  const envelope = base.EnvelopeDataXml;
+  return {
+    [`${R}RowXml`]: {
+      description: `XML form of a ${R} line: \`<row rownumber>\` with one element per row field.`,
+      type: 'object',
+      required: base.RowBaseXml.required,
+      properties: { ...(base.RowBaseXml.properties as Node), ...rowFields },
+      additionalProperties: base.RowBaseXml.additionalProperties,
+      xml: { name: 'row' },
+      ...MARK,
+    },
+    [`${R}BlockXml`]: {
+      description: `XML form of the one ${R} record: \`<${R} register="${R}">\` holding \`<rows>\` and nothing else.`,
+      type: 'object',
+      required: ['rows'],
+      properties: {
+        register: { type: 'string', const: R, xml: { attribute: true } },
+        rows: { type: 'array', xml: { name: 'rows', wrapped: true }, items: ref(`${R}RowXml`) },
+      },
+      additionalProperties: false,
+      xml: { name: R },
+      ...MARK,
+    },
+    [`${R}EnvelopeXml`]: {
+      description: `XML envelope of the ${R} settings block: \`<data register="${R}" sequence systemversion>\` holding one \`<${R}>\`.`,
+      type: 'object',
+      required: [...(envelope.required as string[]), R],
+      properties: {
+        ...(envelope.properties as Node),
+        register: { ...((envelope.properties as Node).register as Node), const: R },
+        [R]: ref(`${R}BlockXml`),
+      },
+      xml: { name: 'data' },
+      ...MARK,
+    },
+  };
+}
+
 /** The schemas, response and paths of a settings block: GET only, `{rows: [...]}` under the register key. */
 function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; response: Node; paths: Node } {
   const R = reg.name;
@@ -55,12 +101,21 @@ function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; 
       },
       ...MARK,
     },
+    ...blockXmlSchemas(reg, base),
   };
+  // like every REST answer, a refusal may come with HTTP 200 in the observed error shape
+  const orError = (schema: string, error: string): Node => ({ anyOf: [ref(schema), ref(error)] });
+  const xml = { schema: orError(`${R}EnvelopeXml`, 'ObservedErrorXml') };
   const response: Node = {
-    description: `The ${R} settings block. JSON with \`Accept: application/json\`.`,
+    description:
+      `The ${R} settings block. XML by default (as every REST answer, record-rest-api.md §1), JSON with ` +
+      '`Accept: application/json`. A refusal may come with HTTP 200 in the observed error shapes.',
     headers: { Sequence: { $ref: '#/components/headers/Sequence' } },
-    // like every REST answer, a refusal may come with HTTP 200 in the observed error shape
-    content: { 'application/json': { schema: { anyOf: [ref(`${R}Envelope`), ref('ObservedErrorJson')] } } },
+    content: {
+      'application/json': { schema: orError(`${R}Envelope`, 'ObservedErrorJson') },
+      'application/xml': xml,
+      'text/xml': xml,
+    },
     ...MARK,
   };
   const paths: Node = {

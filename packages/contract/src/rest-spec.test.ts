@@ -217,6 +217,35 @@ describe('observed fields and registers (specs/observed-fields.yaml, issue 10)',
     ])
       expect(rowProps, f).toHaveProperty([f]);
   });
+
+  it('answers VATCodeBlock in XML too (the default), `<data><VATCodeBlock><rows><row rownumber>`, or an error', () => {
+    const response = spec.components.responses!.VATCodeBlockEnvelope!;
+    const content = response.content as Record<string, Obj>;
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'application/xml', 'text/xml']);
+    for (const type of ['application/xml', 'text/xml'])
+      expect(content[type]!.schema, type).toEqual({
+        anyOf: [
+          { $ref: '#/components/schemas/VATCodeBlockEnvelopeXml' },
+          { $ref: '#/components/schemas/ObservedErrorXml' },
+        ],
+      });
+    const attr = (schema: Obj, p: string) => ((schema.properties as Record<string, Obj>)[p]!.xml as Obj)?.attribute;
+    const envelope = schemas().VATCodeBlockEnvelopeXml!;
+    expect(envelope.xml).toEqual({ name: 'data' });
+    for (const a of ['register', 'sequence', 'systemversion']) expect(attr(envelope, a), a).toBe(true);
+    expect(envelope.required).toEqual(['register', 'sequence', 'systemversion', 'VATCodeBlock']);
+    const block = deref((envelope.properties as Record<string, Obj>).VATCodeBlock!);
+    expect(block).toBe(schemas().VATCodeBlockBlockXml);
+    expect(block.xml).toEqual({ name: 'VATCodeBlock' });
+    // a block is no record: no sequence, no url (so not the rest-envelope XSD kind, whose records carry both)
+    expect(Object.keys(block.properties as Obj)).toEqual(['register', 'rows']);
+    const rows = (block.properties as Record<string, Obj>).rows!;
+    expect(rows.xml).toEqual({ name: 'rows', wrapped: true });
+    const row = deref(rows.items as Obj);
+    expect(row.xml).toEqual({ name: 'row' });
+    expect(attr(row, 'rownumber')).toBe(true);
+    expect(row.properties).toHaveProperty(['ValidUntil']);
+  });
 });
 
 describe('create bodies require the key fields the ERP does not fill in (inferred)', () => {

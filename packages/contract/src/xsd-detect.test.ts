@@ -12,6 +12,9 @@ describe('detectXmlBodyKind', () => {
     ['rest-envelope.xml', 'rest-envelope'],
     ['rest-envelope-empty.xml', 'rest-envelope'],
     ['error-before-data.xml', 'rest-envelope'],
+    ['rest-block.xml', 'rest-block'],
+    ['rest-block-empty.xml', 'rest-block'],
+    ['invalid/rest-block-without-rows.xml', 'rest-envelope'],
     ['portal-result.xml', 'portal-result'],
     ['portal-failure-result.xml', 'portal-result'],
     ['portal-upload-result.xml', 'portal-upload-result'],
@@ -42,6 +45,11 @@ describe('detectXmlBodyKind', () => {
     ['a body that does not close', '<data><res errstr="">', undefined],
     ['two data elements', '<data/><data/>', undefined],
     ['another root', '<html><body/></html>', undefined],
+    [
+      'a record named like the register, with a url',
+      '<data register="X" systemversion="1"><X register="X" sequence="1" url="/api/1/X/1"><rows/></X></data>',
+      'rest-envelope',
+    ],
   ])('%s', (_name, body, kind) => {
     expect(detectXmlBodyKind(body)).toBe(kind);
   });

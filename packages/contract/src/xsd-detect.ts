@@ -13,9 +13,24 @@ function kindOfResult(res: XmlOutlineElement): XmlBodyKind {
   return 'portal-result';
 }
 
+/**
+ * A settings block (`<data register><VATCodeBlock><rows>...`): one child named after the envelope's register, without
+ * the `url` every record carries, holding `<rows>`.
+ */
+function isBlock(data: XmlOutlineElement): boolean {
+  const [only, ...more] = data.children;
+  return (
+    only !== undefined &&
+    more.length === 0 &&
+    only.name === data.attributes.register &&
+    !('url' in only.attributes) &&
+    only.children.some((c) => c.name === 'rows')
+  );
+}
+
 function kindOfData(data: XmlOutlineElement): XmlBodyKind {
   const a = data.attributes;
-  if ('register' in a && 'systemversion' in a) return 'rest-envelope';
+  if ('register' in a && 'systemversion' in a) return isBlock(data) ? 'rest-block' : 'rest-envelope';
   if ('totalpages' in a || 'perpage' in a || 'count' in a) return 'portal-list';
   if ('total' in a) return 'portal-arap-list';
   const names = data.children.map((c) => c.name);

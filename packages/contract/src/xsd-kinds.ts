@@ -1,6 +1,7 @@
 /** Every XML body shape that has a schema in `specs/xsd/` (one file per kind, `<kind>.xsd`). */
 export const xmlBodyKinds = [
   'rest-envelope',
+  'rest-block',
   'portal-result',
   'portal-upload-result',
   'portal-conversion-result',

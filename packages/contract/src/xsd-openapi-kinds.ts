@@ -1,4 +1,8 @@
+import { observed } from './observed.js';
 import type { XmlBodyKind } from './xsd-kinds.js';
+
+/** `<R>EnvelopeXml` of the settings blocks of specs/observed-fields.yaml: kind `rest-block`, not `rest-envelope`. */
+const blockEnvelopes = new Set(observed.registers.filter((r) => r.block).map((r) => `${r.name}EnvelopeXml`));
 
 /**
  * The XSD kind that describes the body of a named OpenAPI component schema; undefined when no XSD applies.
@@ -6,6 +10,7 @@ import type { XmlBodyKind } from './xsd-kinds.js';
  * decodes the XSD fixtures into them); specs/xsd/README.md "Agreement with the OpenAPI specs".
  */
 export function kindOfSchema(name: string): XmlBodyKind | undefined {
+  if (blockEnvelopes.has(name)) return 'rest-block';
   if (/EnvelopeXml$/.test(name)) return 'rest-envelope';
   const fixed: Record<string, XmlBodyKind> = {
     ObservedErrorXml: 'error-only',

@@ -67,7 +67,7 @@ function reportsFailure(roots: readonly XmlElement[]): boolean {
 
 /** The register a body is about, for the kinds whose schemas exist per register (`<R>EnvelopeXml`, `PortalList<R>`). */
 function registerOf(root: XmlElement, kind: XmlBodyKind): string | undefined {
-  if (kind === 'rest-envelope') return root.attributes.register;
+  if (kind === 'rest-envelope' || kind === 'rest-block') return root.attributes.register;
   if (kind === 'portal-list' || kind === 'portal-arap-list') return root.children[0]?.name;
   return undefined;
 }
@@ -83,7 +83,7 @@ const schemaRegister = (name: string) => /^(.+)EnvelopeXml$/.exec(name)?.[1] ?? 
 function targetsOf(root: XmlElement, kind: XmlBodyKind, failure: boolean): XmlSchema[] {
   const partKind: XmlBodyKind = root.name === 'error' || root.name === 'message' ? 'error-only' : kind;
   const specs: readonly SpecName[] =
-    kind === 'error-only' ? specNames : kind === 'rest-envelope' ? ['record-rest'] : ['portal-action'];
+    kind === 'error-only' ? specNames : kind.startsWith('rest-') ? ['record-rest'] : ['portal-action'];
   const register = registerOf(root, kind);
   return xmlSchemas.filter(
     (s) =>

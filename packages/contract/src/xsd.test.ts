@@ -28,6 +28,8 @@ const validCases: [string, Case][] = [
     { fixture: 'rest-envelope-composite-key.xml', kind: 'rest-envelope', valid: true },
   ],
   ['REST envelope without records', { fixture: 'rest-envelope-empty.xml', kind: 'rest-envelope', valid: true }],
+  ['REST settings block (VATCodeBlock)', { fixture: 'rest-block.xml', kind: 'rest-block', valid: true }],
+  ['REST settings block without lines', { fixture: 'rest-block-empty.xml', kind: 'rest-block', valid: true }],
   ['operation result', { fixture: 'portal-result.xml', kind: 'portal-result', valid: true, failure: false }],
   [
     'operation result with errstr',
@@ -467,6 +469,69 @@ const invalidCases: [string, Case][] = [
       kind: 'portal-upload-request',
       valid: false,
       messageIncludes: ["'file'", 'not expected'],
+    },
+  ],
+  [
+    'a settings block is no REST envelope: its one element is no record (no sequence, no url)',
+    {
+      fixture: 'rest-block.xml',
+      kind: 'rest-envelope',
+      valid: false,
+      messageIncludes: ["'VATCodeBlock'", 'record-carries-register-sequence-url'],
+    },
+  ],
+  [
+    'a REST envelope of records is no settings block',
+    {
+      fixture: 'rest-envelope.xml',
+      kind: 'rest-block',
+      valid: false,
+      messageIncludes: ["'IVVc'", 'not expected'],
+    },
+  ],
+  [
+    'REST settings block without rows',
+    {
+      fixture: 'invalid/rest-block-without-rows.xml',
+      kind: 'rest-block',
+      valid: false,
+      messageIncludes: ["'VATCodeBlock'", 'Expected is ( rows )'],
+    },
+  ],
+  [
+    'REST settings block twice',
+    {
+      fixture: 'invalid/rest-block-two-blocks.xml',
+      kind: 'rest-block',
+      valid: false,
+      messageIncludes: ['line 4:', "'VATCodeBlock'", 'not expected'],
+    },
+  ],
+  [
+    'REST settings block lines with the same rownumber',
+    {
+      fixture: 'invalid/rest-block-duplicate-rownumber.xml',
+      kind: 'rest-block',
+      valid: false,
+      messageIncludes: ['Duplicate', 'VATCodeBlock.rownumbers-unique'],
+    },
+  ],
+  [
+    'REST settings block row field with an element child',
+    {
+      fixture: 'invalid/rest-block-row-field-element-child.xml',
+      kind: 'rest-block',
+      valid: false,
+      messageIncludes: ['row.field-values-are-text'],
+    },
+  ],
+  [
+    'REST settings block @register of another register',
+    {
+      fixture: 'invalid/rest-block-register-attribute-mismatch.xml',
+      kind: 'rest-block',
+      valid: false,
+      messageIncludes: ["'register'", "'IVVc'", "'VATCodeBlock'"],
     },
   ],
   [

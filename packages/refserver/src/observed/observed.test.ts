@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { closeXmlValidator, detectXmlBodyKind, validateXml } from '@erpcert/contract';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../app-types.js';
 import { errstrOf, portal, resOf } from '../portal/testing/portal-client.js';
 import { call, jsonRecords, parseXml, testApp } from '../testing/test-client.js';
@@ -7,6 +8,7 @@ import { vatRates } from '../values/vat.js';
 // issue 10: what live servers serve beyond the docs, on the demo data (seed 0: master data only)
 let app: App | undefined;
 afterEach(() => app?.close());
+afterAll(closeXmlValidator);
 const JSON_ACCEPT = { accept: 'application/json' };
 const seeded = (options: Parameters<typeof testApp>[0] = {}) => {
   app = testApp({ seed: 0, ...options });
@@ -99,6 +101,9 @@ describe('VATCodeBlock: one settings record', () => {
     const res = await call(a, 'GET', '/api/1/VATCodeBlock');
     const doc = parseXml(res.text) as { data: { VATCodeBlock: { rows: { row: unknown[] } }[] } };
     expect(doc.data.VATCodeBlock[0]!.rows.row).toHaveLength(Object.keys(vatRates).length);
+    // the shape specs/xsd/rest-block.xsd describes (and the spec's VATCodeBlockEnvelopeXml); a block is no record
+    expect(detectXmlBodyKind(res.text)).toBe('rest-block');
+    expect(await validateXml(res.text, 'rest-block')).toMatchObject({ valid: true, errors: [] });
   });
 
   it('refuses writes with 405 and keys with 404, in the error shape', async () => {
