@@ -299,5 +299,14 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
     refused('getemployeeinfo', 'PORTAL.EMPLOYEE.GETEMPLOYEEINFO'),
     refused('getcomments', 'PORTAL.ACTIVITY.GETCOMMENTS'),
     refused('getrecordlinks', 'PORTAL.UTIL.GETRECORDLINKS'),
+    {
+      id: 'document-orvc-refused',
+      description: 'action=document refuses sales orders (ORVc), one of the documented document registers',
+      breaks: ['PORTAL.DOCUMENT.REGISTERS'],
+      request: (req) =>
+        portalAction(req) === 'document' && queryOf(req).get('register') === 'ORVc'
+          ? refusal('ORVc cannot be printed')
+          : req,
+    },
   ];
 }

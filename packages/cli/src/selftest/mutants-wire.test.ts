@@ -204,6 +204,7 @@ describe('portal mutants', () => {
     ['getemployeeinfo-refused', 'action=action&register=getemployeeinfo&empcode=E1'],
     ['getcomments-refused', 'action=action&register=getcomments'],
     ['getrecordlinks-refused', 'action=action&register=getrecordlinks'],
+    ['document-orvc-refused', 'action=document&register=ORVc&id=1'],
   ])('%s answers a refusal (non-empty errstr) to %s', (id, query) => {
     const out = mutant(id).request!(req(portal(query)));
     expect(isAnswer(out)).toBe(true);
@@ -229,6 +230,8 @@ describe('portal mutants', () => {
     const other = req(portal('action=login'));
     for (const id of ['posttext-refused', 'delete-does-nothing', 'list-dates-refused', 'getcomments-refused'])
       expect(mutant(id).request!(other), id).toBe(other);
+    const invoice = req(portal('action=document&register=IVVc&id=1'));
+    expect(mutant('document-orvc-refused').request!(invoice)).toBe(invoice);
   });
 
   it.each<[string, string, Partial<ProxyRequest>, string]>([
