@@ -1,21 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { main } from './main.js';
+import { erpcert } from './testing/run-cli.js';
 
-async function run(argv: string[]) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (d) => {
-    stdout += d;
-  });
-  err.on('data', (d) => {
-    stderr += d;
-  });
-  const code = await main(argv, { out, err, env: {}, cwd: process.cwd() });
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => erpcert(argv, process.cwd());
 
 describe('erpcert main', () => {
   it('--help lists every command of the command-line contract', async () => {
