@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { specsDir } from './paths.js';
 import { registers as catalogue, type RegisterDef } from './registers.js';
+import { parseYamlCached } from './yaml-cache.js';
 
 /** Fields of one register part that live servers have beyond the main fields (specs/observed-fields.yaml). */
 export interface ObservedFields {
@@ -54,7 +54,7 @@ export function loadObserved(
   file = join(specsDir, 'observed-fields.yaml'),
   documented: readonly RegisterDef[] = catalogue,
 ): ObservedCatalogue {
-  const doc = parse(readFileSync(file, 'utf8')) as RawFile;
+  const doc = parseYamlCached(readFileSync(file, 'utf8')) as RawFile;
   if (!doc.evidence || !Array.isArray(doc.fields) || !Array.isArray(doc.registers))
     throw new Error(`${file}: needs "evidence", "fields" and "registers"`);
   const byName = new Map(documented.map((r) => [r.name, r]));

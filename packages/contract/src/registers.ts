@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { specsDir } from './paths.js';
+import { parseYamlCached } from './yaml-cache.js';
 
 /** One row of the register table (record-rest-api.md §2 "Registers, keys and main fields"). */
 export interface RegisterDef {
@@ -33,7 +33,7 @@ interface RawRegister {
 
 /** Reads and checks `specs/registers.yaml`. Throws with the offending entry when a row is malformed. */
 export function loadRegisters(file = join(specsDir, 'registers.yaml')): readonly RegisterDef[] {
-  const doc = parse(readFileSync(file, 'utf8')) as { registers?: RawRegister[] };
+  const doc = parseYamlCached(readFileSync(file, 'utf8')) as { registers?: RawRegister[] };
   if (!Array.isArray(doc.registers)) throw new Error(`${file}: no "registers" list`);
   return doc.registers.map((r) => {
     if (!r.name || !Array.isArray(r.key) || !Array.isArray(r.fields)) {

@@ -1,4 +1,3 @@
-import { parse } from 'yaml';
 import {
   API_DOC,
   REST_OPERATIONS,
@@ -9,6 +8,7 @@ import {
   type RuleApi,
   type RuleParamValue,
 } from './rules-types.js';
+import { parseYamlCached } from './yaml-cache.js';
 
 /** A rule catalogue that cannot be used; names the file and, where there is one, the offending rule. */
 export class RuleCatalogueError extends Error {
@@ -160,7 +160,7 @@ export function parseRules(yamlText: string, source = 'rules.yaml'): readonly Ru
   };
   let doc: unknown;
   try {
-    doc = parse(yamlText);
+    doc = parseYamlCached(yamlText);
   } catch (e) {
     return fail(undefined, `not valid YAML: ${(e as Error).message}`);
   }

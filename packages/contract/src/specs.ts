@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { parse } from 'yaml';
 import { specsDir } from './paths.js';
+import { parseYamlCached } from './yaml-cache.js';
 
 /** The OpenAPI documents of `specs/`: `specs/<name>.openapi.yaml`. */
 export type SpecName = 'record-rest' | 'portal-action';
@@ -50,7 +50,7 @@ export function loadSpec(name: SpecName | (string & {})): OpenApiDocument {
   if (!existsSync(file)) throw new SpecError(name, `no such spec: ${file}`);
   let doc: unknown;
   try {
-    doc = parse(readFileSync(file, 'utf8'));
+    doc = parseYamlCached(readFileSync(file, 'utf8'));
   } catch (cause) {
     throw new SpecError(name, `${file} is not valid YAML: ${(cause as Error).message}`, { cause });
   }

@@ -1,4 +1,3 @@
-import { runCleanup } from '../cleanup/run-cleanup.js';
 import { type Command, targetFlags } from '../command.js';
 import type { FlagDef } from '../options.js';
 
@@ -78,5 +77,6 @@ export const cleanup: Command = {
     'Exit codes: 0 everything removable was removed or closed; 1 a removal failed or a register could not be read;',
     '2 not a report folder, a tag that matches nothing, target unreachable or credentials refused (nothing touched).',
   ].join('\n'),
-  run: (values, positionals, io) => runCleanup(values, positionals, io),
+  run: async (values, positionals, io) =>
+    (await import('../cleanup/run-cleanup.js')).runCleanup(values, positionals, io),
 };

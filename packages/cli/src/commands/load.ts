@@ -1,5 +1,4 @@
 import { type Command, targetFlags } from '../command.js';
-import { runLoad } from '../load/run-load.js';
 
 /**
  * `erpcert load`: the load scenarios against the documented figures (record-rest-api.md §8), on k6 or
@@ -83,5 +82,6 @@ export const load: Command = {
     'Exit codes: 0 every threshold held, 1 a scenario failed its documented figure or checks, 2 configuration',
     'error, unreachable target, refused credentials or an interrupted run.',
   ].join('\n'),
-  run: (values, _positionals, io) => runLoad(values, io),
+  // loaded when run: the load engines' modules (autocannon, k6 glue) cost every other command's start-up
+  run: async (values, _positionals, io) => (await import('../load/run-load.js')).runLoad(values, io),
 };

@@ -1,9 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from '../command.js';
 import { UsageError } from '../options.js';
-import { totalsLines, writeDetection } from '../selftest/detection.js';
-import { mutants } from '../selftest/mutants.js';
-import { runSelfTest, SELFTEST_CONTEXT } from '../selftest/run-selftest.js';
 
 /** The first fast-check seed of a self-test: fixed, so that two self-tests make the same picks. */
 export const SELFTEST_SEED = 20250301;
@@ -36,6 +33,12 @@ export const selfTest: Command = {
     'rules. Targets: detection >= 98 %, precision >= 95 %, repeatability 100 %.',
   ].join('\n'),
   async run(values, _positionals, io) {
+    // loaded when run: the mutants and their proxy cost every other command's start-up
+    const [{ totalsLines, writeDetection }, { mutants }, { runSelfTest, SELFTEST_CONTEXT }] = await Promise.all([
+      import('../selftest/detection.js'),
+      import('../selftest/mutants.js'),
+      import('../selftest/run-selftest.js'),
+    ]);
     const all = mutants(SELFTEST_CONTEXT);
     if (values.list === true) {
       for (const m of all) io.out.write(`${m.id}\t${m.breaks.join(',')}\t${m.description}\n`);
