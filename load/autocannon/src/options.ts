@@ -46,6 +46,11 @@ export interface LoadRunOptions {
    */
   readonly saturation?: SaturationOptions;
   /**
+   * CPU microseconds the target has used so far, when erpcert can read them (the embedded server's thread): each
+   * saturation step then records the target's CPU beside the generator's. Undefined (or absent) for a remote target.
+   */
+  readonly targetCpuMicros?: () => number | undefined;
+  /**
    * Full checks of every n-th response (count, run tag, OKFlag); the others get the cheap check (status, a
    * bounded look for `<error`). 1 checks every response in full. @defaultValue 16
    */

@@ -233,6 +233,7 @@ async function saturationScenario(c: RunContext): Promise<LoadScenarioResult> {
     maxConnections: c.maxConnections,
     timeoutSeconds: c.timeoutSeconds,
     ...(c.signal ? { signal: c.signal } : {}),
+    ...(c.o.targetCpuMicros ? { targetCpuMicros: c.o.targetCpuMicros } : {}),
     onStep: (s) =>
       c.say(
         `${c.scenario.name}: ${s.offered}/s -> ${s.achieved}/s, p99 ${s.p99} ms, ${s.errors} errors, ${s.dropped} dropped${s.generator ? `; ${generatorText(s.generator)}` : ''}`,

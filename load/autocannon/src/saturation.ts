@@ -28,6 +28,8 @@ export interface SaturationPlan {
   readonly timeoutSeconds: number;
   readonly signal?: AbortSignal;
   readonly onStep?: (step: SaturationStep) => void;
+  /** The target's CPU time so far, when it can be read (LoadRunOptions.targetCpuMicros). */
+  readonly targetCpuMicros?: () => number | undefined;
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -46,7 +48,7 @@ export async function saturate(plan: SaturationPlan): Promise<SaturationCurve> {
   let top = 0;
   for (let i = 0, rate = steps.next(); rate !== undefined && !plan.signal?.aborted; i++, rate = steps.next()) {
     const sequence = plan.sequence(rate * o.stageSeconds, i);
-    const generator = measureGenerator();
+    const generator = measureGenerator(plan.targetCpuMicros);
     const m = await runPlan({
       origin: plan.origin,
       sequence,

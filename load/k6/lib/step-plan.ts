@@ -56,6 +56,7 @@ export function generatorText(g: GeneratorLoad): string {
   const parts = [`generator CPU ${cores(g.cpuCores)} of ${g.workers} core(s)`];
   if (g.machineBusyCores !== undefined && g.machineCores !== undefined)
     parts.push(`machine ${cores(g.machineBusyCores)} of ${g.machineCores} core(s) busy`);
+  if (g.targetCpuCores !== undefined) parts.push(`target CPU ${cores(g.targetCpuCores)} core(s)`);
   if (g.cpuMicrosPerOp !== undefined) parts.push(`${Math.round(g.cpuMicrosPerOp)} CPU-µs per operation`);
   if (g.eventLoopDelayMs !== undefined) parts.push(`event loop late by ${fmt(g.eventLoopDelayMs)} ms on average`);
   if (g.insufficientVUs !== undefined && g.insufficientVUs > 0)
@@ -65,15 +66,19 @@ export function generatorText(g: GeneratorLoad): string {
 
 /**
  * Whether the generator took a saturated machine (busy on CPU_SHARE or more of its cores) from everything else on
- * it, the target included when it runs there: MACHINE_SHARE or more of the busy CPU was the generator's. The words,
- * or undefined when it did not or the machine's figures are absent (no /proc/stat: the signal says nothing).
+ * it, the target included when it runs there: MACHINE_SHARE or more of the busy CPU was the generator's, or, when
+ * the target's own CPU was measured (the embedded server), the generator used more CPU than the target did. The
+ * words, or undefined when it did not or the machine's figures are absent (no /proc/stat: the signal says nothing).
  */
 export function generatorTookMachine(g: GeneratorLoad): string | undefined {
   const busy = g.machineBusyCores;
   const all = g.machineCores;
-  if (busy === undefined || all === undefined || !(all > 0)) return undefined;
-  if (busy < CPU_SHARE * all || g.cpuCores < MACHINE_SHARE * busy) return undefined;
-  return `the machine was saturated: ${cores(busy)} of ${all} cores busy, ${cores(g.cpuCores)} of them the generator's`;
+  if (busy === undefined || all === undefined || !(all > 0) || busy < CPU_SHARE * all) return undefined;
+  if (g.cpuCores >= MACHINE_SHARE * busy)
+    return `the machine was saturated: ${cores(busy)} of ${all} cores busy, ${cores(g.cpuCores)} of them the generator's`;
+  if (g.targetCpuCores !== undefined && g.cpuCores > g.targetCpuCores)
+    return `the machine was saturated (${cores(busy)} of ${all} cores busy) and the generator used more of it than the target: ${cores(g.cpuCores)} core(s) against the target's ${cores(g.targetCpuCores)}`;
+  return undefined;
 }
 
 /**
@@ -90,8 +95,8 @@ export function machineBusyElsewhere(g: GeneratorLoad): string | undefined {
 
 /**
  * Whether the generator limited a (broken) step, with the evidence; undefined when it did not. The signals: its
- * CPU near one core per worker; the machine saturated with half or more of its busy CPU the generator's (it
- * starved the target when they share the machine); autocannon's event loop running late; k6 short of VUs or
+ * CPU near one core per worker; the machine saturated with half or more of its busy CPU the generator's, or with
+ * the generator using more CPU than the measured target (it starved the target when they share the machine); autocannon's event loop running late; k6 short of VUs or
  * dropping iterations while the target's p99 stays flat (within twice, or 20 ms of, the first step's).
  */
 export function generatorBound(step: SaturationStep, first: SaturationStep | undefined): string | undefined {

@@ -158,6 +158,11 @@ export interface GeneratorLoad {
   readonly machineBusyCores?: number;
   /** Cores of the machine the busy figure counts (the `cpuN` lines of /proc/stat). */
   readonly machineCores?: number;
+  /**
+   * CPU time of the target per wall-clock second of the step, when erpcert can read it (the embedded reference
+   * server's thread, /proc/<pid>/task/<tid>/stat); absent for a remote target.
+   */
+  readonly targetCpuCores?: number;
 }
 
 /** One saturation step. */

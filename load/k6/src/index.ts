@@ -48,6 +48,7 @@ export {
   machineCpuBetween,
   parseProcStat,
   readMachineCpu,
+  statCpuMicros,
 } from './machine-cpu.js';
 export { mergeK6Summaries, resultOfSegments } from './merge-summaries.js';
 export { failedResult, type K6ScenarioOptions, k6Env, k6OutputFiles } from './run-options.js';

@@ -3,10 +3,15 @@
  * summary), SIGKILL five seconds later. Output is passed on and kept with the password masked.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { MIN_SECRET_LENGTH } from '@erpcert/client';
 import { K6Error } from './errors.js';
-import { type MachineCpuReading, type MachineCpuUse, machineCpuBetween, readMachineCpu } from './machine-cpu.js';
+import {
+  type MachineCpuReading,
+  type MachineCpuUse,
+  machineCpuBetween,
+  readMachineCpu,
+  statCpuMicros,
+} from './machine-cpu.js';
 
 export interface K6Exit {
   /** k6's exit code (0 all thresholds held, 99 a threshold failed, 108 aborted by the script); null if killed. */
@@ -30,22 +35,16 @@ export interface K6GeneratorUse {
   readonly insufficientVUs: number;
   /** The whole machine's CPU over the same window (/proc/stat); absent where it cannot be read. */
   readonly machine?: MachineCpuUse;
+  /** CPU microseconds of the target over the same window, when it can be read (the embedded server's thread). */
+  readonly targetCpuMicros?: number;
 }
 
 /** The line a scenario logs when setup() is done and the arrivals start (lib/erp.ts loadStarts). */
 export const LOAD_START_MARK = 'erpcert-load-start';
-const USER_HZ = 100;
 
 /** utime + stime of a process in microseconds, from /proc/<pid>/stat; undefined when it cannot be read. */
 export function processCpuMicros(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? (ticks * 1_000_000) / USER_HZ : undefined;
-  } catch {
-    return undefined;
-  }
+  return statCpuMicros(`/proc/${pid}/stat`);
 }
 
 const TAIL_CHARS = 16_384;
@@ -82,8 +81,11 @@ export function runK6Process(
     secret?: string;
     signal?: AbortSignal;
     onOutput?: (text: string) => void;
-    /** Measure k6's CPU over `seconds` from the load-start mark (a step of a stepped run). */
-    watch?: { seconds: number };
+    /**
+     * Measure k6's CPU over `seconds` from the load-start mark (a step of a stepped run), and the target's with
+     * `target` (its CPU microseconds so far) when it can be read.
+     */
+    watch?: { seconds: number; target?: () => number | undefined };
   },
 ): Promise<K6Exit> {
   return new Promise((done, fail) => {
@@ -91,12 +93,14 @@ export function runK6Process(
     let tail = '';
     let stopped = false;
     // generator use: samples of k6's CPU time, the mark, the warnings
-    const samples: { t: number; cpu: number; machine: MachineCpuReading | undefined }[] = [];
+    const samples: { t: number; cpu: number; machine: MachineCpuReading | undefined; target: number | undefined }[] =
+      [];
     let mark: number | undefined;
     let insufficientVUs = 0;
     const sample = (): void => {
       const cpu = child.pid === undefined ? undefined : processCpuMicros(child.pid);
-      if (cpu !== undefined) samples.push({ t: performance.now(), cpu, machine: readMachineCpu() });
+      if (cpu !== undefined)
+        samples.push({ t: performance.now(), cpu, machine: readMachineCpu(), target: options.watch?.target?.() });
     };
     const sampler = options.watch ? setInterval(sample, 200) : undefined;
     const keep = (chunk: Buffer): void => {
@@ -126,6 +130,7 @@ export function runK6Process(
         marked: mark !== undefined,
         insufficientVUs,
         ...(machine ? { machine } : {}),
+        ...(from.target !== undefined && to.target !== undefined ? { targetCpuMicros: to.target - from.target } : {}),
       };
     };
     child.stdout.on('data', keep);

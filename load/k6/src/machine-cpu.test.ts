@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { machineCpuBetween, parseProcStat, readMachineCpu } from './machine-cpu.js';
+import { machineCpuBetween, parseProcStat, readMachineCpu, statCpuMicros } from './machine-cpu.js';
 
 /** A /proc/stat of two cores: user nice system idle iowait irq softirq steal guest guest_nice. */
 const stat = (cpu: readonly number[]): string =>
@@ -58,6 +58,21 @@ describe('readMachineCpu', () => {
       writeFileSync(file, stat([100, 10, 40, 800, 20, 5, 15, 10]));
       expect(readMachineCpu(file)).toEqual({ busy: 180, total: 1000, cores: 2 });
       expect(readMachineCpu(join(dir, 'absent'))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('statCpuMicros', () => {
+  it('adds utime and stime (fields 14 and 15, in 1/100 s) of a stat file, a command name with spaces included', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erpcert-proc-pid-stat-'));
+    try {
+      const file = join(dir, 'stat');
+      // pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime ...
+      writeFileSync(file, '4242 (node (worker) x) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 11 0\n');
+      expect(statCpuMicros(file)).toBe(3_250_000);
+      expect(statCpuMicros(join(dir, 'absent'))).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

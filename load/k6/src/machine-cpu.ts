@@ -57,3 +57,22 @@ export function machineCpuBetween(
   const busy = Math.min(total, Math.max(0, to.busy - from.busy));
   return { busyCores: Math.round((busy / total) * to.cores * 1000) / 1000, cores: to.cores };
 }
+
+/** Clock ticks per second of the times in /proc/<pid>/stat (USER_HZ: 100 on Linux). */
+export const USER_HZ = 100;
+
+/**
+ * utime + stime in microseconds from a /proc stat file: `/proc/<pid>/stat` for a process (all its threads),
+ * `/proc/<pid>/task/<tid>/stat` for one thread. Undefined when it cannot be read (not Linux, the process is gone).
+ */
+export function statCpuMicros(path: string): number | undefined {
+  try {
+    const stat = readFileSync(path, 'utf8');
+    // the fields after the command name in parentheses: state is field 3, utime 14, stime 15
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1_000_000) / USER_HZ : undefined;
+  } catch {
+    return undefined;
+  }
+}

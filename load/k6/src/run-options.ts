@@ -45,6 +45,11 @@ export interface K6ScenarioOptions {
    * until the target breaks, k6 is shown to be the limit or `maxRate` ran (lib/step-plan.ts).
    */
   readonly saturation?: SaturationOptions;
+  /**
+   * CPU microseconds the target has used so far, when erpcert can read them (the embedded server's thread): each
+   * saturation step then records the target's CPU beside the generator's. Undefined (or absent) for a remote target.
+   */
+  readonly targetCpuMicros?: () => number | undefined;
   /** Full checks (a parse) of every n-th operation; the others get the cheap check. @defaultValue 16 */
   readonly fullCheckEvery?: number;
   /** k6 `--execution-segment` (for example `0:1/2`). */

@@ -27,6 +27,9 @@ export function k6Load(use: K6GeneratorUse, operations: number, workers: number)
     ...(operations > 0 ? { cpuMicrosPerOp: Math.round(use.cpuMicros / operations) } : {}),
     insufficientVUs: use.insufficientVUs,
     ...(use.machine ? { machineBusyCores: use.machine.busyCores, machineCores: use.machine.cores } : {}),
+    ...(use.targetCpuMicros !== undefined
+      ? { targetCpuCores: Math.round((use.targetCpuMicros / 1e6 / use.seconds) * 1000) / 1000 }
+      : {}),
   };
 }
 

@@ -105,7 +105,9 @@ export async function runK6ScenarioDetailed(options: K6ScenarioOptions, step?: K
     secret: options.password,
     signal: options.signal,
     onOutput: options.onOutput,
-    ...(step ? { watch: { seconds: step.seconds } } : {}),
+    ...(step
+      ? { watch: { seconds: step.seconds, ...(options.targetCpuMicros ? { target: options.targetCpuMicros } : {}) } }
+      : {}),
   });
   const { exitCode, log, generator } = exit;
   const error = lastK6Error(log);

@@ -182,6 +182,26 @@ describe('generatorBound', () => {
     expect(generatorBound(broken(machine, cpuCores), first)).toBeUndefined();
   });
 
+  it('fires when the machine was saturated and the generator used more CPU than the measured target', () => {
+    // the k6 run on the embedded server: k6 0.82 cores, the server's thread 0.55, the rest kernel and others
+    const why = generatorBound(broken({ machineBusyCores: 1.9, machineCores: 2, targetCpuCores: 0.55 }, 0.82), first);
+    expect(why).toContain(
+      "the machine was saturated (1.9 of 2 cores busy) and the generator used more of it than the target: 0.82 core(s) against the target's 0.55",
+    );
+    expect(why).toContain('target CPU 0.55 core(s)');
+  });
+
+  it.each([
+    ['the target used more CPU than the generator', { machineBusyCores: 1.9, machineCores: 2, targetCpuCores: 0.9 }],
+    ['the same CPU for both', { machineBusyCores: 1.9, machineCores: 2, targetCpuCores: 0.82 }],
+    [
+      'the generator heavier but the machine not saturated',
+      { machineBusyCores: 1.6, machineCores: 2, targetCpuCores: 0.4 },
+    ],
+  ])('does not fire on the target comparison when %s', (_name, machine) => {
+    expect(generatorBound(broken(machine, 0.82), first)).toBeUndefined();
+  });
+
   it('takes exactly half of the busy CPU and exactly 85 % of the cores as enough', () => {
     expect(generatorTookMachine({ cpuCores: 0.85, workers: 2, machineBusyCores: 1.7, machineCores: 2 })).toBe(
       "the machine was saturated: 1.7 of 2 cores busy, 0.85 of them the generator's",
@@ -217,6 +237,27 @@ describe('StepPlan on a machine the generator shares with the target', () => {
     expect(outcome.limit.advice).toContain('shares a saturated machine with the target');
     expect(outcome.limit.advice).toContain('run the generator on another machine than the target');
     expect(outcome.limit.advice).toContain('--engine autocannon');
+  });
+
+  it('calls it generator when k6 outweighs the measured target on the saturated machine (under half of it)', () => {
+    // the embedded-server case: k6 43 % of the busy CPU, the server's thread a third less than k6
+    const embedded: Sim = (rate) => {
+      const gen: GeneratorLoad = {
+        cpuCores: Math.min(0.85, rate * 0.0014),
+        workers: 2,
+        machineBusyCores: Math.min(1.96, rate / 300),
+        machineCores: 2,
+        targetCpuCores: Math.min(0.6, rate * 0.00075),
+        insufficientVUs: 0,
+      };
+      return rate < 640
+        ? { offered: rate, achieved: rate, p99: 6, errors: 0, dropped: 0, generator: gen }
+        : { offered: rate, achieved: rate * 0.7, p99: 400, errors: 0, dropped: 30, generator: gen };
+    };
+    const { outcome } = drive({ start: 4, maxRate: 100_000, p99LimitMs: 2000 }, embedded, 'k6');
+    expect(outcome.limit.limitedBy).toBe('generator');
+    expect(outcome.limit.evidence).toContain('the generator used more of it than the target: 0.85 core(s)');
+    expect(outcome.limit.advice).toContain('run the generator on another machine than the target');
   });
 
   it('keeps the autocannon-like run target-limited: the machine busy, the generator light', () => {

@@ -67,6 +67,8 @@ const base = {
   password: 'erpcert',
   compcode: 1,
   timeoutMs: 10_000,
+  // the server's own thread: each step records the target's CPU beside the generator's (as `erpcert load` does)
+  targetCpuMicros: server.cpuMicros,
 };
 const run = (engine: Engine, o: Partial<LoadRunOptions>, dir: string): Promise<LoadScenarioResult> =>
   engine === 'k6'

@@ -1,5 +1,6 @@
 // The embedded reference server of `erpcert load`, in its own worker thread: the load generator and the
 // server under test must not share one event loop. tsx compiles the TypeScript sources, as in bin/erpcert.mjs.
+import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
@@ -19,7 +20,15 @@ try {
     await server.close();
     parentPort.postMessage({ closed: true });
   });
-  parentPort.postMessage({ url: server.url });
+  // this thread's own /proc stat file (Linux: /proc/thread-self is "<pid>/task/<tid>"), so that the load run can
+  // read the target's CPU time apart from the generator's; absent elsewhere
+  let cpuStat;
+  try {
+    cpuStat = `/proc/${readlinkSync('/proc/thread-self')}/stat`;
+  } catch {
+    cpuStat = undefined;
+  }
+  parentPort.postMessage({ url: server.url, cpuStat });
 } catch (err) {
   parentPort.postMessage({ error: err instanceof Error ? err.message : String(err) });
 }

@@ -1,8 +1,14 @@
 import { Worker } from 'node:worker_threads';
+import { statCpuMicros } from '@erpcert/load-k6';
 
 /** The embedded reference server of a load run. */
 export interface EmbeddedServer {
   readonly url: string;
+  /**
+   * CPU microseconds the server's thread has used so far (Linux: /proc/<pid>/task/<tid>/stat), or undefined where
+   * it cannot be read: the target's side of the machine's CPU in a saturation step.
+   */
+  cpuMicros(): number | undefined;
   /** Closes the server and ends its thread. */
   close(): Promise<void>;
 }
@@ -26,14 +32,14 @@ export async function startEmbeddedServer(options: {
   const worker = new Worker(new URL('./embedded-server-worker.mjs', import.meta.url), {
     workerData: { seedSize: options.seedSize, user: options.user, password: options.password },
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const { url, cpuStat } = await new Promise<{ url: string; cpuStat?: string }>((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new EmbeddedServerError(`the embedded server did not start within ${options.timeoutMs ?? 120_000} ms`));
     }, options.timeoutMs ?? 120_000);
-    worker.once('message', (m: { url?: string; error?: string }) => {
+    worker.once('message', (m: { url?: string; cpuStat?: string; error?: string }) => {
       clearTimeout(timer);
-      if (m.url) resolve(m.url);
+      if (m.url) resolve({ url: m.url, ...(m.cpuStat ? { cpuStat: m.cpuStat } : {}) });
       else {
         void worker.terminate();
         reject(new EmbeddedServerError(`the embedded server did not start: ${m.error ?? 'no reason given'}`));
@@ -47,6 +53,7 @@ export async function startEmbeddedServer(options: {
   let closing: Promise<void> | undefined;
   return {
     url,
+    cpuMicros: () => (cpuStat === undefined ? undefined : statCpuMicros(cpuStat)),
     close() {
       closing ??= new Promise<void>((resolve) => {
         const done = () => {

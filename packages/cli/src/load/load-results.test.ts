@@ -77,10 +77,13 @@ describe('results.json and load-results.schema.json', () => {
     expect(md).toContain('What to do: the knee is the load generator');
     expect(md).toContain('**Limited by: target**');
     // the steps table: the generator's CPU beside the whole machine's, where it was measured
-    expect(md).toContain('| Generator CPU | Machine CPU busy |');
-    expect(md).toContain('| 0.98 of 1 | 1.96 of 2 |');
+    expect(md).toContain('| Generator CPU | Target CPU | Machine CPU busy |');
+    expect(md).toContain('| 0.98 of 1 | 0.71 | 1.96 of 2 |');
+    // a step whose target CPU was not measured shows a dash, not a zero
+    expect(md).toContain('| 0.61 of 1 | - | 1.42 of 2 |');
     const html = readFileSync(written.html, 'utf8');
     expect(html).toContain('<td>1.96 of 2</td>');
+    expect(html).toContain('<td>0.71</td>');
     expect(html).toContain('<g class="limited-by" data-limited-by="generator">');
     expect(html).toContain('>limited by generator</text>');
     expect(html).toContain('<p class="advice"><strong>What to do:</strong>');

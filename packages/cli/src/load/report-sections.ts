@@ -116,6 +116,7 @@ export function saturationTable(e: LoadScenarioEntry): Table {
       'Dropped',
       'Step',
       'Generator CPU',
+      'Target CPU',
       'Machine CPU busy',
       'CPU-µs/op',
       'Generator signals',
@@ -128,13 +129,14 @@ export function saturationTable(e: LoadScenarioEntry): Table {
       s.dropped === undefined ? '-' : formatNumber(s.dropped),
       s.phase ?? '-',
       s.generator ? `${formatNumber(s.generator.cpuCores)} of ${s.generator.workers}` : '-',
+      s.generator?.targetCpuCores === undefined ? '-' : formatNumber(s.generator.targetCpuCores),
       s.generator?.machineBusyCores === undefined || s.generator.machineCores === undefined
         ? '-'
         : `${formatNumber(s.generator.machineBusyCores)} of ${s.generator.machineCores}`,
       s.generator?.cpuMicrosPerOp === undefined ? '-' : formatNumber(s.generator.cpuMicrosPerOp),
       s.generator ? generatorSignals(s.generator) : '-',
     ]),
-    numeric: [0, 1, 2, 3, 4, 8],
+    numeric: [0, 1, 2, 3, 4, 9],
   };
 }
 

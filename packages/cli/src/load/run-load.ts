@@ -190,6 +190,8 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
       pauseMs: s.pauseMs,
       runId: newLoadRunTag(),
       signal: abort.signal,
+      // the embedded server's thread: each saturation step records the target's CPU beside the generator's
+      ...(server ? { targetCpuMicros: server.cpuMicros } : {}),
     };
     if (!embedded) await checkTarget(base);
     const saturate = s.saturation ?? embedded;

@@ -43,6 +43,7 @@ export function sampleLoadRun(overrides: Partial<LoadRunDocument['run']> = {}): 
         eventLoopDelayMs: 31,
         machineBusyCores: 1.96,
         machineCores: 2,
+        targetCpuCores: 0.71,
       },
     },
   ];
