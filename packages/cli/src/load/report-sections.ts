@@ -152,7 +152,7 @@ export const LIMITED_BY_MEANING = {
   target:
     'the target broke (errors, drops, p99 over the bound or achieved below offered) while the generator had room: the knee is the target’s on this setup (on a saturated machine, what it got of the machine)',
   generator:
-    'the load generator was the limit (its CPU near one core per worker, the machine saturated with half or more of its busy CPU the generator’s, a late event loop, or k6 short of VUs while the target’s latency stayed flat): the knee is the tool’s, not the target’s',
+    'the load generator was the limit (its CPU near one core per worker, the machine saturated with half or more of its busy CPU the generator’s or the generator using more CPU than the target, a late event loop, or k6 short of VUs while the target’s latency stayed flat): the knee is the tool’s, not the target’s',
   'step-limit':
     'no step broke up to the highest step run (--max-rate or the step count): the target’s knee lies higher',
 } as const;
