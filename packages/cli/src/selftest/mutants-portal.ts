@@ -133,6 +133,15 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
         portalAction(req) === 'list' && queryOf(req).has('search') ? withQuery(req, (q) => q.delete('search')) : req,
     },
     {
+      id: 'list-search-finds-nothing',
+      description: "ARVc/APVc list search matches nothing: a search for an open item's own number returns no record",
+      breaks: ['PORTAL.LIST.SEARCH_ARVC', 'PORTAL.LIST.SEARCH_APVC'],
+      request: (req) =>
+        portalAction(req) === 'list' && queryOf(req).has('search')
+          ? withQuery(req, (q) => q.set('search', `${q.get('search')}-ERPCERT-NO-MATCH`))
+          : req,
+    },
+    {
       id: 'delete-does-nothing',
       description: 'action=delete answers success and deletes nothing',
       breaks: ['PORTAL.DELETE.RECORD_GONE'],

@@ -232,11 +232,20 @@ describe('portal mutants', () => {
       expect(mutant(id).request!(other), id).toBe(other);
     const invoice = req(portal('action=document&register=IVVc&id=1'));
     expect(mutant('document-orvc-refused').request!(invoice)).toBe(invoice);
+    // the list without a search (how the suite tells a record that has left the open items) is left alone
+    const unsearched = req(portal('action=list&register=ARVc&page=1'));
+    expect(mutant('list-search-finds-nothing').request!(unsearched)).toBe(unsearched);
   });
 
   it.each<[string, string, Partial<ProxyRequest>, string]>([
     ['list-order-ignored', 'register=IVVc&order=descending', {}, 'register=IVVc&order=ascending'],
     ['list-search-ignored', 'register=ARVc&search=abc&page=1', {}, 'register=ARVc&page=1'],
+    [
+      'list-search-finds-nothing',
+      'register=ARVc&search=10000011&page=1',
+      {},
+      'register=ARVc&search=10000011-ERPCERT-NO-MATCH&page=1',
+    ],
     [
       'lookup-first-term-only',
       'action=pastespecial&register=INVc&id=steel+lamp',

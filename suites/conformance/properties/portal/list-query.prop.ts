@@ -57,6 +57,17 @@ async function arapRecords(ctx: RuleContext) {
   return found;
 }
 
+/**
+ * Whether the open item `id` is still in `register`'s list with `value` in `field` (true when the list cannot be
+ * read whole: the verdict then stands).
+ */
+async function stillOpenWith(ctx: RuleContext, register: 'ARVc' | 'APVc', id: string, field: string, value: string) {
+  const all = await readList(ctx, register, {}, 5);
+  if (typeof all === 'string' || (all.count ?? 0) > all.records.length) return true;
+  const now = all.records.find((r) => listIdentity(register, r) === id);
+  return now !== undefined && textOf(now, field).trim() === value;
+}
+
 describe('portal list query parameters', () => {
   ruleProperty(
     ['PORTAL.LIST.ORDER', 'PORTAL.LIST.QUERY'],
@@ -148,7 +159,13 @@ describe('portal list query parameters', () => {
           // letter case is not stated for list search, so only the value as it is must find it
           if (!upper && id !== undefined && (got.count ?? 0) <= got.records.length) {
             const hit = got.records.some((r) => listIdentity(register, r) === id);
-            if (!hit) return `${register} search=${show(search)} (the ${field} of ${id}) did not return ${id}`;
+            if (!hit) {
+              // the record was picked at the start of the run: one that has left the open items since (paid,
+              // credited or deleted by another test of the run, or by a person on a staging ERP), or whose field
+              // changed, judges nothing. The list without a search, read whole, tells
+              if (!(await stillOpenWith(ctx, register, id, field, value))) return null;
+              return `${register} search=${show(search)} (the ${field} of ${id}) did not return ${id}`;
+            }
           }
           return undefined;
         });
