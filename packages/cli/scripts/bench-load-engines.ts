@@ -29,6 +29,7 @@ import {
   runAutocannonScenario,
   runK6Scenario,
 } from '../src/load/engines.js';
+import { SATURATION_P99_MS } from '../src/load/run-load.js';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback) || fallback;
 const costRate = env('ERPCERT_BENCH_COST_RATE', 25);
@@ -59,8 +60,6 @@ mkdirSync(out, { recursive: true });
 
 type Engine = 'autocannon' | 'k6';
 const engines: Engine[] = ['autocannon', ...(k6Path() ? (['k6'] as const) : [])];
-/** A knee step whose p99 reaches this has broken (erpcert load's bound). */
-const KNEE_P99_MS = 2000;
 const say = (line: string) => process.stderr.write(`bench load-engines: ${line}\n`);
 const server = await startEmbeddedServer({ seedSize: 200, user: 'erpcert', password: 'erpcert' });
 const base = {
@@ -109,7 +108,7 @@ try {
     say(`${engine}: knee of invoices (doubling from 4/s, then bisection, ${stageSeconds} s steps)`);
     const knee = await run(
       engine,
-      { saturation: { start: 4, maxRate: 100_000, p99LimitMs: KNEE_P99_MS, stageSeconds } },
+      { saturation: { start: 4, maxRate: 100_000, p99LimitMs: SATURATION_P99_MS, stageSeconds } },
       `${engine}-knee`,
     );
     figures.push({
@@ -154,7 +153,7 @@ const n = (v: number | null | undefined) => (v === null || v === undefined ? '-'
 const deciding = (f: EngineFigures) => {
   const steps = f.steps ?? [];
   const broken = steps
-    .filter((s) => brokenBecause(s, KNEE_P99_MS) !== undefined)
+    .filter((s) => brokenBecause(s, SATURATION_P99_MS) !== undefined)
     .sort((a, b) => a.offered - b.offered)[0];
   const g = (broken ?? [...steps].sort((a, b) => b.offered - a.offered)[0])?.generator;
   return g === undefined

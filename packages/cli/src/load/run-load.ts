@@ -31,7 +31,7 @@ import { writeLoadReports } from './write-load-reports.js';
 const TOOL_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 const EMBEDDED = { user: 'erpcert', password: 'erpcert', compcode: 1 } as const;
 /** A saturation step whose p99 reaches this has broken (the docs give no latency bound). */
-const SATURATION_P99_MS = 2000;
+export const SATURATION_P99_MS = 2000;
 
 /** Test seams of {@link runLoad}. */
 export interface LoadHooks {
