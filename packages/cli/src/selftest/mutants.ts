@@ -4,6 +4,7 @@
  * mutant must FAIL exactly those rules (selftest.test.ts).
  */
 import { portalMutants } from './mutants-portal.js';
+import { portalWriteMutants } from './mutants-portal-writes.js';
 import { readOnlyAcceptsWrite, restMutants } from './mutants-rest.js';
 import { transportMutants } from './mutants-transport.js';
 import type { Mutant, ProxyRequest } from './proxy.js';
@@ -354,6 +355,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
     ),
     ...restMutants(),
     ...portalMutants(ctx),
+    ...portalWriteMutants(),
     ...transportMutants(),
     {
       id: 'okflag-ignored',
