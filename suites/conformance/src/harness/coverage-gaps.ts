@@ -31,23 +31,6 @@ export const PORTAL_GAPS: Readonly<Record<string, string>> = {
   // serving sendemail means sending a real e-mail to a real customer: a conformance run never does that; the
   // refusals without an address are tested (PORTAL.EMAIL.PRECONDITIONS, PORTAL.EMAIL.SENDEMAIL)
   'PORTAL.EMAIL.REGISTERS': 'a successful sendemail sends a real e-mail from the target',
-  // the signing sub-actions create signing activities and sessions whose ids their answers do not show
-  // (operation rule 11), so the records cannot be put into the ledger and cleaned up; signactivity's
-  // parameters are not shown at all (operation rule 13)
-  'PORTAL.SIGN.REGISTERS': 'creates signing records the suite cannot identify (answers not shown)',
-  'PORTAL.SIGN.CREATESIGNINGACTIVITY': 'creates signing records the suite cannot identify (answers not shown)',
-  'PORTAL.SIGN.CREATESIGNINGSESS': 'creates signing records the suite cannot identify (answers not shown)',
-  'PORTAL.SIGN.STARTSIGNING': 'needs a signing activity the suite cannot create identifiably',
-  'PORTAL.SIGN.SIGNACTIVITY': 'its parameters are not shown (operation rule 13)',
-  'PORTAL.SIGN.CANCELSIGNING': 'needs a signing activity the suite cannot create identifiably',
-  // linktosourcerecord creates an activity whose id its answer does not show; addcomment and
-  // settaskdescription write to an activity, and the suite writes only to records it made itself
-  'PORTAL.ACTIVITY.LINKTOSOURCERECORD': 'creates an activity the suite cannot identify (answer not shown)',
-  'PORTAL.ACTIVITY.ADDCOMMENT': 'writes to an activity; the suite cannot make one it can identify',
-  'PORTAL.ACTIVITY.SETTASKDESCRIPTION': 'writes to an activity; the suite cannot make one it can identify',
-  // a callback registration cannot be undone through the documented API: a run must not leave one behind
-  'PORTAL.EVENTS.REGISTERAPI': 'a registration cannot be removed again through the documented API',
-  'PORTAL.EVENTS.REGISTERAPI_REQUEST': 'a registration cannot be removed again through the documented API',
   // no documented operation makes a shipment of an order or a lock on a record
   'PORTAL.AEF.ORVC_WITH_SHIPMENTS': 'no documented operation makes a shipment of an order',
   'PORTAL.ERRORS.RECORD_LOCKED': 'what locks a record is not documented, and no operation makes a lock',
