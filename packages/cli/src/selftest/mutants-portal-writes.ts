@@ -3,8 +3,8 @@
  * registerapi, sendemail; §7 "Record is locked"; §2 field triggers): each takes one documented behaviour away.
  */
 import { emptySuccess, refusal } from './mutants-portal.js';
-import type { Mutant, ProxyResponse } from './proxy.js';
-import { portalAction, queryOf } from './wire.js';
+import type { Mutant, ProxyRequest, ProxyResponse } from './proxy.js';
+import { portalAction, queryOf, text, withText } from './wire.js';
 
 /** An answer with `<data>` but no `<res>`: not an operation result (§2 "Result element shapes"). */
 function notAResult(): ProxyResponse {
@@ -32,6 +32,51 @@ function doesNothing(action: string, rule: string, what: string): Mutant {
     description: `${action} answers errstr="" but ${what}`,
     breaks: [rule],
     request: (req) => (portalAction(req) === action ? emptySuccess() : req),
+  };
+}
+
+type Json = Record<string, unknown>;
+type TriggerRecord = Json & { rows?: Json[] };
+
+/** The plain JSON body of a field trigger (encrypted ones are left alone), or undefined. */
+function triggerRequest(req: ProxyRequest): Json | undefined {
+  if (portalAction(req) !== 'windowactions' || queryOf(req).get('encrypted') === 'true') return undefined;
+  try {
+    const v: unknown = JSON.parse(req.body.toString('utf8'));
+    return typeof v === 'object' && v !== null ? (v as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A field-trigger mutant: for a trigger of `vcname`/`fieldname`, `edit` rewrites the answer's record (given
+ * the request), the rest of the answer as it was.
+ */
+function triggerEdit(
+  id: string,
+  description: string,
+  rule: string,
+  vcname: string,
+  fieldname: string,
+  edit: (record: TriggerRecord, request: Json) => void,
+): Mutant {
+  return {
+    id,
+    description,
+    breaks: [rule],
+    response: (req, res) => {
+      const request = triggerRequest(req);
+      if (request?.vcname !== vcname || request.fieldname !== fieldname) return res;
+      try {
+        const body = JSON.parse(text(res)) as { record?: TriggerRecord };
+        if (!body.record) return res;
+        edit(body.record, request);
+        return withText(res, JSON.stringify(body));
+      } catch {
+        return res;
+      }
+    },
   };
 }
 
@@ -67,5 +112,80 @@ export function portalWriteMutants(): Mutant[] {
       breaks: ['PORTAL.SIGN.SIGNACTIVITY'],
       request: (req) => (portalAction(req) === 'signactivity' ? notAResult() : req),
     },
+    {
+      id: 'sendemail-refuses-qtvc',
+      description: 'sendemail refuses quotations (QTVc), one of its documented registers',
+      breaks: ['PORTAL.EMAIL.REGISTERS'],
+      request: (req) =>
+        portalAction(req) === 'sendemail' && queryOf(req).get('regname') === 'QTVc'
+          ? refusal('QTVc cannot be e-mailed')
+          : req,
+    },
+    {
+      id: 'locked-other-text',
+      description: 'delete of a locked record answers another text than "Record is locked"',
+      breaks: ['PORTAL.ERRORS.RECORD_LOCKED'],
+      response: (req, res) => {
+        if (portalAction(req) !== 'delete') return res;
+        const body = text(res);
+        const out = body.replace('errstr="Record is locked"', 'errstr="The record is in use by another user"');
+        return out === body ? res : withText(res, out);
+      },
+    },
+    {
+      id: 'aef-shipped-custcode-editable',
+      description: 'activeeditfields of an order with shipments answers an empty exceptionHeaderList',
+      breaks: ['PORTAL.AEF.ORVC_WITH_SHIPMENTS'],
+      response: (req, res) => {
+        if (portalAction(req) !== 'activeeditfields') return res;
+        const body = text(res);
+        const out = body.replace('"exceptionHeaderList":"CustCode"', '"exceptionHeaderList":""');
+        return out === body ? res : withText(res, out);
+      },
+    },
+    triggerEdit(
+      'trigger-machinename-no-drawer',
+      'IVVc MachineName leaves DrawerCode empty',
+      'PORTAL.TRIGGER.IVVC_MACHINENAME_DRAWER',
+      'IVVc',
+      'MachineName',
+      (record) => {
+        record.DrawerCode = '';
+      },
+    ),
+    triggerEdit(
+      'trigger-quant-surcharge',
+      'ORVc row Quant above 10 raises Price by 10 % (a surcharge, not a discount)',
+      'PORTAL.TRIGGER.ORVC_QUANT_DISCOUNT',
+      'ORVc',
+      'Quant',
+      (record, request) => {
+        const row = record.rows?.[Number(request.rowindex ?? -1)];
+        const price = Number(row?.Price);
+        if (row && Number(request.value) > 10 && Number.isFinite(price)) row.Price = (price * 1.1).toFixed(2);
+      },
+    ),
+    triggerEdit(
+      'trigger-recepy-loads-nothing',
+      'ORVc row Recepy adds no rows of the recipe',
+      'PORTAL.TRIGGER.ORVC_RECEPY',
+      'ORVc',
+      'Recepy',
+      (record, request) => {
+        const sent = ((request.values as Json | undefined)?.rows as unknown[] | undefined)?.length ?? 0;
+        if (record.rows) record.rows = record.rows.slice(0, sent);
+      },
+    ),
+    triggerEdit(
+      'trigger-textcode-loads-nothing',
+      'ActVc row TextCode loads no text: the row keeps only its TextCode',
+      'PORTAL.TRIGGER.ACTVC_TEXTCODE',
+      'ActVc',
+      'TextCode',
+      (record, request) => {
+        const row = record.rows?.[Number(request.rowindex ?? -1)];
+        if (row) for (const k of Object.keys(row)) if (k !== 'TextCode' && typeof row[k] === 'string') row[k] = '';
+      },
+    ),
   ];
 }
