@@ -116,6 +116,7 @@ export function readOnlyAcceptsWrite(
 
 /** The REST mutants. */
 export function restMutants(): Mutant[] {
+  let numbered = 0;
   return [
     {
       id: 'json-empty-null',
@@ -224,6 +225,28 @@ export function restMutants(): Mutant[] {
             cut = true;
           }
         return cut ? { ...req, body: Buffer.from(JSON.stringify(doc), 'utf8') } : req;
+      },
+    },
+    {
+      id: 'json-post-numbers-contacts',
+      description: 'a JSON POST of a contact without Code gets a Code from the server (a required value it filled)',
+      breaks: ['REST.WRITE.JSON_REQUIRED_VALUES'],
+      request: (req) => {
+        if (req.method !== 'POST' || restRegister(req) !== 'CUVc' || !isJsonBody(req)) return req;
+        let doc: { data?: { CUVc?: Record<string, unknown>[] } };
+        try {
+          doc = JSON.parse(req.body.toString('utf8'));
+        } catch {
+          return req;
+        }
+        let filled = false;
+        for (const [i, r] of (doc.data?.CUVc ?? []).entries())
+          if (typeof r === 'object' && r !== null && (r.Code === undefined || r.Code === '')) {
+            numbered += 1;
+            r.Code = `AUTO${numbered}${i}`;
+            filled = true;
+          }
+        return filled ? { ...req, body: Buffer.from(JSON.stringify(doc), 'utf8') } : req;
       },
     },
     {
