@@ -196,6 +196,8 @@ export function restMutants(): Mutant[] {
       id: 'patch-changes-nothing',
       description: 'PATCH answers with the record as it was and changes nothing',
       breaks: ['REST.WRITE.UPDATE_PATCH'],
+      // the sequence rightly stays: REST.SEQ.MONOTONIC must not FAIL beside (preconditions first)
+      select: 'REST.WRITE.*,REST.SEQ.*',
       // the same URL read by GET: the reference server answers the record by key, unchanged. The request's
       // content-type goes (a header whose value is undefined made node refuse the request: a proxy 502)
       request: (req) => {
@@ -225,6 +227,19 @@ export function restMutants(): Mutant[] {
             cut = true;
           }
         return cut ? { ...req, body: Buffer.from(JSON.stringify(doc), 'utf8') } : req;
+      },
+    },
+    {
+      id: 'rest-stp-text-as-item',
+      description: 'REST reads of invoices report text rows (stp 2) as item rows (stp 1)',
+      breaks: ['REST.RECORD.ROW_TYPES'],
+      // the portal's insertrow, read through this misreporting read, must get no verdict (preconditions first)
+      select: 'REST.WRITE.*,PORTAL.ROWS.*',
+      response: (req, res) => {
+        if (!isGet(req) || restRegister(req) !== 'IVVc') return res;
+        const body = text(res);
+        const out = body.replace(/"stp":"2"/g, '"stp":"1"').replace(/<stp>2<\/stp>/g, '<stp>1</stp>');
+        return out === body ? res : withText(res, out);
       },
     },
     {

@@ -338,6 +338,8 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'hsession-ignored',
       description: 'a request with only the HSESSION cookie is refused',
       breaks: ['REST.AUTH.HSESSION_ACCEPTED', 'PORTAL.AUTH.HSESSION_ONLY'],
+      // deactivate, whose session cookie never authenticates, must not FAIL beside (preconditions first)
+      select: 'REST.AUTH.*,PORTAL.AUTH.*,PORTAL.LOGIN.*',
       request: (req) =>
         header(req, 'authorization') === undefined && /HSESSION=/.test(header(req, 'cookie') ?? '')
           ? {
