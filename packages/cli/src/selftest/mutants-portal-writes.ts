@@ -1,6 +1,7 @@
 /**
- * Mutants of the portal writes that issue 18 brought under test (portal-action-api.md §4 signing, activities,
- * registerapi, sendemail; §7 "Record is locked"; §2 field triggers): each takes one documented behaviour away.
+ * Mutants of the behaviours issue 18 brought under test (portal-action-api.md §4 signing, activities, registerapi,
+ * sendemail; §7 "Record is locked"; §2 field triggers; §4 rule 2, each searched field of each lookup): each takes
+ * one documented behaviour, or one member of a list, away.
  */
 import { emptySuccess, refusal } from './mutants-portal.js';
 import type { Mutant, ProxyRequest, ProxyResponse } from './proxy.js';
@@ -80,9 +81,55 @@ function triggerEdit(
   };
 }
 
+/** A case-insensitive prefix of a word of the value (portal-action-api.md §4 rule 1). */
+function startsWord(value: string, term: string): boolean {
+  const v = value.toLowerCase();
+  const t = term.toLowerCase();
+  for (let i = v.indexOf(t); i >= 0; i = v.indexOf(t, i + 1))
+    if (i === 0 || !/[\p{L}\p{N}]/u.test(v[i - 1]!)) return true;
+  return false;
+}
+
+const xmlText = (x: string) =>
+  x
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
+
+/**
+ * A lookup that does not search one of its documented fields (§4 rule 2): of the results, those that no term
+ * finds in the `kept` fields (the searched fields but the ignored one) are dropped.
+ */
+function lookupIgnores(register: string, ignored: string, kept: readonly string[], rule: string): Mutant {
+  return {
+    id: `lookup-${register.toLowerCase()}-ignores-${ignored.toLowerCase()}`,
+    description: `pastespecial ${register} does not search ${ignored}`,
+    breaks: [rule],
+    response: (req, res) => {
+      if (portalAction(req) !== 'pastespecial' || queryOf(req).get('register') !== register) return res;
+      const terms = (queryOf(req).get('id') ?? '').split(/\s+/).filter((t) => t !== '');
+      if (terms.length === 0) return res;
+      const body = text(res);
+      const out = body.replace(new RegExp(`<${register}>([\\s\\S]*?)</${register}>`, 'g'), (whole, inner: string) => {
+        const values = kept.map((f) => xmlText(new RegExp(`<${f}>([^<]*)</${f}>`).exec(inner)?.[1] ?? ''));
+        return terms.every((t) => values.some((v) => startsWord(v, t))) ? whole : '';
+      });
+      return out === body ? res : withText(res, out);
+    },
+  };
+}
+
 /** The mutants of the portal writes. */
 export function portalWriteMutants(): Mutant[] {
   return [
+    lookupIgnores('CUVc', 'RegNr1', ['Code', 'Name'], 'PORTAL.LOOKUP.SEARCH_FIELDS_CONTACTS'),
+    lookupIgnores('VEVc', 'RegNr1', ['Code', 'Name'], 'PORTAL.LOOKUP.SEARCH_FIELDS_CONTACTS'),
+    lookupIgnores('AllCUVc', 'RegNr1', ['Code', 'Name'], 'PORTAL.LOOKUP.SEARCH_FIELDS_CONTACTS'),
+    lookupIgnores('CUVc', 'Name', ['Code', 'RegNr1'], 'PORTAL.LOOKUP.SEARCH_FIELDS_CONTACTS'),
+    lookupIgnores('INVc', 'Name', ['Code'], 'PORTAL.LOOKUP.SEARCH_FIELDS_INVC'),
+    lookupIgnores('UserVc', 'Name', ['Code'], 'PORTAL.LOOKUP.SEARCH_FIELDS_USERVC'),
     doesNothing('linktosourcerecord', 'PORTAL.ACTIVITY.LINKTOSOURCERECORD', 'creates no activity'),
     refusedAction('addcomment', 'PORTAL.ACTIVITY.ADDCOMMENT'),
     refusedAction('settaskdescription', 'PORTAL.ACTIVITY.SETTASKDESCRIPTION'),
