@@ -121,6 +121,43 @@ function lookupIgnores(register: string, ignored: string, kept: readonly string[
   };
 }
 
+/** The searched fields of the ARVc and APVc list searches (§4 rule 8), and the amount. */
+const LIST_SEARCHED: Readonly<Record<'ARVc' | 'APVc', readonly string[]>> = {
+  ARVc: ['InvoiceNr', 'CustCode', 'CustName', 'RefStr', 'OfficialSerNr', 'RVal'],
+  APVc: ['SerNr', 'VECode', 'VEName', 'RefStr', 'InvoiceNr', 'RVal'],
+};
+
+/** A list search that does not search `ignored`: results holding the text only there are dropped. */
+function listSearchIgnores(register: 'ARVc' | 'APVc', ignored: string, rule: string): Mutant {
+  const kept = LIST_SEARCHED[register].filter((f) => f !== ignored);
+  return {
+    id: `list-search-${register.toLowerCase()}-ignores-${ignored.toLowerCase()}`,
+    description: `the ${register} list search does not search ${ignored}`,
+    breaks: [rule],
+    response: (req, res) => {
+      const q = queryOf(req);
+      if (portalAction(req) !== 'list' || q.get('register') !== register) return res;
+      const needle = (q.get('search') ?? '').toLowerCase();
+      if (needle === '') return res;
+      const body = text(res);
+      let dropped = 0;
+      let out = body.replace(new RegExp(`<${register}>([\\s\\S]*?)</${register}>`, 'g'), (whole, inner: string) => {
+        const found = kept.some((f) =>
+          xmlText(new RegExp(`<${f}>([^<]*)</${f}>`).exec(inner)?.[1] ?? '')
+            .toLowerCase()
+            .includes(needle),
+        );
+        if (!found) dropped++;
+        return found ? whole : '';
+      });
+      // the total of such a server counts only what it found
+      if (dropped > 0)
+        out = out.replace(/ total="(\d+)"/, (_m, n: string) => ` total="${Math.max(0, Number(n) - dropped)}"`);
+      return out === body ? res : withText(res, out);
+    },
+  };
+}
+
 /** The mutants of the portal writes. */
 export function portalWriteMutants(): Mutant[] {
   return [
@@ -130,6 +167,10 @@ export function portalWriteMutants(): Mutant[] {
     lookupIgnores('CUVc', 'Name', ['Code', 'RegNr1'], 'PORTAL.LOOKUP.SEARCH_FIELDS_CONTACTS'),
     lookupIgnores('INVc', 'Name', ['Code'], 'PORTAL.LOOKUP.SEARCH_FIELDS_INVC'),
     lookupIgnores('UserVc', 'Name', ['Code'], 'PORTAL.LOOKUP.SEARCH_FIELDS_USERVC'),
+    listSearchIgnores('ARVc', 'RefStr', 'PORTAL.LIST.SEARCH_ARVC'),
+    listSearchIgnores('ARVc', 'OfficialSerNr', 'PORTAL.LIST.SEARCH_ARVC'),
+    listSearchIgnores('APVc', 'VEName', 'PORTAL.LIST.SEARCH_APVC'),
+    listSearchIgnores('APVc', 'InvoiceNr', 'PORTAL.LIST.SEARCH_APVC'),
     doesNothing('linktosourcerecord', 'PORTAL.ACTIVITY.LINKTOSOURCERECORD', 'creates no activity'),
     refusedAction('addcomment', 'PORTAL.ACTIVITY.ADDCOMMENT'),
     refusedAction('settaskdescription', 'PORTAL.ACTIVITY.SETTASKDESCRIPTION'),
