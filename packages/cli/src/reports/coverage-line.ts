@@ -93,10 +93,12 @@ export function coverageLine(c: JudgedCoverage): string {
     const rules = `${n} rule${n === 1 ? '' : 's'} judged by erpcert load`;
     if (!c.loadRun) parts.push(`${rules} (give --load-report DIR for a load run's verdicts)`);
     else {
-      const counts = new Map<string, number>();
-      for (const r of c.byLoad)
-        counts.set(r.verdict ?? 'not in that run', (counts.get(r.verdict ?? 'not in that run') ?? 0) + 1);
-      const shown = [...counts].map(([v, k]) => `${v} ${k}`).join(', ');
+      const order = ['PASS', 'FAIL', 'INFO', 'not in that run'];
+      const shown = order
+        .map((v) => [v, c.byLoad.filter((r) => (r.verdict ?? 'not in that run') === v).length] as const)
+        .filter(([, k]) => k > 0)
+        .map(([v, k]) => `${v} ${k}`)
+        .join(', ');
       parts.push(`${rules}: ${shown} (load run of ${c.loadRun.startedAt}, ${c.loadRun.engine})`);
     }
   }
