@@ -169,6 +169,7 @@ export function portalWriteMutants(): Mutant[] {
     lookupIgnores('UserVc', 'Name', ['Code'], 'PORTAL.LOOKUP.SEARCH_FIELDS_USERVC'),
     listSearchIgnores('ARVc', 'RefStr', 'PORTAL.LIST.SEARCH_ARVC'),
     listSearchIgnores('ARVc', 'OfficialSerNr', 'PORTAL.LIST.SEARCH_ARVC'),
+    listSearchIgnores('ARVc', 'CustName', 'PORTAL.LIST.SEARCH_ARVC'),
     listSearchIgnores('APVc', 'VEName', 'PORTAL.LIST.SEARCH_APVC'),
     listSearchIgnores('APVc', 'InvoiceNr', 'PORTAL.LIST.SEARCH_APVC'),
     doesNothing('linktosourcerecord', 'PORTAL.ACTIVITY.LINKTOSOURCERECORD', 'creates no activity'),
