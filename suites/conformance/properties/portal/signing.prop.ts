@@ -70,7 +70,7 @@ describe('digital signing', () => {
       try {
         for (const register of SIGN_REGISTERS)
           records.push({ register, id: await createDocument(ctx, register, [{ stp: '1' }], 'signing') });
-        const created: { register: SignRegister; id: string; outcome: Outcome<{ raw: never }> }[] = [];
+        const created: { register: SignRegister; id: string; outcome: Outcome<unknown> }[] = [];
         let first: { register: SignRegister; id: string; activity: string | undefined } | undefined;
         for (const r of records) {
           const before = await activitySnapshot(ctx);
@@ -81,7 +81,7 @@ describe('digital signing', () => {
               ...(usercode !== undefined ? { usercode } : {}),
             } as never),
           );
-          created.push({ ...r, outcome: outcome as never });
+          created.push({ ...r, outcome });
           if (!outcome.ok) continue;
           const made = await newActivity(ctx, before, outcome.value.raw);
           if (made.id !== undefined) activities.push(made.id);
