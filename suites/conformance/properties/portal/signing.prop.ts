@@ -65,6 +65,10 @@ describe('digital signing', () => {
     'createsigningactivity for the suite’s own ORVc and IVVc; a session, the signing URL, cancel and sign answer as documented',
     async (ctx) => {
       const usercode = ctx.target.usercode;
+      // a signing activity needs a signer; the parameters name none, so the signer is the acting user, which
+      // only --usercode names for certain (the login need not be a user of the ERP)
+      if (usercode === undefined)
+        ctx.skip('no --usercode configured: a signing activity needs a signer, the acting user (§5 "usercode")');
       const records: { register: SignRegister; id: string }[] = [];
       const activities: string[] = [];
       try {
@@ -78,7 +82,7 @@ describe('digital signing', () => {
             ctx.client.portal.createsigningactivity({
               regname: r.register,
               id: r.id,
-              ...(usercode !== undefined ? { usercode } : {}),
+              usercode,
             } as never),
           );
           created.push({ ...r, outcome });
@@ -90,7 +94,7 @@ describe('digital signing', () => {
         judgeCreated(ctx, created);
         if (first?.activity === undefined)
           return ctx.skip('the signing activity made is not shown by the answer nor by the ActVc list');
-        const user = usercode !== undefined ? { usercode } : {};
+        const user = { usercode };
         const activity = first.activity;
 
         const sess = await attempt(ctx.client.portal.createsigningsess({ id: activity, ...user } as never));
