@@ -56,10 +56,19 @@ function signatureHolds(key: PublicKeyInfo, message: Buffer, sig: Buffer): boole
   }
 }
 
+/** JSON with object keys sorted, so that two equal values compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** Compares what the predicate states with results.json, field by field. */
 function compareWithResults(p: CertificationPredicate, doc: ResultsDocument, fail: (check: string, m: string) => void) {
   const same = (check: string, stated: unknown, found: unknown) => {
-    if (JSON.stringify(stated) !== JSON.stringify(found))
+    if (canonical(stated) !== canonical(found))
       fail(check, `the attestation states ${JSON.stringify(stated)}, results.json has ${JSON.stringify(found)}`);
   };
   same('target', p.target.url, doc.run.target.url);
