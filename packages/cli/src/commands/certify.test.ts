@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +88,7 @@ describe('erpcert certify and verify', () => {
 
   it.each([
     ['an unreadable key', ['verify', 'DIR', '--key', 'nope.pub'], /cannot read the public key .*nope\.pub: ENOENT/],
+    ['an RSA public key', ['verify', 'DIR', '--key', 'rsa.pub'], /rsa key; erpcert signs with ECDSA P-256 or Ed25519/],
     ['a key of the wrong type (the private key)', ['verify', 'DIR', '--key', 'ck/erpcert.key'], /holds a private key/],
     ['no --key', ['verify', 'DIR'], /--key PUB is required/],
     ['a folder that does not exist', ['verify', 'nowhere', '--key', 'ck/erpcert.pub'], /no report folder at/],
@@ -98,6 +100,11 @@ describe('erpcert certify and verify', () => {
       /set its passphrase/,
     ],
   ])('%s exits 2', async (_name, args, message) => {
+    if (!existsSync(join(root, 'rsa.pub')))
+      writeFileSync(
+        join(root, 'rsa.pub'),
+        generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }),
+      );
     if (!existsSync(join(root, 'ck-enc')))
       await erpcert(['keygen', '--out', 'ck-enc'], root, { [PASSPHRASE_ENV]: 'secret words' });
     const before = readFileSync(join(dir, 'attestation.intoto.jsonl'), 'utf8');
