@@ -54,12 +54,12 @@ export function base64Bytes(text: string, what: string): Buffer {
  */
 export function parseEnvelopeLines(text: string): DsseEnvelope {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length !== 1) throw new EnvelopeFormatError(`holds ${lines.length} envelopes, want exactly 1`);
+  if (lines.length !== 1) throw new EnvelopeFormatError(`${lines.length} envelopes, want exactly 1`);
   let doc: unknown;
   try {
     doc = JSON.parse(lines[0]!);
   } catch (err) {
-    throw new EnvelopeFormatError(`is not JSON: ${(err as Error).message}`);
+    throw new EnvelopeFormatError(`not JSON: ${(err as Error).message}`);
   }
   const e = doc as Partial<Record<keyof DsseEnvelope, unknown>> | null;
   if (typeof e !== 'object' || e === null) throw new EnvelopeFormatError('is not a JSON object');
@@ -68,7 +68,7 @@ export function parseEnvelopeLines(text: string): DsseEnvelope {
   if (!Array.isArray(e.signatures) || e.signatures.length === 0) throw new EnvelopeFormatError('has no signatures');
   const signatures = e.signatures.map((s: unknown, i) => {
     const sig = s as { keyid?: unknown; sig?: unknown } | null;
-    if (typeof sig?.sig !== 'string') throw new EnvelopeFormatError(`signature ${i + 1} has no sig string`);
+    if (typeof sig?.sig !== 'string') throw new EnvelopeFormatError(`signature ${i + 1} without a sig string`);
     return { keyid: typeof sig.keyid === 'string' ? sig.keyid : '', sig: sig.sig };
   });
   return { payloadType: e.payloadType, payload: e.payload, signatures };

@@ -174,6 +174,15 @@ describe('verifyFolder: tampering', () => {
     expect(failed(verifyFolder(f.dir, readPublicKey(f.pubFile)))).toEqual(['results.json: coverage']);
   });
 
+  it('a results.json that breaks its schema fails its schema check, not the verifier', () => {
+    const f = signedFolder();
+    writeFileSync(join(f.dir, 'results.json'), '{"rules": 3}\n');
+    expect(failed(verifyFolder(f.dir, readPublicKey(f.pubFile)))).toEqual([
+      'results.json: sha256',
+      'results.json: schema',
+    ]);
+  });
+
   it('an envelope that is not JSON fails the envelope check', () => {
     const f = signedFolder();
     writeFileSync(join(f.dir, ATTESTATION_FILE), 'not json\n');

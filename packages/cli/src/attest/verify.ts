@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rules, specsDir } from '@erpcert/contract';
 import type { ResultsDocument } from '../reports/results.js';
+import { validateResults } from '../reports/results-validate.js';
 import {
   base64Bytes,
   type DsseEnvelope,
@@ -127,7 +128,7 @@ export function verifyFolder(dir: string, key: PublicKeyInfo, expect: Expectatio
     payload = base64Bytes(envelope.payload, 'the payload');
   } catch (err) {
     if (!(err instanceof EnvelopeFormatError)) throw err;
-    att('envelope', `not a DSSE envelope: it ${err.message}`);
+    att('envelope', `not a DSSE envelope (${err.message})`);
     return done(null);
   }
   const message = pae(envelope.payloadType, payload);
@@ -187,7 +188,9 @@ export function verifyFolder(dir: string, key: PublicKeyInfo, expect: Expectatio
     } catch (err) {
       failOn('results.json')('json', (err as Error).message);
     }
-    if (doc) {
+    const layout = doc === undefined ? undefined : validateResults(doc);
+    if (layout && !layout.valid) failOn('results.json')('schema', layout.errors.slice(0, 3).join('; '));
+    else if (doc) {
       compareWithResults(predicate, doc, failOn('results.json'));
       if (doc.attestation?.keyFingerprint !== undefined && doc.attestation.keyFingerprint !== key.fingerprint)
         failOn('results.json')(
