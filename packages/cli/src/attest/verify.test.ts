@@ -183,6 +183,25 @@ describe('verifyFolder: tampering', () => {
     ]);
   });
 
+  it("a coverage total that differs from the run's catalogue fails", () => {
+    const f = signedFolder();
+    resignStatement(f, (s) => {
+      s.predicate.coverage.of += 5;
+    });
+    expect(failed(verifyFolder(f.dir, readPublicKey(f.pubFile)))).toEqual([`${ATTESTATION_FILE}: coverage`]);
+  });
+
+  it("with a rule catalogue other than the run's, the coverage total is taken as attested, and verify says so", () => {
+    const f = signedFolder();
+    resignStatement(f, (s) => {
+      s.predicate.spec.ruleCatalogue.sha256 = 'f'.repeat(64);
+      s.predicate.coverage.of += 5;
+    });
+    const outcome = verifyFolder(f.dir, readPublicKey(f.pubFile));
+    expect(failed(outcome)).toEqual([]);
+    expect(outcome.notes.join('\n')).toMatch(/coverage total was taken from the attestation, not re-derived/);
+  });
+
   it('an envelope that is not JSON fails the envelope check', () => {
     const f = signedFolder();
     writeFileSync(join(f.dir, ATTESTATION_FILE), 'not json\n');
