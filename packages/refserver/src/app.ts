@@ -48,6 +48,7 @@ export function createApp(options: AppOptions = {}): App {
       ...(options.db ? { file: options.db } : {}),
       ...(options.sync ? { sync: options.sync } : {}),
       registers: modules.flatMap((m) => m.registers ?? []),
+      fields: modules.flatMap((m) => m.fields ?? []),
     });
   const clock = () => now().getTime();
   const auth: AuthConfig = {

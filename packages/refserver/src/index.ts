@@ -29,7 +29,9 @@ export { parseListParams, parseRange } from './http/query-params.js';
 export { dataResponse, encodeText, errorResponse, internalError, textResponse } from './http/respond.js';
 export type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
 export { type AppModule, builtinModules } from './modules.js';
-export { observedModule } from './observed/index.js';
+export { createObservedModule, observedModule } from './observed/index.js';
+export { BLOCK_KEY, observedRegisters, registerInputOf } from './observed/observed-registers.js';
+export type { FieldAdditionInput } from './schema/field-merge.js';
 export {
   createPortalModule,
   DEFAULT_MAX_WEB_POST_SIZE,

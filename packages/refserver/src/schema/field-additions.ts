@@ -44,12 +44,15 @@ const BANK_ROW = [
   'BaseRate2BankVal',
 ];
 
-/** The observed fields of specs/observed-fields.yaml, one addition per register part. */
-const observedAdditions: readonly FieldAddition[] = observed.fields.map((e) => ({
+/**
+ * The observed fields of the documented registers in specs/observed-fields.yaml, one addition per register part
+ * (those of portal registers, ActVc, come in through the observed module).
+ */
+const observedAdditions: readonly FieldAddition[] = observed.fields.filter((e) => e.documented).map((e) => ({
   register: e.register,
   part: e.part,
   kind: 'observed',
-  source: `specs/observed-fields.yaml (${observed.evidence})`,
+  source: `specs/observed-fields.yaml (${e.evidence})`,
   fields: e.fields,
 }));
 
