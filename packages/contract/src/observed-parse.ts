@@ -139,7 +139,8 @@ function parseRecords(v: unknown, path: Path, reg: { fields: string[]; rowFields
 function parseRegister(r: unknown, at: Path, opts: ObservedParseOptions, fileEvidence: string): ObservedRegister {
   if (!isObject(r)) throw new Problem(at, 'a register must be a map with name, meaning, key, fields');
   for (const k of Object.keys(r))
-    if (!REGISTER_KEYS.has(k)) throw new Problem([...at, k], `unknown key ${k} (allowed: ${[...REGISTER_KEYS].join(', ')})`);
+    if (!REGISTER_KEYS.has(k))
+      throw new Problem([...at, k], `unknown key ${k} (allowed: ${[...REGISTER_KEYS].join(', ')})`);
   const name = text(r.name, [...at, 'name'], 'name');
   if (!WORD.test(name)) throw new Problem([...at, 'name'], `register name ${name} is not a word`);
   if (opts.documented.has(name)) throw new Problem([...at, 'name'], `${name} is a documented register`);
@@ -166,7 +167,8 @@ function parseRegister(r: unknown, at: Path, opts: ObservedParseOptions, fileEvi
     if (!headerSet.has(f)) throw new Problem([...at, 'filters', i], `filter ${f} is not a header field of ${name}`);
   let feeds: ObservedFeed[] = base ? [...FEEDS] : [];
   if (r.feeds !== undefined) {
-    if (!Array.isArray(r.feeds)) throw new Problem([...at, 'feeds'], 'feeds must be a list: [updates_after, deletes_after]');
+    if (!Array.isArray(r.feeds))
+      throw new Problem([...at, 'feeds'], 'feeds must be a list: [updates_after, deletes_after]');
     feeds = r.feeds.map((f, i) => {
       if (!FEEDS.includes(f as ObservedFeed))
         throw new Problem([...at, 'feeds', i], `feed ${JSON.stringify(f)} is not updates_after or deletes_after`);
@@ -228,7 +230,8 @@ function parseFieldsEntry(
   const fields = words(e.fields, [...at, 'fields'], `${register} ${e.part} fields`);
   const mainFields = main ? (e.part === 'header' ? main.fields : main.rowFields) : [];
   const dup = fields.filter((f) => mainFields.includes(f));
-  if (dup.length > 0) throw new Problem([...at, 'fields'], `${register} ${e.part}: already main fields: ${dup.join(', ')}`);
+  if (dup.length > 0)
+    throw new Problem([...at, 'fields'], `${register} ${e.part}: already main fields: ${dup.join(', ')}`);
   const notes: Record<string, string> = {};
   if (e.notes !== undefined) Object.assign(notes, values(e.notes, [...at, 'notes'], 'notes', new Set(fields)));
   return {
@@ -279,7 +282,12 @@ function lineOf(text: string, path: Path): number | undefined {
  * Checks the text of an observed-registers file (`specs/observed-fields.yaml`, or a team's `--registers FILE`)
  * and returns it typed, defaults filled in. Throws an ObservedFileError naming the file and the line.
  */
-export function parseObservedText(text: string, file: string, opts: ObservedParseOptions, value?: unknown): ObservedCatalogue {
+export function parseObservedText(
+  text: string,
+  file: string,
+  opts: ObservedParseOptions,
+  value?: unknown,
+): ObservedCatalogue {
   let doc = value;
   if (doc === undefined) {
     const counter = new LineCounter();

@@ -8,6 +8,7 @@ import type { FieldAdditionInput } from './schema/field-merge.js';
 import type { RegisterInput } from './schema/register-schema.js';
 
 export type { FieldAdditionInput } from './schema/field-merge.js';
+
 import type { SyncMode } from './store/database.js';
 import type { RecordStore } from './store/record-store.js';
 

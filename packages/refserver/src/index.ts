@@ -31,7 +31,6 @@ export type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http
 export { type AppModule, builtinModules } from './modules.js';
 export { createObservedModule, observedModule } from './observed/index.js';
 export { BLOCK_KEY, observedRegisters, registerInputOf } from './observed/observed-registers.js';
-export type { FieldAdditionInput } from './schema/field-merge.js';
 export {
   createPortalModule,
   DEFAULT_MAX_WEB_POST_SIZE,
@@ -50,6 +49,7 @@ export {
 } from './render/envelope.js';
 export { type RenderOptions, recordsJson, recordsXml, recordUrl } from './render/records.js';
 export { type FieldAddition, fieldAdditions } from './schema/field-additions.js';
+export type { FieldAdditionInput } from './schema/field-merge.js';
 export { catalogueRegistry, RegisterRegistry } from './schema/register-registry.js';
 export {
   BASE_FIELDS,

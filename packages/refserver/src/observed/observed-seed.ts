@@ -44,7 +44,13 @@ export function seedObserved(app: App): void {
   for (const c of DEMO_COMPANIES) {
     const w = new SeedWriter(app.store, c.code, new Prng(0x0b5e + c.code));
     for (const [code, name, closed] of PROJECTS)
-      w.add('PRVc', { Code: code, Comment: `${c.prefix}${name}`, Name: `${c.prefix}${name}`, Closed: closed, Terminated: closed });
+      w.add('PRVc', {
+        Code: code,
+        Comment: `${c.prefix}${name}`,
+        Name: `${c.prefix}${name}`,
+        Closed: closed,
+        Terminated: closed,
+      });
     for (const [code, name, closed] of DEPARTMENTS)
       w.add('DepVc', { Code: code, Comment: `${c.prefix}${name}`, Closed: closed });
     w.add(
@@ -74,6 +80,11 @@ export function seedObservedRecords(app: App, catalogue: ObservedCatalogue): voi
     const w = new SeedWriter(app.store, c.code, new Prng(0x0b5f + c.code));
     for (const r of catalogue.registers)
       for (const rec of r.records)
-        w.add(r.name, r.block ? { [BLOCK_KEY]: '', ...rec.fields } : { ...rec.fields }, rec.rows.map((x) => ({ ...x })), false);
+        w.add(
+          r.name,
+          r.block ? { [BLOCK_KEY]: '', ...rec.fields } : { ...rec.fields },
+          rec.rows.map((x) => ({ ...x })),
+          false,
+        );
   }
 }

@@ -1,5 +1,6 @@
 import type { App as RestApp } from '../app-types.js';
 import { createFromForm, createFromJson, patchFromForm } from '../business/record-write.js';
+import { AlreadyRegistered } from '../business/register-behaviour.js';
 import { ErpError, ErrorCode } from '../errors.js';
 import { formChanges, parseForm } from '../http/form-body.js';
 import { parseJsonRecords } from '../http/json-body.js';
@@ -8,7 +9,6 @@ import { dataResponse, errorResponse } from '../http/respond.js';
 import type { AppResponse, RouteRequest } from '../http/types.js';
 import { recordsJson, recordsXml } from '../render/records.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
-import { AlreadyRegistered } from '../business/register-behaviour.js';
 import { blockRoute } from './block-route.js';
 import { alreadyRegisteredAnswer, rawControlCharsQuirk } from './observed-answers.js';
 import { errorWithMessages, malformedPatchAnswer, nestedPatchError, patchQuirk } from './quirky-answers.js';

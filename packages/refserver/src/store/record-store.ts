@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { catalogueRegistry, type RegisterRegistry } from '../schema/register-registry.js';
 import { type FieldAdditionInput, withFields } from '../schema/field-merge.js';
+import { catalogueRegistry, type RegisterRegistry } from '../schema/register-registry.js';
 import type { RegisterInput, RegisterSchema } from '../schema/register-schema.js';
 import { type Db, openDatabase, type SyncMode } from './database.js';
 import { derivedViews, Ledgers } from './derived.js';
