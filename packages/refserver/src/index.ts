@@ -28,7 +28,7 @@ export { parseJsonRecords } from './http/json-body.js';
 export { parseListParams, parseRange } from './http/query-params.js';
 export { dataResponse, encodeText, errorResponse, internalError, textResponse } from './http/respond.js';
 export type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
-export { type AppModule, builtinModules } from './modules.js';
+export { type AppModule, builtinModules, registersOfModules } from './modules.js';
 export { createObservedModule, observedModule } from './observed/index.js';
 export { BLOCK_KEY, observedRegisters, registerInputOf } from './observed/observed-registers.js';
 export {

@@ -136,12 +136,12 @@ describe('the other registers and fields of issue 21', () => {
     const a = seeded();
     const plain = await call(a, 'GET', '/api/1/RLinkVc', { headers: JSON_ACCEPT });
     const rec = jsonRecords(plain.text, 'RLinkVc')[0]!;
-    expect(rec.FromRecidStr).toMatch(/\u0001/);
+    expect(String(rec.FromRecidStr)).toContain(String.fromCharCode(1));
     expect((await call(a, 'POST', '/api/1/RLinkVc', { form: [['set_field.Comment', 'x']] })).status).toBe(405);
     a.close();
     const q = seeded({ quirks: true });
     const rough = await call(q, 'GET', '/api/1/RLinkVc', { headers: { accept: 'application/json; charset=utf-8' } });
-    expect(rough.text).toMatch(/\u0001/);
+    expect(rough.text).toContain(String.fromCharCode(1));
     expect(() => JSON.parse(rough.text)).toThrow();
   });
 

@@ -83,13 +83,18 @@ export class RecordStore {
 
   /** Opens (and creates) the database with the catalogue registers plus `options.registers`. */
   static open(options: StoreOptions = {}): RecordStore {
+    return new RecordStore(openDatabase(options.file, options.sync), RecordStore.registryFor(options));
+  }
+
+  /** The registers a store opened with these options has, without opening a database. */
+  static registryFor(options: Pick<StoreOptions, 'registers' | 'fields'>): RegisterRegistry {
     const fields = options.fields ?? [];
     const registry = catalogueRegistry((name) => derivedViews[name], fields);
     for (const r of options.registers ?? []) registry.add(withFields(r, fields));
     const known = new Set(registry.all().map((s) => s.name));
     const unknown = fields.find((f) => !known.has(f.register));
     if (unknown) throw new Error(`fields of unknown register ${unknown.register}: ${unknown.fields.join(', ')}`);
-    return new RecordStore(openDatabase(options.file, options.sync), registry);
+    return registry;
   }
 
   /** Closes the database (a WAL checkpoint happens on close). */
