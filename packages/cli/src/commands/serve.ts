@@ -76,7 +76,7 @@ export const serve: Command = {
       type: 'string',
       arg: 'FILE',
       help:
-        "your own registers and fields, in the format of specs/observed-fields.yaml (checked at start-up: a bad file " +
+        'your own registers and fields, in the format of specs/observed-fields.yaml (checked at start-up: a bad file ' +
         'exits 2 naming the line); served and seeded like the observed ones',
     },
     { name: 'max-body', type: 'int', arg: 'BYTES', default: 16_777_216, help: 'largest request body (413 above)' },
