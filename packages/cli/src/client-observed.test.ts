@@ -145,8 +145,14 @@ describe.each([
         ),
       );
       expect(again.error).toBeUndefined();
+      // @erpcert/client: an envelope without records, carrying the message (XML and JSON)
+      for (const format of ['xml', 'json'] as const) {
+        const typed = await client(server()).rest.createForm('SVOVc', { SerNr: String(made.SerNr) }, [], { format });
+        expect(typed.records).toEqual([]);
+        expect(typed.messages.map((m) => m.description)).toEqual(['Already registered']);
+      }
       const data = again.data as Record<string, unknown>;
-      expect(data.messages).toEqual(['Already registered']);
+      expect(data.message).toEqual({ '@description': 'Already registered' });
       expect(String(data['@url'])).toMatch(/\/SVOVc\/$/);
       const back = records(await get(`/api/1/SVOVc/${made.SerNr}`), 'SVOVc')[0]!;
       expect(back.CustCode).toBe('C0001');
@@ -193,6 +199,9 @@ describe.each([
   it('RLinkVc: readable; FromRecidStr is opaque and, with --quirks, carries a raw control character', async () => {
     const res = await get('/api/1/RLinkVc');
     expect(res.status).toBe(200);
+    // @erpcert/client reads it either way: the control characters come back in the value
+    const typed = await client(server()).rest.list('RLinkVc', {}, { format: 'json' });
+    expect(String(typed.records[0]!.FromRecidStr)).toContain(String.fromCharCode(1));
     if (quirks) {
       expect(res.text).toContain(String.fromCharCode(1));
       expect(() => JSON.parse(res.text)).toThrow();

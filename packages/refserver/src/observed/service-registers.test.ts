@@ -55,7 +55,7 @@ describe('SVOVc, service orders', () => {
       ['set_field.CustCode', 'C0002'],
     ]);
     expect(again.error).toBeUndefined();
-    expect(again.data).toMatchObject({ '@register': 'SVOVc', messages: ['Already registered'] });
+    expect(again.data).toMatchObject({ '@register': 'SVOVc', message: { '@description': 'Already registered' } });
     expect(String(again.data!['@url'])).toMatch(/\/SVOVc\/$/);
     expect(a.store.sequence).toBe(before);
     const back = jsonRecords((await call(a, 'GET', '/api/1/SVOVc/10000002', { headers: JSON_ACCEPT })).text, 'SVOVc');

@@ -12,9 +12,10 @@ import { escapeXml } from '../values/xml-escape.js';
 
 /**
  * A create whose key exists, on a register with `onDuplicate: already-registered`: HTTP 200 with the message
- * "Already registered" and a url ending in `/<register>/` (no key); nothing is stored. JSON:
- * `{"data": {"@register", "@sequence", "@systemversion", "@url", "messages": ["Already registered"]}}`; XML:
- * `<message description="Already registered"/>` before `<data register sequence systemversion url/>`.
+ * "Already registered" and a url ending in `/<register>/` (no key); nothing is stored. XML:
+ * `<message description="Already registered"/>` before `<data register sequence systemversion url/>`; JSON, by the
+ * "@ = attribute" convention: `{"data": {"@register", "@sequence", "@systemversion", "@url", "message":
+ * {"@description": "Already registered"}}}`.
  */
 export function alreadyRegisteredAnswer(req: RouteRequest, err: AlreadyRegistered, info: EnvelopeInfo): AppResponse {
   const url = `/api/1/${err.register}/`;
@@ -29,7 +30,7 @@ export function alreadyRegisteredAnswer(req: RouteRequest, err: AlreadyRegistere
           '@sequence': String(info.sequence),
           '@systemversion': info.systemVersion,
           '@url': url,
-          messages: [err.description],
+          message: { '@description': err.description },
         },
       }),
     );
