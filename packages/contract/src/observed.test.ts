@@ -2,7 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadObserved, ObservedFileError, observed, observedFieldsOf, parseRegistersFile } from './observed.js';
+import {
+  type KnownRegister,
+  loadObserved,
+  ObservedFileError,
+  observed,
+  observedFieldsOf,
+  parseRegistersFile,
+} from './observed.js';
 import { registers } from './registers.js';
 
 function fileWith(text: string): string {
@@ -83,7 +90,10 @@ describe('specs/observed-fields.yaml', () => {
 
 describe("a team's registers file (erpcert serve --registers), the same format", () => {
   const documented = new Map(registers.map((r) => [r.name, r]));
-  const known = new Map([...documented, ['ActVc', { fields: ['SerNr', 'Comment'], rowFields: [] }]]);
+  const known = new Map<string, KnownRegister>([
+    ...documented,
+    ['ActVc', { fields: ['SerNr', 'Comment'], rowFields: [] }],
+  ]);
   const parse = (text: string) =>
     parseRegistersFile(text, 'team.yaml', { taken: new Set([...known.keys(), 'PRVc']), known });
 
