@@ -33,6 +33,8 @@ class Problem extends Error {
 }
 
 const WORD = /^[A-Za-z][A-Za-z0-9]*$/;
+/** Names every record has already (record-rest-api.md §2 "Record"): no register may list them as its own fields. */
+const RESERVED = new Set(['uuid', 'serversequence', 'syncflags', 'rows', 'blockcode']);
 const FEEDS: readonly ObservedFeed[] = ['updates_after', 'deletes_after'];
 const REGISTER_KEYS = new Set([
   'name',
@@ -72,6 +74,11 @@ function words(v: unknown, path: Path, what: string, { empty = false } = {}): st
   return v.map((x, i) => {
     if (typeof x !== 'string' || !WORD.test(x))
       throw new Problem([...path, i], `${what}: ${JSON.stringify(x)} is not a field name (letters and digits)`);
+    if (RESERVED.has(x.toLowerCase()))
+      throw new Problem(
+        [...path, i],
+        `${what}: ${x} is a name the server gives every record (UUID, ServerSequence, SyncFlags, rows)`,
+      );
     if (seen.has(x.toLowerCase())) throw new Problem([...path, i], `${what}: ${x} is listed twice`);
     seen.add(x.toLowerCase());
     return x;
@@ -120,16 +127,31 @@ function parseErrors(v: unknown, path: Path, all: ReadonlySet<string>): Observed
   });
 }
 
-function parseRecords(v: unknown, path: Path, reg: { fields: string[]; rowFields: string[] }): ObservedRecord[] {
+function parseRecords(
+  v: unknown,
+  path: Path,
+  reg: { fields: string[]; rowFields: string[]; key: string[]; block: boolean },
+): ObservedRecord[] {
   if (v === undefined) return [];
   if (!Array.isArray(v)) throw new Problem(path, 'records must be a list of maps field: value');
+  if (reg.block && v.length > 1) throw new Problem([...path, 1], 'a block is one record: give it once, with its rows');
   const header = new Set(reg.fields);
   const rowSet = new Set(reg.rowFields);
+  const keys = new Set<string>();
   return v.map((r, i) => {
     const at = [...path, i];
     if (!isObject(r)) throw new Problem(at, 'a record must be a map field: value');
     const { rows, ...fields } = r;
     const out = values(fields, at, 'record', header);
+    for (const k of reg.key) {
+      if ((out[k] ?? '') === '') throw new Problem(at, `the record has no key field ${k}`);
+      if (k === 'SerNr' && !/^[1-9]\d{0,14}$/.test(out[k]!))
+        throw new Problem([...at, k], `SerNr must be a whole number from 1, got ${out[k]}`);
+    }
+    const key = JSON.stringify(reg.key.map((k) => out[k]));
+    if (reg.key.length > 0 && keys.has(key))
+      throw new Problem(at, `a record with the key ${reg.key.map((k) => out[k]).join('/')} is given twice`);
+    keys.add(key);
     if (rows !== undefined && !Array.isArray(rows)) throw new Problem([...at, 'rows'], 'rows must be a list');
     const rowList = ((rows as unknown[]) ?? []).map((row, j) => values(row, [...at, 'rows', j], 'row', rowSet));
     return { fields: out, rows: rowList };
@@ -207,7 +229,7 @@ function parseRegister(r: unknown, at: Path, opts: ObservedParseOptions, fileEvi
     onDuplicate,
     printout: flag(r.printout, [...at, 'printout'], 'printout', true),
     rawControlChars,
-    records: parseRecords(r.records, [...at, 'records'], { fields, rowFields }),
+    records: parseRecords(r.records, [...at, 'records'], { fields, rowFields, key, block }),
     evidence: r.evidence === undefined ? fileEvidence : text(r.evidence, [...at, 'evidence'], 'evidence'),
   };
 }
@@ -232,6 +254,12 @@ function parseFieldsEntry(
   const dup = fields.filter((f) => mainFields.includes(f));
   if (dup.length > 0)
     throw new Problem([...at, 'fields'], `${register} ${e.part}: already main fields: ${dup.join(', ')}`);
+  const have = opts.known?.get(register);
+  const all = have ? [...have.fields, ...have.rowFields] : [];
+  for (const [i, f] of fields.entries()) {
+    const clash = all.find((x) => x !== f && x.toLowerCase() === f.toLowerCase());
+    if (clash) throw new Problem([...at, 'fields', i], `${register} has ${clash}: ${f} differs from it only in case`);
+  }
   const notes: Record<string, string> = {};
   if (e.notes !== undefined) Object.assign(notes, values(e.notes, [...at, 'notes'], 'notes', new Set(fields)));
   return {

@@ -157,6 +157,30 @@ describe("a team's registers file (erpcert serve --registers), the same format",
       /either empty/,
     ],
     ['broken YAML', 'evidence: x\nregisters: [\n', 3, /not valid YAML/],
+    [
+      'a base field as a field',
+      'evidence: x\nregisters:\n  - name: TVc\n    meaning: m\n    key: [Code]\n    fields: [Code, UUID]\n',
+      6,
+      /UUID is a name the server gives/,
+    ],
+    [
+      'two records with one key',
+      'evidence: x\nregisters:\n  - name: TVc\n    meaning: m\n    key: [Code]\n    fields: [Code]\n    records:\n      - { Code: A }\n      - { Code: A }\n',
+      9,
+      /key A is given twice/,
+    ],
+    [
+      'a SerNr that is no number',
+      'evidence: x\nregisters:\n  - name: TVc\n    meaning: m\n    key: [SerNr]\n    fields: [SerNr]\n    records:\n      - { SerNr: abc }\n',
+      8,
+      /SerNr must be a whole number/,
+    ],
+    [
+      'a field differing only in case',
+      'evidence: x\nfields:\n  - register: ActVc\n    part: header\n    fields: [comment]\n',
+      5,
+      /ActVc has Comment/,
+    ],
   ])('refuses %s, naming the line', (_, text, line, message) => {
     const err = (() => {
       try {
