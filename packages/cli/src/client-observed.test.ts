@@ -1,88 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createClient, type ErpClient, type RawResponse } from '@erpcert/client';
+import { createClient, type ErpClient } from '@erpcert/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { form, json, type Rec, records, type Served, serveChild, stopChild } from './testing/serve-child.js';
 
 // issue 21 "Done when": the calls a field-service app and a calendar make against live servers, replayed in their
 // wire forms (company in the path, JSON answers, form bodies with and without charset=UTF-8) by @erpcert/client
-// against `erpcert serve` and `erpcert serve --quirks` as separate processes; then `serve --registers` with a
-// team's own register, and a bad registers file.
-const BIN = fileURLToPath(new URL('../bin/erpcert.mjs', import.meta.url));
+// against `erpcert serve` and `erpcert serve --quirks` as separate processes (serve --registers:
+// client-registers-file.test.ts).
 const USER = 'field-app';
 const PASSWORD = 'field-App-pass-1';
 const JSON_ACCEPT = { accept: 'application/json' };
 const FORM = 'application/x-www-form-urlencoded';
 const FORM_UTF8 = 'application/x-www-form-urlencoded; charset=UTF-8';
 
-interface Served {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
-function serve(extra: string[] = []): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--seed-size', '10', '--user', USER, '--password', PASSWORD, ...extra],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d) => {
-      err += d;
-    });
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const url = /^(http:\/\/\S+)$/m.exec(out)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.on('exit', (code) => reject(new Error(`erpcert serve exited with ${code}: ${err}`)));
-  });
-}
-
-/** `erpcert serve` that is expected to stop on its own: its exit code and stderr. */
-function serveExit(extra: string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => {
-    stderr += d;
-  });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
-}
-
-async function stop(served: Served | undefined): Promise<void> {
-  if (!served || served.child.exitCode !== null) return;
-  const exited = new Promise((r) => served.child.once('exit', r));
-  served.child.kill('SIGTERM');
-  await exited;
-}
+const serve = (extra: string[] = []) =>
+  serveChild(['--seed-size', '10', '--user', USER, '--password', PASSWORD, ...extra]);
 
 const clients: ErpClient[] = [];
 function client(on: Served): ErpClient {
   const c = createClient({ baseUrl: on.url, auth: { user: USER, password: PASSWORD }, compcode: 1, companyIn: 'path' });
   clients.push(c);
   return c;
-}
-
-/** A form body as the apps send it: pairs percent-encoded (`%20` for spaces, never `+`). */
-const form = (pairs: [string, string][]) =>
-  pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-
-type Rec = Record<string, unknown> & { rows?: Record<string, string>[] };
-
-/** The JSON body of an answer; the test fails on anything but HTTP 200. */
-function json(res: RawResponse): Record<string, unknown> {
-  expect(res.status, res.text).toBe(200);
-  return JSON.parse(res.text) as Record<string, unknown>;
-}
-
-function records(res: RawResponse, register: string): Rec[] {
-  const doc = json(res);
-  expect(doc.error, res.text).toBeUndefined();
-  return (doc.data as Record<string, unknown>)[register] as Rec[];
 }
 
 let plain: Served | undefined;
@@ -94,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of clients) c.close();
-  await Promise.all([stop(plain), stop(quirky)]);
+  await Promise.all([stopChild(plain), stopChild(quirky)]);
 }, 30_000);
 
 describe.each([
@@ -321,97 +258,4 @@ describe.each([
     if (quirks) await expect(erp).rejects.toThrow();
     else expect((await erp).status).toBe(200);
   });
-});
-
-describe('erpcert serve --registers FILE', () => {
-  let dir: string;
-  let team: Served | undefined;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'erpcert-registers-'));
-  });
-  afterAll(async () => {
-    await stop(team);
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("adds a team's register and field: written and read back over the wire", async () => {
-    const file = join(dir, 'team.yaml');
-    writeFileSync(
-      file,
-      [
-        'evidence: our staging ERP',
-        'registers:',
-        '  - name: TicketVc',
-        '    meaning: support tickets',
-        '    key: [SerNr]',
-        '    fields: [SerNr, CustCode, Subject, Status]',
-        '    rowFields: [Note]',
-        '    filters: [CustCode, Status]',
-        '    errors: [{ field: Subject, empty: true, code: 1058 }]',
-        '    records:',
-        '      - { SerNr: 5, CustCode: C0001, Subject: Printer jam, Status: open }',
-        'fields:',
-        '  - { register: CUVc, part: header, fields: [LoyaltyLevel] }',
-        '',
-      ].join('\n'),
-    );
-    team = await serve(['--registers', file]);
-    const c = client(team);
-    const send = (path: string, pairs: [string, string][]) =>
-      c.request({ method: 'POST', path, headers: { ...JSON_ACCEPT, 'content-type': FORM_UTF8 }, body: form(pairs) });
-    expect(
-      records(await c.request({ method: 'GET', path: '/api/1/TicketVc/5', headers: JSON_ACCEPT }), 'TicketVc')[0],
-    ).toMatchObject({ Subject: 'Printer jam', Status: 'open' });
-    const made = records(
-      await send('/api/1/TicketVc', [
-        ['set_field.CustCode', 'C0002'],
-        ['set_field.Subject', 'Scanner offline'],
-        ['set_field.Status', 'open'],
-        ['set_row_field.0.Note', 'called back'],
-      ]),
-      'TicketVc',
-    )[0]!;
-    expect(made).toMatchObject({ Subject: 'Scanner offline' });
-    expect(String(made.SerNr)).toMatch(/^\d+$/); // numbered by the server (SerNr is the key)
-    expect(made.SerNr).not.toBe('5');
-    expect(made.rows![0]).toMatchObject({ Note: 'called back' });
-    const found = records(
-      await c.request({ method: 'GET', path: '/api/1/TicketVc?filter.CustCode=C0002', headers: JSON_ACCEPT }),
-      'TicketVc',
-    );
-    expect(found.map((r) => r.SerNr)).toEqual([made.SerNr]);
-    expect(json(await send('/api/1/TicketVc', [['set_field.CustCode', 'C0002']])).error).toMatchObject({
-      '@code': '1058',
-      '@field': 'Subject',
-    });
-    const customer = records(
-      await send('/api/1/CUVc', [
-        ['set_field.Code', 'TEAM1'],
-        ['set_field.Name', 'Team customer'],
-        ['set_field.LoyaltyLevel', 'gold'],
-      ]),
-      'CUVc',
-    )[0]!;
-    expect(customer.LoyaltyLevel).toBe('gold');
-  }, 60_000);
-
-  it.each([
-    [
-      'a key outside the fields',
-      'evidence: x\nregisters:\n  - name: TVc\n    meaning: m\n    key: [SerNr]\n    fields: [Code]\n',
-      5,
-    ],
-    ['fields of an unknown register', 'evidence: x\nfields:\n  - { register: NopeVc, part: header, fields: [A] }\n', 3],
-  ])(
-    'refuses a file with %s: exit 2, the line named, nothing served',
-    async (_name, text, line) => {
-      const file = join(dir, `bad-${line}.yaml`);
-      writeFileSync(file, text);
-      const { code, stderr } = await serveExit(['--registers', file]);
-      expect(code).toBe(2);
-      expect(stderr).toContain(`--registers: ${file}:${line}: `);
-      expect(stderr).not.toMatch(/listening/);
-    },
-    60_000,
-  );
 });
