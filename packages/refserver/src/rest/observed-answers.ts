@@ -51,8 +51,12 @@ export function alreadyRegisteredAnswer(req: RouteRequest, err: AlreadyRegistere
 export function rawControlCharsQuirk(res: AppResponse, schema: RegisterSchema, req: RouteRequest): AppResponse {
   if (req.format !== 'json' || (schema.behaviour?.rawControlChars.length ?? 0) === 0) return res;
   const enc = req.charset === 'utf-8' ? 'utf8' : 'latin1';
+  // only an escape after an even number of backslashes: in JSON `\\u0001` is an escaped backslash, then text
   const text = res.body
     .toString(enc)
-    .replace(/\\u00([01][0-9a-fA-F])/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    .replace(
+      /(?<!\\)((?:\\\\)*)\\u00([01][0-9a-fA-F])/g,
+      (_, slashes: string, hex: string) => `${slashes}${String.fromCharCode(Number.parseInt(hex, 16))}`,
+    );
   return { ...res, body: Buffer.from(text, enc) };
 }
