@@ -12,7 +12,7 @@ import { readSigningKey } from './keys.js';
 import { signedFolder, writeKeyPair } from './testing.js';
 
 /** The pinned securesystemslib (with pyca/cryptography, which its keys need). */
-export const SECURESYSTEMSLIB = 'securesystemslib[crypto]==1.6.0';
+const SECURESYSTEMSLIB = 'securesystemslib[crypto]==1.6.0';
 const VENV = join(repoRoot, 'node_modules', '.cache', 'erpcert', 'ssl-venv');
 const PYTHON = join(VENV, 'bin', 'python');
 const STAMP = join(VENV, 'erpcert-pin.txt');
