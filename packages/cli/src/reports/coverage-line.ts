@@ -24,9 +24,9 @@ export interface LoadReportVerdicts {
 export interface JudgedCoverage {
   /** Documented observable rules in scope. */
   readonly total: number;
-  /** Of them, with a verdict of this run (PASS, FAIL, ERROR, WARN, KNOWN) or of the load run. */
+  /** Of them, judged by this run (PASS, FAIL, KNOWN) or by the load run. */
   readonly judged: number;
-  /** Documented observable rules with no verdict (SKIP or not judged), load rules aside. */
+  /** Documented observable rules not judged (ERROR, SKIP or none), load rules aside. */
   readonly notJudged: readonly string[];
   /** The rules only `erpcert load` judges, with the load run's verdict (null: no load run, or not in it). */
   readonly byLoad: readonly { readonly id: string; readonly verdict: LoadVerdict | null }[];
@@ -34,8 +34,11 @@ export interface JudgedCoverage {
   readonly loadRun: { readonly startedAt: string; readonly engine: string } | null;
 }
 
-/** Verdicts that say the rule was judged; SKIP and NONE say it was not. */
-const JUDGED: ReadonlySet<ReportVerdict | string> = new Set(['PASS', 'FAIL', 'ERROR', 'WARN', 'KNOWN']);
+/**
+ * Verdicts that judge a rule: it was observed to hold or to break (as the certification predicate counts,
+ * attest/predicate.ts). ERROR says it could not be judged; SKIP and NONE that it was not; documented rules never WARN.
+ */
+const JUDGED: ReadonlySet<ReportVerdict | string> = new Set(['PASS', 'FAIL', 'KNOWN']);
 
 /** The rule verdicts of a load run, from each scenario's documented rule and verdict. */
 export function loadReportVerdicts(doc: LoadRunDocument): LoadReportVerdicts {
