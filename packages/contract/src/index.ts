@@ -8,6 +8,20 @@ export type {
   operations as RestOperations,
   paths as RestPaths,
 } from '../generated/record-rest.js';
+export {
+  BodyPathPatternError,
+  blameOf,
+  type CoverAspect,
+  type CoverIndex,
+  type CoveringRule,
+  type CoverPattern,
+  compareSpecificity,
+  compileCoverPattern,
+  coverIndex,
+  type PathFailure,
+  type PathOwners,
+} from './body-paths.js';
+export { type DocumentedPath, documentedPaths, pathsOfBody, responseBodySchemas } from './documented-paths.js';
 export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
 export {
   loadObserved,
