@@ -190,3 +190,22 @@ export function documentedPaths(specs: readonly { name: SpecName; doc: OpenApiDo
       for (const p of pathsOfBody(doc, name, schema)) if (!out.has(p.path)) out.set(p.path, p);
   return [...out.values()];
 }
+
+/** The required documented children (`name`, `@name`) of each documented path, for schema-blame.ts. */
+export function requiredChildrenOf(paths: readonly DocumentedPath[]): (path: string) => readonly string[] {
+  const byParent = new Map<string, string[]>();
+  for (const p of paths) {
+    if (!p.required) continue;
+    const cut = p.path.lastIndexOf('/');
+    if (cut < 0) continue;
+    const parent = p.path.slice(0, cut);
+    byParent.set(parent, [...(byParent.get(parent) ?? []), p.path.slice(cut + 1)]);
+  }
+  return (path) => byParent.get(path) ?? [];
+}
+
+/** Whether a path (`<body>:<steps>`) is one of `paths`. */
+export function isDocumentedIn(paths: readonly DocumentedPath[]): (path: string) => boolean {
+  const set = new Set(paths.map((p) => p.path));
+  return (path) => set.has(path);
+}

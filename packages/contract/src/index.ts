@@ -21,7 +21,14 @@ export {
   type PathFailure,
   type PathOwners,
 } from './body-paths.js';
-export { type DocumentedPath, documentedPaths, pathsOfBody, responseBodySchemas } from './documented-paths.js';
+export {
+  type DocumentedPath,
+  documentedPaths,
+  isDocumentedIn,
+  pathsOfBody,
+  requiredChildrenOf,
+  responseBodySchemas,
+} from './documented-paths.js';
 export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
 export {
   loadObserved,
@@ -58,6 +65,15 @@ export {
   ruleAreas,
   rules,
 } from './rules.js';
+export {
+  blameJsonFailure,
+  blameSchemaFailure,
+  blameXmlFailure,
+  type FailingPath,
+  jsonFailingPaths,
+  type RequiredChildren,
+  xmlFailingPaths,
+} from './schema-blame.js';
 export {
   listSpecNames,
   loadSpec,

@@ -9,6 +9,8 @@ const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFo
 export interface JsonValidationResult {
   readonly valid: boolean;
   readonly errors: readonly string[];
+  /** ajv's errors as it gives them (instance path, keyword, params): what schema-blame.ts maps to body paths. */
+  readonly issues: readonly ErrorObject[];
 }
 
 /** The schema name or pointer does not exist in the spec, or the schema does not compile. */
@@ -95,5 +97,6 @@ export function validateJsonBody(
     byPointer.set(pointer, validate);
   }
   const valid = validate(value) === true;
-  return { valid, errors: valid ? [] : (validate.errors ?? []).map(formatError) };
+  const issues = valid ? [] : [...(validate.errors ?? [])];
+  return { valid, errors: issues.map(formatError), issues };
 }
