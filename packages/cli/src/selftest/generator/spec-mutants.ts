@@ -39,8 +39,10 @@ export function bodyOf(req: ProxyRequest, res: ProxyResponse): string | undefine
     }
     return PORTAL_JSON_BODY[portalAction(req) ?? ''];
   }
-  const kind = detectXmlBodyKind(text(res));
-  if (kind === undefined) return undefined;
+  const detected = detectXmlBodyKind(text(res));
+  if (detected === undefined) return undefined;
+  // a portal failure of <error> elements alone is the failure shape of portal-result (PortalFailure)
+  const kind = detected === 'error-only' && !rest ? 'portal-result' : detected;
   return rest === kind.startsWith('rest-') ? kind : undefined;
 }
 
