@@ -113,8 +113,13 @@ function parameterIgnored(
 ): GeneratedMutant {
   const other = values.find((v) => v !== value)!;
   const ops = new Set(r.appliesTo ?? []);
+  // rules that hold only for this member (`params.portalcc: est`) break with it: FAILing them is precise
+  const dependent = catalogue
+    .filter((x) => x.id !== r.id && names.some((n) => String(x.params?.[n] ?? '') === value))
+    .map((x) => x.id);
   return {
     ...base(r, value),
+    ...(dependent.length > 0 ? { alsoBreaks: dependent } : {}),
     description: `${names[0]}=${value} is answered as ${names[0]}=${other}`,
     request: (req) => {
       if (!isPortal(req) || (ops.size > 0 && !ops.has(portalAction(req) ?? ''))) return req;
