@@ -39,6 +39,7 @@ export {
   observedFieldsOf,
 } from './observed.js';
 export { docsDir, repoRoot, specsDir } from './paths.js';
+export { portalSuccessKind } from './portal-success-kind.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
 export {
   API_DOC,

@@ -11,7 +11,7 @@ import {
   type RawResponse,
   type XmlElement,
 } from '@erpcert/client';
-import type { XmlBodyKind } from '@erpcert/contract';
+import { coverIndex, portalSuccessKind, rules, type XmlBodyKind } from '@erpcert/contract';
 import { assertXmlValid } from './assert/schemas.js';
 import type { RuleContext } from './rule-test.js';
 import { isTargetFault } from './target-fault.js';
@@ -22,12 +22,36 @@ export type Outcome<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: ErpClientError };
 
+let owners: ReturnType<typeof coverIndex> | undefined;
+
+/**
+ * A body the client could not decode is held to the shape the docs give the request's success (issue 18 "Blame
+ * by path"): when it fails that XSD, the rule that owns the failing part FAILs (a `<data>` without `<res>`:
+ * PORTAL.DISPATCH.OPERATION_RESULT), not the rule of the operation a test then finds "not a success".
+ */
+async function blameUndecodable(err: ErpClientError): Promise<void> {
+  const exchange = err.exchange;
+  const body = exchange?.response?.body;
+  if (err.kind !== 'decode' || !exchange || !body || body.truncated || body.encoding === 'base64') return;
+  let kind: XmlBodyKind | undefined;
+  try {
+    kind = portalSuccessKind(new URL(exchange.request.url).searchParams);
+  } catch {
+    return;
+  }
+  if (kind === undefined || !/^\s*</.test(body.text)) return;
+  owners ??= coverIndex(rules);
+  const container = owners.owners(`${kind}:data`).element;
+  if (container !== undefined) await assertXmlValid(body.text, kind, container);
+}
+
 /** Runs a call and keeps a target-side failure (ErpError, HttpStatusError, DecodeError) as a value. */
 export async function attempt<T>(call: Promise<T>): Promise<Outcome<T>> {
   try {
     return { ok: true, value: await call };
   } catch (err) {
     if (!isErpClientError(err) || err.kind === 'config' || isTargetFault(err)) throw err;
+    await blameUndecodable(err);
     return { ok: false, error: err };
   }
 }

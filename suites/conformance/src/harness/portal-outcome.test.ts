@@ -1,0 +1,51 @@
+/** attempt(): a body the client cannot decode is blamed by path on the rule that owns the broken part (issue 18). */
+import { DecodeError, type Exchange } from '@erpcert/client';
+import { closeXmlValidator } from '@erpcert/contract';
+import { afterAll, describe, expect, it } from 'vitest';
+import { attempt } from './portal-outcome.js';
+import { ContractViolation } from './violation.js';
+
+afterAll(() => closeXmlValidator());
+
+const exchange = (query: string, text: string, truncated = false): Exchange => ({
+  id: 1,
+  api: 'portal',
+  operation: 'op',
+  startedAt: '2026-01-01T00:00:00Z',
+  durationMs: 1,
+  request: { method: 'GET', url: `http://127.0.0.1:1/WebErpAPI.hal?${query}`, headers: [] },
+  response: {
+    status: 200,
+    statusText: 'OK',
+    httpVersion: '1.1',
+    headers: [],
+    body: { mimeType: 'application/xml', text, size: text.length, ...(truncated ? { truncated } : {}) },
+  },
+});
+const undecodable = (query: string, text: string, truncated = false) =>
+  new DecodeError('no <res> element in <data>', {
+    operation: 'op',
+    status: 200,
+    exchange: exchange(query, text, truncated),
+  });
+
+describe('attempt', () => {
+  it('FAILs the owner of the missing part of an undecodable operation result', async () => {
+    const err = await attempt(Promise.reject(undecodable('action=delete&register=IVVc&id=1', '<data/>'))).catch(
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(ContractViolation);
+    expect((err as ContractViolation).rule).toBe('PORTAL.DISPATCH.OPERATION_RESULT');
+  });
+
+  it('keeps the outcome when the body is valid, truncated, or of no documented XML kind', async () => {
+    for (const [query, text, truncated] of [
+      ['action=delete&register=IVVc&id=1', '<data><res errstr=""/></data>', false],
+      ['action=delete&register=IVVc&id=1', '<data/>', true],
+      ['action=action&register=getactivitydata', '<data/>', false],
+    ] as const) {
+      const o = await attempt(Promise.reject(undecodable(query, text, truncated)));
+      expect(o.ok).toBe(false);
+    }
+  });
+});
