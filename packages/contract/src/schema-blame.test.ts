@@ -58,7 +58,7 @@ describe('blame of an XML schema failure by path', () => {
       'a REST record without url',
       envelope.replace(' url="/api/1/IVVc/100001"', ''),
       'rest-envelope',
-      'REST.RECORD.URL_FORMAT',
+      'REST.RECORD.META_FIELDS',
     ],
     [
       'a REST record with a bad url',
