@@ -1,8 +1,8 @@
 /** attempt(): a body the client cannot decode is blamed by path on the rule that owns the broken part (issue 18). */
-import { DecodeError, type Exchange } from '@erpcert/client';
+import { DecodeError, ErpError, type Exchange } from '@erpcert/client';
 import { closeXmlValidator } from '@erpcert/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { attempt } from './portal-outcome.js';
+import { attempt, expectSuccess } from './portal-outcome.js';
 import { ContractViolation } from './violation.js';
 
 afterAll(() => closeXmlValidator());
@@ -47,5 +47,32 @@ describe('attempt', () => {
       const o = await attempt(Promise.reject(undecodable(query, text, truncated)));
       expect(o.ok).toBe(false);
     }
+  });
+});
+
+describe('expectSuccess blames a refused documented register on the rule that lists it', () => {
+  const refusal = (query: string) =>
+    new ErpError('errstr', [{ description: 'Register not supported' }], {
+      operation: 'op',
+      status: 200,
+      exchange: exchange(query, '<data><res errstr="Register not supported"/></data>'),
+    });
+  const ruleOf = (query: string, rule: string) => {
+    try {
+      expectSuccess({ ok: false, error: refusal(query) }, rule, 'the call');
+      return undefined;
+    } catch (e) {
+      return (e as ContractViolation).rule;
+    }
+  };
+  it.each([
+    ['action=delete&register=ORVc&id=1', 'PORTAL.DELETE.ACTION', 'PORTAL.DELETE.REGISTERS'],
+    ['action=action&register=unokrecord&regname=ORVc&id=1', 'PORTAL.UNOK.TO_DRAFT', 'PORTAL.UNOK.REGISTERS'],
+    ['register=CUVc&page=1', 'PORTAL.LIST.QUERY', 'PORTAL.LIST.REGISTERS'],
+    // a register the docs do not list for the operation: the operation's own rule
+    ['action=delete&register=CCatVc&id=1', 'PORTAL.DELETE.ACTION', 'PORTAL.DELETE.ACTION'],
+    ['action=action&register=getcomments&regname=ActVc', 'PORTAL.ACTIVITY.GETCOMMENTS', 'PORTAL.ACTIVITY.GETCOMMENTS'],
+  ])('%s, judged for %s, FAILs %s', (query, rule, want) => {
+    expect(ruleOf(query, rule)).toBe(want);
   });
 });

@@ -84,8 +84,43 @@ export function expectErrorShape(outcome: Outcome<unknown>, rule: string, what: 
   return (outcome as { error: unknown }).error as ErpError;
 }
 
-/** The call succeeded; otherwise a violation of `rule` quoting what came back. */
+/**
+ * The `*REGISTERS` rule that lists the record register of the request for its operation (PORTAL.DELETE.REGISTERS
+ * for a delete of ORVc), when the target refused it with the documented failure shape; else undefined.
+ */
+export function servedRegisterRule(outcome: Outcome<unknown>): string | undefined {
+  if (outcome.ok || !(outcome.error instanceof ErpError)) return undefined;
+  const url = outcome.error.exchange?.request.url;
+  const u = url === undefined ? undefined : new URL(url);
+  if (!u?.pathname.endsWith('.hal')) return undefined;
+  const q = u.searchParams;
+  const action = q.get('action');
+  const operation = action === null ? 'list' : action === 'action' ? q.get('register') : action;
+  const register = action === null ? q.get('register') : action === 'action' ? q.get('regname') : q.get('register');
+  if (operation === null || register === null) return undefined;
+  return rules.find(
+    (r) =>
+      r.api === 'PORTAL' &&
+      /REGISTERS$/.test(r.id) &&
+      r.standing !== 'unspecified' &&
+      r.appliesTo?.includes(operation) &&
+      r.registers?.includes(register),
+  )?.id;
+}
+
+/**
+ * The call succeeded; otherwise a violation of `rule` quoting what came back. A refusal of a register the docs
+ * list for the operation is blamed on the rule that lists it (issue 18: the member whose behaviour broke), not
+ * on `rule`, whose effect could not happen without it.
+ */
 export function expectSuccess<T>(outcome: Outcome<T>, rule: string, what: string): T {
+  const served = servedRegisterRule(outcome);
+  if (served !== undefined && served !== rule)
+    expectRule(
+      false,
+      served,
+      () => `${what}: a register the docs list for it was refused: ${describeOutcome(outcome)}`,
+    );
   expectRule(outcome.ok, rule, () => `${what}: expected a success, got ${describeOutcome(outcome)}`);
   return (outcome as { value: T }).value;
 }
