@@ -220,11 +220,18 @@ describe('generated families (issue 18)', () => {
       catalogue: 100,
     });
     const spec = r.families.find((f) => f.family === 'spec')!;
-    expect(spec).toMatchObject({ size: 3000, sampled: 3, notObservable: 1 });
+    expect(spec).toMatchObject({ size: 3000, sampled: 3, notObservable: 0, notExercised: 1 });
     expect(spec.detection).toMatchObject({ count: 1, of: 2 });
-    expect(r.families.find((f) => f.family === 'catalogue')).toMatchObject({ size: 100, sampled: 1, notObservable: 1 });
+    expect(r.families.find((f) => f.family === 'catalogue')).toMatchObject({
+      size: 100,
+      sampled: 1,
+      notObservable: 1,
+      notExercised: 0,
+    });
     expect(r.families.find((f) => f.family === 'catalogue')!.detection.of).toBe(0);
     expect(r.detection).toMatchObject({ count: 2, of: 3 });
-    expect(totalsLines(r)).toContain('family spec: 3 of 3000 run, 1 not observable (reported, not counted)');
+    expect(totalsLines(r)).toContain(
+      'family spec: 3 of 3000 run, 1 never exercised by the suite (reported, not counted)',
+    );
   });
 });

@@ -202,8 +202,13 @@ export interface FamilyFigures {
   readonly size: number;
   /** Mutants of the family in this run (the sample). */
   readonly sampled: number;
-  /** Of the sample: reported but not counted (no test can observe their rule, or the suite never met them). */
+  /** Of the sample: reported but not counted because no test can observe their rule (`unobservable`, `uncovered`). */
   readonly notObservable: number;
+  /**
+   * Of the sample: reported but not counted because no run made the proxy change anything (`not-exercised`):
+   * the suite never asked for what they break. A coverage gap of the suite's requests, listed apart.
+   */
+  readonly notExercised: number;
   readonly detection: Figure;
   readonly precision: Figure;
   readonly repeatability: Figure;
@@ -241,7 +246,14 @@ export function detectionReport(
     if (mine.length === 0) return [];
     const size = sizes[family] ?? mine.length;
     return [
-      { family, size, sampled: mine.length, notObservable: mine.filter((o) => !counted(o)).length, ...figures(mine) },
+      {
+        family,
+        size,
+        sampled: mine.length,
+        notObservable: mine.filter((o) => !counted(o) && o.status !== 'not-exercised').length,
+        notExercised: mine.filter((o) => o.status === 'not-exercised').length,
+        ...figures(mine),
+      },
     ];
   });
   return {
@@ -287,7 +299,7 @@ export function totalsLines(r: DetectionReport): string[] {
   // a run of the hand-written mutants alone prints its three totals only, as it always did
   const families = (r.families ?? []).some((f) => f.family !== 'hand') ? r.families : [];
   const perFamily = families.flatMap((f) => [
-    `family ${f.family}: ${f.sampled} of ${f.size} run${f.notObservable > 0 ? `, ${f.notObservable} not observable (reported, not counted)` : ''}`,
+    `family ${f.family}: ${f.sampled} of ${f.size} run${f.notObservable > 0 ? `, ${f.notObservable} whose rule no test observes` : ''}${f.notExercised > 0 ? `, ${f.notExercised} never exercised by the suite` : ''}${f.notObservable + f.notExercised > 0 ? ' (reported, not counted)' : ''}`,
     `  detection:     ${pct(f.detection)}${f.detection.met ? '' : '  NOT MET'}`,
     `  precision:     ${pct(f.precision)}${f.precision.met ? '' : '  NOT MET'}`,
     `  repeatability: ${pct(f.repeatability)}${f.repeatability.met ? '' : '  NOT MET'}`,
