@@ -22,8 +22,10 @@ describe('compileCoverPattern', () => {
     expect(() => compileCoverPattern(bad)).toThrow(BodyPathPatternError);
   });
 
-  it('reads a trailing #value as the value aspect', () => {
+  it('reads a trailing #value as the value aspect and #null as the null aspect', () => {
     expect(compileCoverPattern('a:x/y#value').aspect).toBe('value');
+    expect(compileCoverPattern('a:x/y#null').aspect).toBe('null');
+    expect(compileCoverPattern('a:x/y#null').test('a:x/y')).toBe(true);
     expect(compileCoverPattern('a:x/y').aspect).toBe('element');
   });
 });

@@ -10,7 +10,8 @@
  *             array items add no step, a wrapped XML array adds its wrapper and its item element
  *   pattern = a path in which `*` stands for any run of characters inside one step or the body name, and a
  *             step `**` for any number of steps; a trailing `#value` makes the pattern own only the value of
- *             the path (its type, format, allowed values), not its presence or name
+ *             the path (its type, format, allowed values), not its presence or name; a trailing `#null`
+ *             only a JSON null there
  */
 
 /** A `covers:` entry that cannot be used. */
@@ -19,7 +20,7 @@ export class BodyPathPatternError extends Error {
 }
 
 /** What part of a path a pattern owns: the whole element or member, or only its value. */
-export type CoverAspect = 'element' | 'value';
+export type CoverAspect = 'element' | 'value' | 'null';
 
 /** One compiled `covers:` pattern. */
 export interface CoverPattern {
@@ -39,8 +40,8 @@ const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
 /** Compiles one `covers:` entry; throws {@link BodyPathPatternError} for an entry outside the syntax. */
 export function compileCoverPattern(entry: string): CoverPattern {
-  const aspect: CoverAspect = entry.endsWith('#value') ? 'value' : 'element';
-  const source = aspect === 'value' ? entry.slice(0, -'#value'.length) : entry;
+  const aspect: CoverAspect = entry.endsWith('#value') ? 'value' : entry.endsWith('#null') ? 'null' : 'element';
+  const source = aspect === 'element' ? entry : entry.slice(0, -`#${aspect}`.length);
   const colon = source.indexOf(':');
   if (colon <= 0) throw new BodyPathPatternError(`${JSON.stringify(entry)}: expected <body>:<step>/<step>...`);
   const body = source.slice(0, colon);
@@ -81,11 +82,14 @@ export interface CoveringRule {
 /**
  * Who owns a path. `element`: the most specific element pattern (the rule that states the element or member:
  * its presence, its name and, unless a more specific pattern claims it, its value). `value`: the most specific
- * pattern of either aspect, a `#value` pattern winning a tie (the rule blamed for a wrong type, format or value).
+ * element or `#value` pattern, `#value` winning a tie (the rule blamed for a wrong type, format or value).
+ * `null`: the most specific pattern of any aspect, `#null` then `#value` winning a tie (the rule blamed for a
+ * JSON null).
  */
 export interface PathOwners {
   readonly element?: string;
   readonly value?: string;
+  readonly null?: string;
   /** Rules tied at the top specificity for an aspect: the catalogue is ambiguous there. */
   readonly ties: readonly string[];
 }
@@ -115,8 +119,8 @@ export function coverIndex(rules: readonly CoveringRule[]): CoverIndex {
   );
   const cache = new Map<string, PathOwners>();
   const bySpecificity = (a: Hit, b: Hit) => compareSpecificity(a.pattern, b.pattern);
-  const valueFirst = (a: Hit, b: Hit) =>
-    bySpecificity(a, b) || (a.pattern.aspect === b.pattern.aspect ? 0 : a.pattern.aspect === 'value' ? -1 : 1);
+  const rank = (order: readonly CoverAspect[]) => (a: Hit, b: Hit) =>
+    bySpecificity(a, b) || order.indexOf(a.pattern.aspect) - order.indexOf(b.pattern.aspect);
   return {
     patterns,
     owners(path) {
@@ -127,11 +131,16 @@ export function coverIndex(rules: readonly CoveringRule[]): CoverIndex {
           matching.filter((p) => p.pattern.aspect === 'element'),
           bySpecificity,
         );
-        const v = top([...matching], valueFirst);
+        const v = top(
+          matching.filter((p) => p.pattern.aspect !== 'null'),
+          rank(['value', 'element']),
+        );
+        const n = top([...matching], rank(['null', 'value', 'element']));
         hit = Object.freeze({
           ...(e.owner === undefined ? {} : { element: e.owner }),
           ...(v.owner === undefined ? {} : { value: v.owner }),
-          ties: [...new Set([...e.ties, ...v.ties])],
+          ...(n.owner === undefined ? {} : { null: n.owner }),
+          ties: [...new Set([...e.ties, ...v.ties, ...n.ties])],
         });
         cache.set(path, hit);
       }
@@ -141,7 +150,7 @@ export function coverIndex(rules: readonly CoveringRule[]): CoverIndex {
 }
 
 /** How a body failed at a path: the element or member is missing, unexpected or renamed, or its value is wrong. */
-export type PathFailure = 'element' | 'value';
+export type PathFailure = 'element' | 'value' | 'null';
 
 /**
  * The rule blamed for a failure at `path`: the value owner for a wrong value (else the element owner), the
@@ -151,7 +160,7 @@ export type PathFailure = 'element' | 'value';
 export function blameOf(index: CoverIndex, path: string, failure: PathFailure): string | undefined {
   for (let p = path; ; ) {
     const o = index.owners(p);
-    const rule = failure === 'value' && p === path ? o.value : o.element;
+    const rule = p !== path || failure === 'element' ? o.element : failure === 'value' ? o.value : o.null;
     if (rule !== undefined) return rule;
     const cut = p.lastIndexOf('/');
     if (cut < 0) return undefined;

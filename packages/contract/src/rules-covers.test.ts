@@ -53,6 +53,11 @@ describe('covers: of specs/rules.yaml', () => {
     ['rest-envelope:data/IVVc/rows/row/stp', 'value', 'REST.RECORD.ROW_TYPES'],
     ['rest-envelope:data/IVVc/OKFlag', 'value', 'REST.STATE.OKFLAG_VALUES'],
     ['rest-envelope:data', 'element', 'REST.QUERY.LIST_RECORDS'],
+    ['IVVcEnvelope:data/IVVc/SerNr', 'null', 'REST.RECORD.EMPTY_STRING'],
+    ['IVVcEnvelope:data/IVVc/OKFlag', 'null', 'REST.RECORD.EMPTY_STRING'],
+    ['IVVcEnvelope:data/IVVc/@url', 'null', 'REST.RECORD.URL_FORMAT'],
+    ['IVVcEnvelope:data/IVVc/@register', 'null', 'REST.RECORD.META_FIELDS'],
+    ['IVVcEnvelope:data/@register', 'null', 'REST.ENVELOPE.REGISTER'],
   ] as const)('%s (%s) belongs to %s', (path, aspect, rule) => {
     expect(index.owners(path)[aspect]).toBe(rule);
   });

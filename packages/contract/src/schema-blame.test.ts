@@ -126,14 +126,16 @@ describe('blame of a JSON schema failure by path', () => {
     else node[last] = value;
     const r = validateJsonBody(spec, 'IVVcEnvelope', doc);
     expect(r.valid, 'the mutated body must be invalid').toBe(false);
-    return blameSchemaFailure(index, jsonFailingPaths('IVVcEnvelope', r.issues), 'REST.QUERY.LIST_RECORDS');
+    return blameSchemaFailure(index, jsonFailingPaths('IVVcEnvelope', r.issues, doc), 'REST.QUERY.LIST_RECORDS');
   };
   it('accepts the unmutated body', () => expect(validateJsonBody(spec, 'IVVcEnvelope', good).valid).toBe(true));
   it.each([
     ['a wrong envelope @register', ['data', '@register'], 'CUVc', 'REST.ENVELOPE.REGISTER'],
     ['a record @url of null', ['data', 'IVVc', 0, '@url'], null, 'REST.RECORD.URL_FORMAT'],
     ['a wrong record @url', ['data', 'IVVc', 0, '@url'], 'x', 'REST.RECORD.URL_FORMAT'],
-    ['a field of null', ['data', 'IVVc', 0, 'SerNr'], null, 'REST.RECORD.STRING_VALUES'],
+    ['a field of null', ['data', 'IVVc', 0, 'SerNr'], null, 'REST.RECORD.EMPTY_STRING'],
+    ['a field that is a number', ['data', 'IVVc', 0, 'SerNr'], 7, 'REST.RECORD.STRING_VALUES'],
+    ['an OKFlag of null', ['data', 'IVVc', 0, 'OKFlag'], null, 'REST.RECORD.EMPTY_STRING'],
     ['a missing @sequence', ['data', '@sequence'], '<delete>', 'REST.ENVELOPE.SEQUENCE'],
     ['the records not an array', ['data', 'IVVc'], {}, 'REST.ENVELOPE.RECORDS_ARRAY'],
     ['an OKFlag of 2', ['data', 'IVVc', 0, 'OKFlag'], '2', 'REST.STATE.OKFLAG_VALUES'],

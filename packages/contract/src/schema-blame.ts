@@ -118,8 +118,22 @@ function jsonSteps(instancePath: string): string[] {
     .filter((s) => !/^\d+$/.test(s));
 }
 
-/** The failing paths of a JSON body from ajv's errors, `body` being the component schema it was checked against. */
-export function jsonFailingPaths(body: string, errors: readonly ErrorObject[]): FailingPath[] {
+/** The value at an ajv instance path of `doc` (undefined when there is none). */
+function valueAt(doc: unknown, instancePath: string): unknown {
+  let node = doc;
+  for (const raw of instancePath.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/**
+ * The failing paths of a JSON body from ajv's errors, `body` being the component schema it was checked against
+ * and `doc` the value checked (a JSON null is told from other wrong values: `#null` patterns own it).
+ */
+export function jsonFailingPaths(body: string, errors: readonly ErrorObject[], doc?: unknown): FailingPath[] {
   const out: FailingPath[] = [];
   for (const e of errors) {
     if (['anyOf', 'oneOf', 'if', 'then', 'else', 'allOf', 'not'].includes(e.keyword)) continue;
@@ -131,7 +145,8 @@ export function jsonFailingPaths(body: string, errors: readonly ErrorObject[]): 
       out.push({ path: at(p.missingProperty), failure: 'element', message });
     else if (e.keyword === 'additionalProperties' && p.additionalProperty !== undefined)
       out.push({ path: at(p.additionalProperty), failure: 'element', message });
-    else if (steps.length > 0) out.push({ path: at(), failure: 'value', message });
+    else if (steps.length > 0)
+      out.push({ path: at(), failure: valueAt(doc, e.instancePath) === null ? 'null' : 'value', message });
   }
   return out;
 }
@@ -173,7 +188,12 @@ export function blameXmlFailure(body: string, kind: string, errors: readonly str
 }
 
 /** The rule a JSON-schema failure against the component schema `schema` is blamed on; `container` otherwise. */
-export function blameJsonFailure(schema: string, issues: readonly ErrorObject[], container: string): string {
+export function blameJsonFailure(
+  schema: string,
+  issues: readonly ErrorObject[],
+  container: string,
+  doc?: unknown,
+): string {
   if (!/^[A-Za-z0-9]+$/.test(schema)) return container;
-  return blameSchemaFailure(blameContext().index, jsonFailingPaths(schema, issues), container);
+  return blameSchemaFailure(blameContext().index, jsonFailingPaths(schema, issues, doc), container);
 }

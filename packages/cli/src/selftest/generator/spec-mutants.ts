@@ -50,7 +50,7 @@ export function bodyOf(req: ProxyRequest, res: ProxyResponse): string | undefine
 interface Mutation {
   readonly name: string;
   readonly edit: PathEdit;
-  readonly failure: 'element' | 'value';
+  readonly failure: 'element' | 'value' | 'null';
   readonly describe: string;
 }
 
@@ -75,8 +75,8 @@ export function mutationsOf(p: DocumentedPath): Mutation[] {
   }
   const json = p.format === 'json';
   const scalar = ['string', 'number', 'integer', 'boolean'].includes(p.type ?? '');
-  const value = (name: string, v: (old: unknown) => unknown, describe: string) =>
-    out.push({ name, edit: { op: 'value', value: v }, failure: 'value', describe });
+  const value = (name: string, v: (old: unknown) => unknown, describe: string, failure: 'value' | 'null' = 'value') =>
+    out.push({ name, edit: { op: 'value', value: v }, failure, describe });
   if (p.valueFormat === 'date' || (p.pattern !== undefined && DATE_PATTERN.test(p.pattern)))
     value('date-dmy', dmy, 'a date written DD.MM.YYYY');
   const enumStrings = [...(p.enum ?? []), ...(p.const === undefined ? [] : [p.const])].filter(
@@ -104,7 +104,7 @@ export function mutationsOf(p: DocumentedPath): Mutation[] {
     (!json && (p.type === 'number' || p.type === 'integer')) ||
     (json && p.type !== undefined && p.type !== 'string' && scalar);
   if (emptyRefused && scalar) value('empty', () => '', 'an empty value');
-  if (json && p.type !== undefined) value('null', () => null, 'JSON null');
+  if (json && p.type !== undefined) value('null', () => null, 'JSON null', 'null');
   return out;
 }
 

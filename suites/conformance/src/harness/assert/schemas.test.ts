@@ -51,7 +51,8 @@ describe('assertJsonValid blames by path', () => {
     ['a valid envelope', envelope(), undefined],
     ['a wrong @register', envelope({ '@register': 'CUVc' }), 'REST.ENVELOPE.REGISTER'],
     ['a record @url of null', envelope({}, { '@url': null }), 'REST.RECORD.URL_FORMAT'],
-    ['a field of null', envelope({}, { InvDate: null }), 'REST.RECORD.STRING_VALUES'],
+    ['a field of null', envelope({}, { InvDate: null }), 'REST.RECORD.EMPTY_STRING'],
+    ['a field that is a number', envelope({}, { InvDate: 20260105 }), 'REST.RECORD.STRING_VALUES'],
     ['no data at all', { other: 1 }, 'REST.QUERY.LIST_RECORDS'],
   ] as const)('%s', (_name, value, want) => expect(ruleOfJson(value)).toBe(want));
 });
