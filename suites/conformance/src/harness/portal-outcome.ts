@@ -109,6 +109,20 @@ export function servedRegisterRule(outcome: Outcome<unknown>): string | undefine
 }
 
 /**
+ * FAILs the `*REGISTERS` rule when `outcome` is a refusal of a register the docs list for the operation. For a
+ * plain read or call (no parameter of its own that could be what the target refused).
+ */
+export function blameRefusedRegister(outcome: Outcome<unknown>, what: string): void {
+  const served = servedRegisterRule(outcome);
+  if (served !== undefined)
+    expectRule(
+      false,
+      served,
+      () => `${what}: a register the docs list for it was refused: ${describeOutcome(outcome)}`,
+    );
+}
+
+/**
  * The call succeeded; otherwise a violation of `rule` quoting what came back. A refusal of a register the docs
  * list for the operation is blamed on the rule that lists it (issue 18: the member whose behaviour broke), not
  * on `rule`, whose effect could not happen without it.
