@@ -2,7 +2,7 @@
 import { DecodeError, ErpError, type Exchange } from '@erpcert/client';
 import { closeXmlValidator } from '@erpcert/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { attempt, expectSuccess } from './portal-outcome.js';
+import { attempt, blameRefusedRegister, expectSuccess, type Outcome } from './portal-outcome.js';
 import { ContractViolation } from './violation.js';
 
 afterAll(() => closeXmlValidator());
@@ -74,5 +74,23 @@ describe('expectSuccess blames a refused documented register on the rule that li
     ['action=action&register=getcomments&regname=ActVc', 'PORTAL.ACTIVITY.GETCOMMENTS', 'PORTAL.ACTIVITY.GETCOMMENTS'],
   ])('%s, judged for %s, FAILs %s', (query, rule, want) => {
     expect(ruleOf(query, rule)).toBe(want);
+  });
+});
+
+describe('blameRefusedRegister', () => {
+  const refused = (query: string): Outcome<unknown> => ({
+    ok: false,
+    error: new ErpError('errstr', [{ description: 'no' }], {
+      operation: 'op',
+      status: 200,
+      exchange: exchange(query, '<data><res errstr="no"/></data>'),
+    }),
+  });
+  it('FAILs the rule that lists a refused register and lets any other outcome pass', () => {
+    expect(() => blameRefusedRegister(refused('register=IVVc&page=1&perpage=100'), 'list IVVc')).toThrow(
+      ContractViolation,
+    );
+    expect(() => blameRefusedRegister(refused('register=NoSuchVc&page=1'), 'list NoSuchVc')).not.toThrow();
+    expect(() => blameRefusedRegister({ ok: true, value: 1 }, 'list IVVc')).not.toThrow();
   });
 });
