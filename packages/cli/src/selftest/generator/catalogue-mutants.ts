@@ -6,8 +6,10 @@
  * - allowed values (`params.values` of a rule that owns a value by `covers: ...#value`): the value is answered as one
  *   outside the set; `params.values` of a request parameter named like the rule (`order`, `portalcc`): the member is
  *   answered as if another member had been asked.
- * Members the generator cannot take away through a proxy (trigger fields and codes inside the encoded JSON body,
- * formulas, allow-list formats) are listed by {@link notGenerated}, with the reason.
+ * - trigger fields (`params.header`, `params.rows` of a windowactions rule): the field is refused as a trigger (the
+ *   JSON failure of §7) when a plain-JSON request names it, as a header field or as a row field.
+ * Members the generator cannot take away through a proxy (codes, formulas, allow-list formats) are listed by
+ * {@link notGenerated}, with the reason.
  */
 import {
   rules as catalogue,
@@ -72,6 +74,40 @@ function fieldNotSearched(r: Rule, field: string, fields: readonly string[]): Ge
         }),
       );
       return dropped ? out : res;
+    },
+  };
+}
+
+/** The plain-JSON windowactions request body, or undefined (encrypted, not JSON, another action). */
+function triggerRequest(req: ProxyRequest): Record<string, unknown> | undefined {
+  if (portalAction(req) !== 'windowactions' || queryOf(req).get('encrypted') === 'true') return undefined;
+  try {
+    const body = JSON.parse(req.body.toString('utf8')) as unknown;
+    return body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function triggerRefused(r: Rule, field: string, part: 'header' | 'rows'): GeneratedMutant {
+  const registers = new Set(r.registers ?? []);
+  return {
+    ...base(r, `${part}.${field}`),
+    description: `windowactions refuses ${part === 'header' ? 'header' : 'row'} field ${field} of ${[...registers].join(', ')} as a trigger`,
+    request: (req) => {
+      const t = triggerRequest(req);
+      const vcname = t?.vcname ?? queryOf(req).get('vcname');
+      if (!t || !registers.has(String(vcname)) || t.fieldname !== field) return req;
+      const row = Number(t.rowindex ?? -1);
+      if ((part === 'header') !== row < 0) return req;
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: Buffer.from(
+          JSON.stringify({ success: false, res: false, messages: [{ description: `${field} has no trigger` }] }),
+          'utf8',
+        ),
+      };
     },
   };
 }
@@ -163,6 +199,11 @@ export function catalogueMutants(list: readonly Rule[] = catalogue): GeneratedMu
     const fields = r.params?.fields;
     if (Array.isArray(fields) && r.appliesTo?.includes('pastespecial'))
       for (const f of fields as readonly string[]) out.push(fieldNotSearched(r, f, fields as readonly string[]));
+    if (r.appliesTo?.includes('windowactions') && r.registers)
+      for (const part of ['header', 'rows'] as const) {
+        const members = r.params?.[part];
+        if (Array.isArray(members)) for (const f of members as readonly string[]) out.push(triggerRefused(r, f, part));
+      }
     const values = r.params?.values;
     if (Array.isArray(values) && values.length > 1) {
       const members = (values as readonly (string | number)[]).map(String);

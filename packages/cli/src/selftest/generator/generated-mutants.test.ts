@@ -94,3 +94,27 @@ describe('catalogue mutants', () => {
     expect(requestRegister(req('/WebErpAPI.hal?action=document&register=IVVc'))).toBe('IVVc');
   });
 });
+
+describe('catalogue trigger-field mutants', () => {
+  const post = (url: string, body: unknown): ProxyRequest => ({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(JSON.stringify(body)),
+  });
+  it('refuse their field as a header trigger of their register only', () => {
+    const m = mutant('catalogue:PORTAL.TRIGGER.FIELDS_IVVC:header.CustCode');
+    const hit = m.request!(
+      post('/WebErpAPI.hal?action=windowactions', { vcname: 'IVVc', fieldname: 'CustCode', rowindex: -1 }),
+    );
+    expect('status' in hit && JSON.parse(hit.body.toString())).toMatchObject({ success: false });
+    for (const body of [
+      { vcname: 'ORVc', fieldname: 'CustCode', rowindex: -1 },
+      { vcname: 'IVVc', fieldname: 'InvDate', rowindex: -1 },
+      { vcname: 'IVVc', fieldname: 'CustCode', rowindex: 0 },
+    ]) {
+      const other = post('/WebErpAPI.hal?action=windowactions', body);
+      expect(m.request!(other)).toBe(other);
+    }
+  });
+});
