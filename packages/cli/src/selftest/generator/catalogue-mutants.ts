@@ -91,8 +91,21 @@ function triggerRequest(req: ProxyRequest): Record<string, unknown> | undefined 
 
 function triggerRefused(r: Rule, field: string, part: 'header' | 'rows'): GeneratedMutant {
   const registers = new Set(r.registers ?? []);
+  // the rules of what that trigger does (IVVc CustCode loads the customer's defaults; INVc Volume from Width)
+  // break with it: a trigger rule of the same register whose statement names the field
+  const named = new RegExp(`\\b${field.replace(/[^A-Za-z0-9_]/g, '')}\\b`);
+  const effects = catalogue
+    .filter(
+      (x) =>
+        x.id !== r.id &&
+        x.appliesTo?.includes('windowactions') &&
+        x.registers?.some((reg) => registers.has(reg)) &&
+        named.test(`${x.title} ${x.quote} ${JSON.stringify(x.params ?? {})}`),
+    )
+    .map((x) => x.id);
   return {
     ...base(r, `${part}.${field}`),
+    ...(effects.length > 0 ? { alsoBreaks: effects } : {}),
     description: `windowactions refuses ${part === 'header' ? 'header' : 'row'} field ${field} of ${[...registers].join(', ')} as a trigger`,
     request: (req) => {
       const t = triggerRequest(req);

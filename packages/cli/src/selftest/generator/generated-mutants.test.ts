@@ -118,3 +118,13 @@ describe('catalogue trigger-field mutants', () => {
     }
   });
 });
+
+describe('catalogue trigger-field mutants name the rules of what the trigger does', () => {
+  it.each([
+    ['catalogue:PORTAL.TRIGGER.FIELDS_IVVC:header.CustCode', 'PORTAL.TRIGGER.IVVC_CUSTCODE_DEFAULTS'],
+    ['catalogue:PORTAL.TRIGGER.FIELDS_INVC:header.Width', 'PORTAL.TRIGGER.INVC_VOLUME_FORMULA'],
+  ])('%s also breaks %s', (id, rule) => {
+    expect(mutant(id).alsoBreaks).toContain(rule);
+    expect(mutant(id).alsoBreaks).not.toContain('PORTAL.TRIGGER.IVVC_ADDR0_LOOKUP');
+  });
+});
