@@ -19,19 +19,6 @@ export interface FailingPath {
   readonly message: string;
 }
 
-/** The ancestry paths (`data/IVVc/Sum4`) of the elements named `name` that start on `line` (any line if none does). */
-function elementPaths(roots: readonly XmlElement[], name: string, line: number): string[] {
-  const exact: string[] = [];
-  const any: string[] = [];
-  const visit = (e: XmlElement, at: string) => {
-    const here = at === '' ? e.name : `${at}/${e.name}`;
-    if (e.name === name) (e.line === line ? exact : any).push(here);
-    for (const c of e.children) visit(c, here);
-  };
-  for (const r of roots) visit(r, '');
-  return [...new Set(exact.length > 0 ? exact : any)];
-}
-
 const MESSAGE = /^line (\d+): (?:Schemas validity error : )?Element '([^']+)'(?:, attribute '([^']+)')?: (.*)$/;
 
 /** The elements named `name` starting on `line` (any line if none does), with their ancestry paths. */
@@ -92,7 +79,7 @@ export function xmlFailingPaths(
       }
       continue;
     }
-    const at = elementPaths(roots, name, Number(line));
+    const at = [...new Set(elementsAt(roots, name, Number(line)).map((x) => x.path))];
     for (const p of at) {
       const missingChild = /Missing child element\(s\)\. Expected is(?: one of)? \( ([^)]*) \)/.exec(text);
       const missingAttribute = /The attribute '([^']+)' is required but missing/.exec(text);

@@ -123,7 +123,7 @@ export function specMutants(index: CoverIndex = coverIndex(rules)): GeneratedMut
       const rule = blameOf(index, p.path, m.failure);
       const r = rule === undefined ? undefined : getRule(rule);
       if (!r || r.standing === 'unspecified') continue;
-      const apply = (res: ProxyResponse, body: string) =>
+      const apply = (body: string) =>
         p.format === 'json' ? editJson(body, steps, m.edit) : editXml(body, steps, m.edit);
       out.push({
         id: `spec:${p.path}:${m.name}`,
@@ -135,7 +135,7 @@ export function specMutants(index: CoverIndex = coverIndex(rules)): GeneratedMut
         response: (req, res) => {
           if (bodyOf(req, res) !== p.body) return res;
           const before = text(res);
-          const after = apply(res, before);
+          const after = apply(before);
           return after === before ? res : withText(res, after);
         },
       });
