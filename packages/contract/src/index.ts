@@ -31,12 +31,18 @@ export {
 } from './documented-paths.js';
 export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
 export {
+  type KnownRegister,
   loadObserved,
   type ObservedCatalogue,
+  type ObservedFeed,
+  type ObservedFieldError,
   type ObservedFields,
+  ObservedFileError,
+  type ObservedRecord,
   type ObservedRegister,
   observed,
   observedFieldsOf,
+  parseRegistersFile,
 } from './observed.js';
 export { docsDir, repoRoot, specsDir } from './paths.js';
 export { portalSuccessKind } from './portal-success-kind.js';
