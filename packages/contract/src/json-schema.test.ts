@@ -95,7 +95,7 @@ describe.each([
 
   it('accepts the envelope drawn from the docs', async () => {
     spec = await get();
-    expect(validateJsonBody(spec, 'IVVcEnvelope', docEnvelope())).toEqual({ valid: true, errors: [], issues: [] });
+    expect(validateJsonBody(spec, 'IVVcEnvelope', docEnvelope())).toEqual({ valid: true, errors: [] });
   });
 
   it.each(broken)('rejects %s', async (_name, mutate, message) => {
@@ -140,7 +140,7 @@ describe('validateJsonBody on request bodies and other registers', () => {
 
   it('accepts set_field / set_row_field form keys and rejects anything else', () => {
     const form = { 'set_field.CustCode': 'C1', 'set_field.Comment': 'x', 'set_row_field.0.ArtCode': 'A1' };
-    expect(validateJsonBody(spec, 'IVVcForm', form)).toEqual({ valid: true, errors: [], issues: [] });
+    expect(validateJsonBody(spec, 'IVVcForm', form)).toEqual({ valid: true, errors: [] });
     const bad = validateJsonBody(spec, 'IVVcForm', { ...form, CustCode: 'C1' });
     expect(bad.valid).toBe(false);
     expect(bad.errors.join()).toContain('must NOT have additional properties: CustCode');

@@ -126,7 +126,7 @@ describe('blame of a JSON schema failure by path', () => {
     else node[last] = value;
     const r = validateJsonBody(spec, 'IVVcEnvelope', doc);
     expect(r.valid, 'the mutated body must be invalid').toBe(false);
-    return blameSchemaFailure(index, jsonFailingPaths('IVVcEnvelope', r.issues, doc), 'REST.QUERY.LIST_RECORDS');
+    return blameSchemaFailure(index, jsonFailingPaths('IVVcEnvelope', r.issues ?? [], doc), 'REST.QUERY.LIST_RECORDS');
   };
   it('accepts the unmutated body', () => expect(validateJsonBody(spec, 'IVVcEnvelope', good).valid).toBe(true));
   it.each([

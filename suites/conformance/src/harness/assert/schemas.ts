@@ -56,7 +56,7 @@ export interface JsonSchemaRef {
  */
 export function assertJsonValid(value: unknown, ref: JsonSchemaRef, rule: string): void {
   const result = validateJsonBody(spec(ref.spec ?? 'record-rest'), ref.schema, value);
-  const blamed = result.valid ? rule : blameJsonFailure(ref.schema, result.issues, rule, value);
+  const blamed = result.valid ? rule : blameJsonFailure(ref.schema, result.issues ?? [], rule, value);
   expectRule(
     result.valid,
     blamed,
