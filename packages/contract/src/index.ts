@@ -25,6 +25,7 @@ export {
 } from './observed.js';
 export { docsDir, repoRoot, specsDir } from './paths.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
+export { buildRestSpec, restSpecDocument, type SpecNode, toYaml } from './rest-spec-build.js';
 export {
   API_DOC,
   docAnchor,
