@@ -105,6 +105,8 @@ export const serve: Command = {
     '',
     ...REGISTERS_EXAMPLE.map((l) => `    ${l}`),
     '',
+    'erpcert spec --registers FILE [--out FILE] writes the record REST OpenAPI document with them, marked observed.',
+    '',
     'See packages/refserver/README.md for every decision where the API documents are silent.',
   ].join('\n'),
   async run(values, _positionals, io) {
