@@ -43,7 +43,7 @@ describe('erpcert spec --registers', () => {
     const piped = await erpcert(['spec', '--registers', 'ours.yaml'], dir);
     expect(piped.code).toBe(0);
     expect(piped.stdout).toBe(text);
-  });
+  }, 60_000); // two builds and two OpenAPI validations of a ~7,000-line document on a shared CPU
 
   it.each([
     ['a missing file', 'nope.yaml', undefined, /--registers: cannot read nope\.yaml \(ENOENT\)/],
