@@ -14,6 +14,17 @@ function header(file: string | undefined): string {
         `# registers and fields of ${file}, marked x-erpcert-standing: observed as the observed ones are.\n`;
 }
 
+/**
+ * The text of the record REST OpenAPI document with a team's registers merged (none without `team`), headed by where
+ * it comes from; `file` is the registers file as given. `erpcert spec` and `erpcert serve` (at {@link SPEC_PATH}).
+ */
+export function specText(team: ObservedCatalogue | undefined, file: string | undefined): string {
+  return header(file) + toYaml(restSpecDocument(team ? [team] : []));
+}
+
+/** Where `erpcert serve` answers the document of what it serves (its --registers included). */
+export const SPEC_PATH = '/erpcert/record-rest.openapi.yaml';
+
 /** Registers a team's `fields` entries name that have no path in the document (portal registers such as ActVc). */
 function fieldsWithoutPath(team: ObservedCatalogue, doc: SpecNode): string[] {
   const tagged = new Set(((doc.tags as SpecNode[] | undefined) ?? []).map((t) => t.name));
@@ -45,6 +56,7 @@ export const spec: Command = {
     '--registers, the registers of your file marked the same way, with x-erpcert-observed giving your evidence,',
     'and the fields your file adds to a register of the document. It describes what erpcert serve --registers',
     'FILE answers: generate a typed client from it (openapi-typescript), or point a mock server or fuzzer at it.',
+    `A running erpcert serve answers the same document (its own --registers merged) at GET ${SPEC_PATH}.`,
     'Fields your file adds to a register the REST document has no path for (a portal register such as ActVc) are',
     'served, but not in the document: a note on stderr names them.',
     '',
