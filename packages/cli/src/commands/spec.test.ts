@@ -69,6 +69,13 @@ describe('erpcert spec --registers', () => {
     expect(existsSync(join(dir, out))).toBe(false);
   });
 
+  it('refuses an --out it cannot write with exit 2', async () => {
+    const res = await erpcert(['spec', '--out', 'no-such-folder/spec.yaml'], dir);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/--out: cannot write no-such-folder\/spec\.yaml \(ENOENT\)/);
+    expect(res.stdout).toBe('');
+  }, 60_000);
+
   it('shows the flags and an example in --help', async () => {
     const help = await erpcert(['spec', '--help'], dir);
     expect(help.code).toBe(0);
