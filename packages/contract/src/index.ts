@@ -47,6 +47,7 @@ export {
 export { docsDir, repoRoot, specsDir } from './paths.js';
 export { portalSuccessKind } from './portal-success-kind.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
+export { buildRestSpec, restSpecDocument, type SpecNode, toYaml } from './rest-spec-build.js';
 export {
   API_DOC,
   docAnchor,
