@@ -56,6 +56,7 @@ export {
 export {
   assertPortalXml,
   attempt,
+  blameRefusedRegister,
   bodyText,
   dataChildNames,
   describeOutcome,
