@@ -7,12 +7,16 @@ import { emptySuccess, refusal } from './mutants-portal.js';
 import type { Mutant, ProxyRequest, ProxyResponse } from './proxy.js';
 import { portalAction, queryOf, text, withText } from './wire.js';
 
-/** An answer with `<data>` but no `<res>`: not an operation result (§2 "Result element shapes"). */
+/**
+ * A JSON object where the docs give the XML operation result `<data><res errstr/></data>` (§2 "Result element
+ * shapes"). (An XML `<data>` without `<res>` is blamed by path on PORTAL.DISPATCH.OPERATION_RESULT, the owner of
+ * the operation result's parts, before the operation's own check sees it.)
+ */
 function notAResult(): ProxyResponse {
   return {
     status: 200,
-    headers: { 'content-type': 'application/xml; charset=utf-8' },
-    body: Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<data><done>1</done></data>', 'utf8'),
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: Buffer.from('{"done":true}', 'utf8'),
   };
 }
 
@@ -178,7 +182,7 @@ export function portalWriteMutants(): Mutant[] {
     refusedAction('registerapi', 'PORTAL.EVENTS.REGISTERAPI'),
     {
       id: 'registerapi-not-a-result',
-      description: 'registerapi answers <data> without the <res> of an operation result',
+      description: 'registerapi answers a JSON object, not the XML operation result',
       breaks: ['PORTAL.EVENTS.REGISTERAPI_REQUEST'],
       request: (req) => (portalAction(req) === 'registerapi' ? notAResult() : req),
     },
@@ -197,7 +201,7 @@ export function portalWriteMutants(): Mutant[] {
     doesNothing('startsigning', 'PORTAL.SIGN.STARTSIGNING', 'names no URL of the signing interface'),
     {
       id: 'signactivity-not-a-result',
-      description: 'signactivity answers <data> without the <res> of an operation result',
+      description: 'signactivity answers a JSON object, not the XML operation result',
       breaks: ['PORTAL.SIGN.SIGNACTIVITY'],
       request: (req) => (portalAction(req) === 'signactivity' ? notAResult() : req),
     },
