@@ -144,6 +144,19 @@ describe('cleanUp', () => {
     ]);
   });
 
+  it('a permanent entry is residue with its reason, and no request is sent for it', async () => {
+    seen.length = 0;
+    const why = 'the documented API cannot remove a callback registration';
+    const report = await cleanUp(conn, [
+      { register: 'IVVc', key: '1' },
+      { register: 'registerapi', key: 'c0ffee', permanent: why },
+    ]);
+    expect(report).toMatchObject({ ledgerEntries: 2, deleted: 1, alreadyGone: 0 });
+    expect(report.residue).toEqual([{ register: 'registerapi', key: 'c0ffee', permanent: why, status: 'left', reason: why }]);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toContain('id=1');
+  });
+
   it('places the company in the path when asked', async () => {
     seen.length = 0;
     await cleanUp({ ...conn, companyIn: 'path' }, [{ register: 'INVc', key: 'EC1', company: 3 }]);

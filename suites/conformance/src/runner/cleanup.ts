@@ -163,6 +163,12 @@ export async function cleanUp(
   const log = options.log ?? (() => {});
   for (const e of [...entries].reverse()) {
     const label = `${e.register} ${e.key}${e.company !== undefined ? ` (company ${e.company})` : ''}`;
+    if (e.permanent !== undefined) {
+      // nothing documented removes it: no request is sent, and the report says why it stays
+      residue.push({ ...e, status: 'left', reason: e.permanent });
+      log(`left ${label}: ${e.permanent}`);
+      continue;
+    }
     if (unreachable) {
       residue.push({ ...e, status: 'left', reason: unreachable });
       continue;

@@ -52,6 +52,8 @@ describe('ledger', () => {
         '{"register":"X","key":"2","company":"a"}',
         '{"register":"X","key":"3","tag":7}',
         '{"register":"TRVc","key":"2026/1","tag":"erpcert-load-1a2b3c4d"}',
+        '{"register":"registerapi","key":"u1","permanent":""}',
+        '{"register":"registerapi","key":"u2","permanent":"no documented removal"}',
         '',
       ].join('\n'),
     );
@@ -59,12 +61,14 @@ describe('ledger', () => {
     expect(entries).toEqual([
       { register: 'IVVc', key: '1' },
       { register: 'TRVc', key: '2026/1', tag: 'erpcert-load-1a2b3c4d' },
+      { register: 'registerapi', key: 'u2', permanent: 'no documented removal' },
     ]);
     expect(problems).toEqual([
       'ledger line 2: not JSON',
       'ledger line 3: needs "register" and "key" strings',
       'ledger line 4: "company" must be an integer',
       'ledger line 5: "tag" must be a string',
+      'ledger line 7: "permanent" must be a non-empty string',
     ]);
   });
 });

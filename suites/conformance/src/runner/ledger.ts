@@ -22,6 +22,11 @@ export interface LedgerEntry {
   readonly gone?: boolean;
   /** The run tag the record carries, where the ledger's folder does not name it (load runs: `erpcert-load-1a2b3c4d`). */
   readonly tag?: string;
+  /**
+   * Set when the documented APIs cannot remove what the test made (a callback registration, a signing session):
+   * why. The cleanup sends nothing for it and lists it as residue with this reason.
+   */
+  readonly permanent?: string;
 }
 
 /**
@@ -70,6 +75,10 @@ export function readLedger(file: string): LedgerContents {
       }
       if (e.tag !== undefined && typeof e.tag !== 'string') {
         problems.push(`ledger line ${i + 1}: "tag" must be a string`);
+        return;
+      }
+      if (e.permanent !== undefined && (typeof e.permanent !== 'string' || e.permanent === '')) {
+        problems.push(`ledger line ${i + 1}: "permanent" must be a non-empty string`);
         return;
       }
       const id = identity(e as LedgerEntry);
