@@ -47,6 +47,8 @@ export interface ConformSettings {
   /** Prefix of the fixture set kept on the target (`--fixture-prefix`). */
   readonly fixturePrefix: string;
   readonly cleanup: boolean;
+  /** Tests may make what the documented APIs cannot remove on a --target (`--allow-permanent-writes`). */
+  readonly allowPermanentWrites: boolean;
   readonly timeoutMs: number;
   readonly outDir: string;
 }
@@ -123,6 +125,7 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     ...(pace !== undefined ? { pace } : {}),
     fixturePrefix,
     cleanup: values.cleanup !== false,
+    allowPermanentWrites: values['allow-permanent-writes'] === true,
     timeoutMs: timeout * 1000,
     outDir: out !== undefined ? resolve(cwd, out) : defaultReportDir(cwd, 'conformance', now),
   };

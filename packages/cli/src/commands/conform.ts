@@ -75,6 +75,8 @@ function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, l
     [TARGET_ENV.ledger]: ledger,
     [TARGET_ENV.pace]: s.pace,
     [TARGET_ENV.fixturePrefix]: s.fixturePrefix,
+    // always set, so that a value inherited from the shell never opts in
+    [TARGET_ENV.permanentWrites]: embedded ? 'embedded' : s.allowPermanentWrites ? 'allowed' : 'refused',
   };
   return Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
 }
@@ -147,6 +149,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     profile: s.profile,
     runs: s.runs,
     fixturePrefix: s.fixturePrefix,
+    allowPermanentWrites: s.target !== undefined && s.allowPermanentWrites,
   };
   const events = new RunEvents();
   const collector = new ResultsCollector(s.scope, getRule, replay);
@@ -356,6 +359,12 @@ export const conform: Command = {
       help: 'delete or close the records the run created (--no-cleanup keeps them)',
     },
     {
+      name: 'allow-permanent-writes',
+      type: 'boolean',
+      default: false,
+      help: 'with --target: also run the tests that leave what the documented APIs cannot remove (a registerapi callback, a signing session); the report lists it as residue',
+    },
+    {
       name: 'timeout',
       type: 'int',
       arg: 'S',
@@ -379,6 +388,9 @@ export const conform: Command = {
     'Records the suite cannot delete (e.g. the more than 50 lookup items) are one fixture set with codes',
     '<prefix><set><nn> (ERPCERT-FX-LK01..55): created once, reused and repaired by later runs, listed in the',
     'report apart from the residue. --profile readonly creates nothing; tests that need a missing set SKIP.',
+    'Tests whose writes the documented APIs cannot undo (registerapi registers a callback; createsigningsess',
+    'makes an ErpSignSessVc session) run against the embedded server; against a --target they SKIP and say so',
+    'unless --allow-permanent-writes is given, and what they made is then listed as residue with the reason.',
     'Exit codes: 0 no rule failed; 1 a documented or inferred rule failed; 2 wrong configuration, target',
     'unreachable or credentials refused, or the run could not be completed (interrupted, a test file did not load).',
   ].join('\n'),

@@ -37,6 +37,14 @@ describe('replayCommand', () => {
       '0',
       'erpcert conform --runs 5 --only X.Y.Z --seed 1 --path 0',
     ],
+    [
+      { target: 'http://h:1', allowPermanentWrites: true },
+      ['PORTAL.EVENTS.REGISTERAPI'],
+      null,
+      null,
+      'erpcert conform --target http://h:1 --allow-permanent-writes --only PORTAL.EVENTS.REGISTERAPI',
+    ],
+    [{ allowPermanentWrites: false }, ['X.Y.Z'], null, null, 'erpcert conform --only X.Y.Z'],
   ])('%j %j', (base, rules, seed, path, want) => {
     expect(replayCommand(base, rules, seed, path)).toBe(want);
   });

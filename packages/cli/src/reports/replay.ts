@@ -30,6 +30,8 @@ export interface ReplayBase {
   readonly runs?: number | undefined;
   /** Given only when not the default fixture prefix. */
   readonly fixturePrefix?: string | undefined;
+  /** `--allow-permanent-writes`: given only when true (a replay must run the same tests). */
+  readonly allowPermanentWrites?: boolean | undefined;
 }
 
 function baseArgs(b: ReplayBase): string[] {
@@ -51,6 +53,7 @@ function baseArgs(b: ReplayBase): string[] {
   add('runs', b.runs);
   if (b.fixturePrefix !== undefined && b.fixturePrefix !== DEFAULT_FIXTURE_PREFIX)
     add('fixture-prefix', b.fixturePrefix);
+  if (b.allowPermanentWrites === true) args.push('--allow-permanent-writes');
   return args;
 }
 

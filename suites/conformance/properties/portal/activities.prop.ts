@@ -5,7 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { ErpError } from '@erpcert/client';
 import { describe } from 'vitest';
-import { deleteRecord, expectRule, type RuleContext, ruleTest, show } from '../../src/harness/index.js';
+import {
+  deleteRecord,
+  expectRule,
+  ledgerPermanent,
+  type RuleContext,
+  ruleTest,
+  show,
+} from '../../src/harness/index.js';
 import {
   activitySnapshot,
   assertPortalXml,
@@ -64,11 +71,15 @@ describe('activities', () => {
   );
 });
 
+/** Why a registration stays (the residue line of the report). */
+const REGISTRATION_STAYS = 'the documented API cannot remove a callback registration (registerapi has no counterpart)';
+
 describe('events', () => {
   // §6: registerapi "registers an external callback address"; the payload and when it is sent are not shown,
   // so the registration is judged by its answer only: an operation result without an error. The address is
-  // the discard port of the target's own loopback, so no notification goes anywhere; the documented API has no
-  // way to remove a registration, and the report says so (README "What a run leaves behind").
+  // the discard port of the target's own loopback, so no notification goes anywhere. The documented API has no
+  // way to remove a registration: the test runs against the embedded server or with --allow-permanent-writes,
+  // and a registration it may have made on a target that stays is residue in the report (permanent-writes.ts).
   ruleTest(
     ['PORTAL.EVENTS.REGISTERAPI', 'PORTAL.EVENTS.REGISTERAPI_REQUEST'],
     'registerapi with UUID, url, port and path registers the callback: an operation result with an empty errstr',
@@ -76,6 +87,9 @@ describe('events', () => {
       const params = { UUID: randomUUID(), url: '127.0.0.1', port: '9', path: `/erpcert/${ctx.target.runTag}` };
       const what = `registerapi ${new URLSearchParams(params).toString()}`;
       const o = await attempt(ctx.client.portal.registerapi(params as never));
+      // anything but a refusal may have registered it: the report lists it rather than miss one
+      if (!(!o.ok && o.error instanceof ErpError))
+        ledgerPermanent(ctx, 'registerapi', params.UUID, `callback registration ${what}: ${REGISTRATION_STAYS}`);
       // an answer that is not an operation result at all breaks the request rule; a refusal, the registration
       expectRule(
         o.ok || o.error instanceof ErpError,
@@ -85,6 +99,6 @@ describe('events', () => {
       const r = expectSuccess(o, 'PORTAL.EVENTS.REGISTERAPI', what);
       await assertPortalXml(ctx, r.raw.text, 'portal-result', 'PORTAL.EVENTS.REGISTERAPI_REQUEST');
     },
-    { writes: true },
+    { writes: { permanent: 'a callback registration (registerapi)' } },
   );
 });

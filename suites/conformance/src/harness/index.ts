@@ -68,6 +68,12 @@ export {
   UnledgeredRecordError,
   uniqueCode,
 } from './data.js';
+export {
+  ledgerPermanent,
+  PERMANENT_WRITES_OPT_IN,
+  type PermanentWrites,
+  permanentWriteSkip,
+} from './permanent-writes.js';
 export { type FixtureAccount, fixtureFiles, readFixtureAccounts } from './fixture-accounts.js';
 export {
   DEFAULT_FIXTURE_PREFIX,

@@ -133,4 +133,9 @@ export const TARGET_ENV = {
   fixturePrefix: 'ERPCERT_FIXTURE_PREFIX',
   /** Optional: a portal usercode without report access and without the un-confirm permission (refusals). */
   limitedUsercode: 'ERPCERT_LIMITED_USERCODE',
+  /**
+   * Whether tests may make what the documented APIs cannot remove (permanent-writes.ts): `embedded` (the
+   * embedded reference server), `allowed` (`--allow-permanent-writes`); unset or `refused`: they SKIP.
+   */
+  permanentWrites: 'ERPCERT_PERMANENT_WRITES',
 } as const;

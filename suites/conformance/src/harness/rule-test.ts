@@ -15,6 +15,7 @@ import { type TestContext, test } from 'vitest';
 import type { Profile } from '../runner/verdict.js';
 import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 import { beginObservations, endObservations, observe } from './observations.js';
+import { permanentWriteSkip } from './permanent-writes.js';
 import type { TargetConfig } from './target.js';
 import { errorFault, isTargetFault } from './target-fault.js';
 import { requireRule } from './violation.js';
@@ -56,8 +57,13 @@ export interface RuleContext {
 
 /** Options of {@link ruleTest}. */
 export interface RuleTestOptions {
-  /** The test writes to the target: it skips in the readonly profile. @defaultValue false */
-  readonly writes?: boolean;
+  /**
+   * The test writes to the target: it skips in the readonly profile. `{ permanent }`: it also makes what the
+   * documented APIs cannot remove (`permanent` says what, e.g. "a callback registration"): it runs only
+   * against the embedded reference server or with `--allow-permanent-writes` (permanent-writes.ts), and
+   * records what it made with `ledgerPermanent`. @defaultValue false
+   */
+  readonly writes?: boolean | { readonly permanent: string };
   /** vitest timeout of the test in ms. @defaultValue the config's testTimeout */
   readonly timeout?: number;
   /**
@@ -224,7 +230,10 @@ const STRICT_ONLY_SKIP = 'advisory check of an unspecified rule: runs in the str
 
 /** Skips for the profile: writes in readonly, advisory-only tests outside strict. */
 function skipForProfile(t: TestContext, ctx: RuleContext, opts: RuleTestOptions): void {
-  if (opts.writes && ctx.profile === 'readonly') skipNow(t, READONLY_SKIP);
+  if (typeof opts.writes === 'object') {
+    const reason = permanentWriteSkip(ctx.profile, ctx.target.permanentWrites, opts.writes.permanent);
+    if (reason !== undefined) skipNow(t, reason);
+  } else if (opts.writes && ctx.profile === 'readonly') skipNow(t, READONLY_SKIP);
   if (opts.strictOnly && !ctx.strict) skipNow(t, STRICT_ONLY_SKIP);
 }
 

@@ -21,6 +21,7 @@ describe('targetFromEnv', () => {
       ERPCERT_PATH: '3:1',
       ERPCERT_PACE: '2.5',
       ERPCERT_FIXTURE_PREFIX: 'TEAMB-FX-',
+      ERPCERT_PERMANENT_WRITES: 'allowed',
     });
     expect(t).toEqual({
       baseUrl: 'http://127.0.0.1:9',
@@ -40,6 +41,7 @@ describe('targetFromEnv', () => {
       ledger: '/tmp/l.jsonl',
       pace: 2.5,
       fixturePrefix: 'TEAMB-FX-',
+      permanentWrites: 'allowed',
     });
   });
 
@@ -50,6 +52,7 @@ describe('targetFromEnv', () => {
       companyIn: 'query',
       portalPath: '/WebErpAPI.hal',
       fixturePrefix: 'ERPCERT-FX-',
+      permanentWrites: 'refused',
     });
     expect(t.runTag).toMatch(/^EC[0-9A-Z]{4}$/);
     expect(t.ledger).toContain(`erpcert-ledger-${t.runTag}.jsonl`);
@@ -64,6 +67,7 @@ describe('targetFromEnv', () => {
     [{ ...base, ERPCERT_SEED: '1', ERPCERT_PATH: 'x' }, 'must look like 3:1:0'],
     [{ ...base, ERPCERT_PORTALCC: 'fin' }, 'est or lat'],
     [{ ...base, ERPCERT_PACE: '-1' }, 'positive number'],
+    [{ ...base, ERPCERT_PERMANENT_WRITES: 'yes' }, 'ERPCERT_PERMANENT_WRITES must be one of embedded, allowed, refused'],
     [{ ...base, ERPCERT_RUN_TAG: 'lower' }, 'upper-case'],
     [{ ...base, ERPCERT_COMPCODE: '2', ERPCERT_OTHER_COMPCODE: '2' }, 'must name another company'],
     [{ ...base, ERPCERT_OTHER_COMPCODE: '0' }, 'ERPCERT_OTHER_COMPCODE must be a whole number >= 1'],

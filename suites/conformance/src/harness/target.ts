@@ -9,6 +9,7 @@ import { newRunTag, RUN_TAG_PATTERN } from '../runner/run-tag.js';
 import type { Profile } from '../runner/verdict.js';
 import { DEFAULT_FIXTURE_PREFIX, fixturePrefixProblem } from './fixture-scheme.js';
 import { TARGET_ENV } from './meta.js';
+import { PERMANENT_WRITES, type PermanentWrites } from './permanent-writes.js';
 
 /** Everything a test needs to know about the target and the run. */
 export interface TargetConfig {
@@ -43,6 +44,8 @@ export interface TargetConfig {
   readonly pace?: number;
   /** Prefix of the fixture set's codes (fixture-scheme.ts). @defaultValue 'ERPCERT-FX-' */
   readonly fixturePrefix: string;
+  /** Whether tests may make what the documented APIs cannot remove (permanent-writes.ts). @defaultValue 'refused' */
+  readonly permanentWrites: PermanentWrites;
 }
 
 /** The TARGET_ENV variables are missing or malformed: a defect of the run's configuration. */
@@ -107,6 +110,11 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
   const fixturePrefix = get('fixturePrefix') ?? DEFAULT_FIXTURE_PREFIX;
   const prefixProblem = fixturePrefixProblem(fixturePrefix);
   if (prefixProblem !== undefined) throw new TargetConfigError(`${TARGET_ENV.fixturePrefix}: ${prefixProblem}`);
+  const permanentWrites = (get('permanentWrites') ?? 'refused') as PermanentWrites;
+  if (!PERMANENT_WRITES.includes(permanentWrites))
+    throw new TargetConfigError(
+      `${TARGET_ENV.permanentWrites} must be one of ${PERMANENT_WRITES.join(', ')}, got "${permanentWrites}"`,
+    );
   const user = get('user');
   const password = env[TARGET_ENV.password];
   const compcode = positiveInt(env, TARGET_ENV.compcode);
@@ -133,5 +141,6 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
     ledger: get('ledger') ?? join(tmpdir(), `erpcert-ledger-${runTag}.jsonl`),
     ...(pace !== undefined ? { pace } : {}),
     fixturePrefix,
+    permanentWrites,
   };
 }
