@@ -90,8 +90,8 @@ function decide(checked: readonly Checked[], plan: { act: PlannedRecord[]; resid
 
 /**
  * The plan for a run's ledger: each entry is looked up among the records read of its register (`read` maps
- * `<company>/<register>` to them; undefined: that register could not be read, `why`). An entry the target no longer
- * has is already gone; one whose record does not carry `tagOf(entry)` is left untouched.
+ * `<company>/<register>` to them; undefined: that register could not be read, `why`). A permanent entry is kept
+ * with its reason, unread; an entry the target no longer has is already gone; one whose record does not carry `tagOf(entry)` is left untouched.
  */
 export function planFromLedger(
   entries: readonly LedgerEntry[],
@@ -101,6 +101,11 @@ export function planFromLedger(
   const plan = { act: [] as PlannedRecord[], residue: [] as ResidueItem[], alreadyGone: [] as CleanupItem[] };
   const checked: Checked[] = [];
   for (const entry of entries) {
+    // what the documented APIs cannot remove (a callback registration, a signing session) is not looked for
+    if (entry.permanent !== undefined) {
+      plan.residue.push({ ...item(entry), status: 'kept', reason: entry.permanent });
+      continue;
+    }
     const records = read(entry.register, entry.company);
     if (typeof records === 'string') {
       plan.residue.push({ ...item(entry), status: 'failed', reason: `not checked, so not touched: ${records}` });

@@ -54,7 +54,8 @@ async function planForReport(
   const problems: string[] = [];
   const searched = new Set<string>();
   const groups = new Map<string, { register: string; company: number | undefined }>();
-  for (const e of source.entries)
+  // a permanent entry (no documented removal) is not read: the plan keeps it with its reason
+  for (const e of source.entries.filter((x) => x.permanent === undefined))
     groups.set(`${e.company ?? ''}/${e.register}`, { register: e.register, company: e.company });
   for (const [i, { register, company }] of [...groups.values()].entries()) {
     // about one second between large reads (record-rest-api.md §4 rule 12), across registers as within one
