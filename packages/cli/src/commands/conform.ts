@@ -208,7 +208,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
         key: e.key,
         company: e.company ?? null,
         status: 'left' as const,
-        reason: 'cleanup turned off (--no-cleanup)',
+        // what no documented operation removes stays for its own reason, cleanup or not
+        reason: e.permanent ?? 'cleanup turned off (--no-cleanup)',
       }));
       cleanup = { ledgerEntries: entries.length, deleted: 0, alreadyGone: 0, residue };
     } else if (entries.length > 0) {
