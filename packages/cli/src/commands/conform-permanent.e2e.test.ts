@@ -20,7 +20,11 @@ import { validateResults } from '../reports/results-validate.js';
 const work = mkdtempSync(join(tmpdir(), 'erpcert-permanent-e2e-'));
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'erpcert.mjs');
 const ONLY = ['--only', 'PORTAL.EVENTS.REGISTERAPI,PORTAL.EVENTS.REGISTERAPI_REQUEST,PORTAL.SIGN.CREATESIGNINGSESS'];
-const PERMANENT_RULES = ['PORTAL.EVENTS.REGISTERAPI', 'PORTAL.EVENTS.REGISTERAPI_REQUEST', 'PORTAL.SIGN.CREATESIGNINGSESS'];
+const PERMANENT_RULES = [
+  'PORTAL.EVENTS.REGISTERAPI',
+  'PORTAL.EVENTS.REGISTERAPI_REQUEST',
+  'PORTAL.SIGN.CREATESIGNINGSESS',
+];
 let serve: ChildProcess;
 let url = '';
 

@@ -113,7 +113,12 @@ describe('digital signing', () => {
         const sess = await attempt(ctx.client.portal.createsigningsess({ id: activity, ...user } as never));
         // anything but a refusal may have made a session, and deleting the activity does not remove it
         if (!(!sess.ok && sess.error instanceof ErpError))
-          ledgerPermanent(ctx, 'ErpSignSessVc', `ActVc:${activity}`, `signing session of activity ${activity}: ${SESSION_STAYS}`);
+          ledgerPermanent(
+            ctx,
+            'ErpSignSessVc',
+            `ActVc:${activity}`,
+            `signing session of activity ${activity}: ${SESSION_STAYS}`,
+          );
         expectSuccess(sess, 'PORTAL.SIGN.CREATESIGNINGSESS', `createsigningsess id=${activity}`);
 
         const start = await attempt(ctx.client.portal.startsigning({ id: activity, ...user } as never));

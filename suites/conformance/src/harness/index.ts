@@ -68,12 +68,6 @@ export {
   UnledgeredRecordError,
   uniqueCode,
 } from './data.js';
-export {
-  ledgerPermanent,
-  PERMANENT_WRITES_OPT_IN,
-  type PermanentWrites,
-  permanentWriteSkip,
-} from './permanent-writes.js';
 export { type FixtureAccount, fixtureFiles, readFixtureAccounts } from './fixture-accounts.js';
 export {
   DEFAULT_FIXTURE_PREFIX,
@@ -93,6 +87,12 @@ export { fixtureSet, fixtureSkipReason } from './fixture-set.js';
 export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 export { TARGET_ENV } from './meta.js';
 export { observe } from './observations.js';
+export {
+  ledgerPermanent,
+  PERMANENT_WRITES_OPT_IN,
+  type PermanentWrites,
+  permanentWriteSkip,
+} from './permanent-writes.js';
 export { confirmed } from './preconditions.js';
 export {
   ascendingOrder,

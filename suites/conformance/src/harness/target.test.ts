@@ -67,7 +67,10 @@ describe('targetFromEnv', () => {
     [{ ...base, ERPCERT_SEED: '1', ERPCERT_PATH: 'x' }, 'must look like 3:1:0'],
     [{ ...base, ERPCERT_PORTALCC: 'fin' }, 'est or lat'],
     [{ ...base, ERPCERT_PACE: '-1' }, 'positive number'],
-    [{ ...base, ERPCERT_PERMANENT_WRITES: 'yes' }, 'ERPCERT_PERMANENT_WRITES must be one of embedded, allowed, refused'],
+    [
+      { ...base, ERPCERT_PERMANENT_WRITES: 'yes' },
+      'ERPCERT_PERMANENT_WRITES must be one of embedded, allowed, refused',
+    ],
     [{ ...base, ERPCERT_RUN_TAG: 'lower' }, 'upper-case'],
     [{ ...base, ERPCERT_COMPCODE: '2', ERPCERT_OTHER_COMPCODE: '2' }, 'must name another company'],
     [{ ...base, ERPCERT_OTHER_COMPCODE: '0' }, 'ERPCERT_OTHER_COMPCODE must be a whole number >= 1'],

@@ -152,7 +152,9 @@ describe('cleanUp', () => {
       { register: 'registerapi', key: 'c0ffee', permanent: why },
     ]);
     expect(report).toMatchObject({ ledgerEntries: 2, deleted: 1, alreadyGone: 0 });
-    expect(report.residue).toEqual([{ register: 'registerapi', key: 'c0ffee', permanent: why, status: 'left', reason: why }]);
+    expect(report.residue).toEqual([
+      { register: 'registerapi', key: 'c0ffee', permanent: why, status: 'left', reason: why },
+    ]);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toContain('id=1');
   });
