@@ -11,6 +11,7 @@ import type { ResultsDocument } from '../reports/results.js';
 import { validateResults } from '../reports/results-validate.js';
 import { filesContaining, xmlWellFormed } from '../reports/testing.js';
 import { conform, runConform } from './conform.js';
+import { conformSettings } from './conform-settings.js';
 
 const fixtures = (...names: string[]) => names.map((n) => `src/runner/fixtures/${n}.prop.ts`);
 const dirs: string[] = [];
@@ -288,5 +289,33 @@ describe('erpcert conform --other-compcode', () => {
     const c = capture();
     expect(await main(['conform', '--help'], c.io)).toBe(0);
     expect(c.stdout()).toMatch(/--other-compcode N +a second company whose data differs/);
+  });
+});
+
+describe('erpcert conform --allow-permanent-writes', () => {
+  it('comes from the flag, ERPCERT_ALLOW_PERMANENT_WRITES or erpcert.config.json; off by default; --help names it', async () => {
+    const cwd = tempDir();
+    const from = (argv: string[], env: Record<string, string>) =>
+      conformSettings(parseArgs('conform', conform.flags, argv, env, cwd).values, cwd, new Date()).allowPermanentWrites;
+    expect(from([], {})).toBe(false);
+    expect(from(['--allow-permanent-writes'], {})).toBe(true);
+    expect(from([], { ERPCERT_ALLOW_PERMANENT_WRITES: '1' })).toBe(true);
+    writeFileSync(join(cwd, 'erpcert.config.json'), JSON.stringify({ conform: { 'allow-permanent-writes': true } }));
+    expect(from([], {})).toBe(true);
+    expect(from([], { ERPCERT_ALLOW_PERMANENT_WRITES: 'false' })).toBe(false);
+    const c = capture();
+    expect(await main(['conform', '--help'], c.io)).toBe(0);
+    expect(c.stdout()).toMatch(/--allow-permanent-writes +with --target: also run the tests that leave/);
+  });
+
+  it('a value that is not true or false: exit 2, nothing run', async () => {
+    const c = capture();
+    const code = await main(['conform', '--only', 'PORTAL.EVENTS.REGISTERAPI'], {
+      ...c.io,
+      env: { ERPCERT_ALLOW_PERMANENT_WRITES: 'maybe' },
+    });
+    expect(code).toBe(2);
+    expect(c.stderr()).toContain('--allow-permanent-writes from ERPCERT_ALLOW_PERMANENT_WRITES must be true or false');
+    expect(existsSync(join(c.io.cwd, 'reports'))).toBe(false);
   });
 });
