@@ -44,6 +44,11 @@ export interface ConformHooks {
   readonly signals?: boolean;
   /** Aborting interrupts the run like Ctrl-C. */
   readonly signal?: AbortSignal;
+  /**
+   * The --target goes away with the run, like the embedded server (self-test's proxy in front of a server it
+   * started): the tests whose writes the documented APIs cannot undo run, and what they make is not residue.
+   */
+  readonly disposableTarget?: boolean;
 }
 
 /** The second company of the run: `--other-compcode`, or for the embedded server the demo company that is not the run's. */
@@ -53,7 +58,13 @@ function otherCompany(s: ConformSettings, conn: TargetConnection): number | unde
 }
 
 /** The environment of the test workers (src/harness/meta.ts TARGET_ENV). */
-function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, ledger: string): Record<string, string> {
+function workerEnv(
+  s: ConformSettings,
+  conn: TargetConnection,
+  runTag: string,
+  ledger: string,
+  disposable: boolean,
+): Record<string, string> {
   const embedded = s.target === undefined;
   const env: Record<string, string | number | undefined> = {
     [TARGET_ENV.target]: conn.url,
@@ -76,7 +87,7 @@ function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, l
     [TARGET_ENV.pace]: s.pace,
     [TARGET_ENV.fixturePrefix]: s.fixturePrefix,
     // always set, so that a value inherited from the shell never opts in
-    [TARGET_ENV.permanentWrites]: embedded ? 'embedded' : s.allowPermanentWrites ? 'allowed' : 'refused',
+    [TARGET_ENV.permanentWrites]: embedded || disposable ? 'embedded' : s.allowPermanentWrites ? 'allowed' : 'refused',
   };
   return Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
 }
@@ -185,7 +196,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
       // loaded here: vitest's Node API takes seconds to import, and only this command needs it
       const { runSuite } = await import('../reports/run-suite.js');
       result = await runSuite({
-        env: workerEnv(s, conn, runTag, ledger),
+        env: workerEnv(s, conn, runTag, ledger, hooks.disposableTarget === true),
         profile: s.profile,
         events,
         selected: s.only !== undefined ? s.scope.map((r) => r.id) : undefined,

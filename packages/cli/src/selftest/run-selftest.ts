@@ -95,7 +95,8 @@ async function conformThrough(
     const code = await runConform(
       values,
       { out: quiet(), err: quiet(), env: {}, cwd: work },
-      { signals: false, signal },
+      // the proxy's server is this self-test's own and goes with it: the permanent writes run as on the embedded one
+      { signals: false, signal, disposableTarget: true },
     );
     const doc = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as ResultsDocument;
     return {
