@@ -10,7 +10,7 @@ import { parseArgs } from '../options.js';
 import type { ResultsDocument } from '../reports/results.js';
 import { validateResults } from '../reports/results-validate.js';
 import { filesContaining, xmlWellFormed } from '../reports/testing.js';
-import { conform, runConform } from './conform.js';
+import { conform, permanentWritesOf, runConform } from './conform.js';
 import { conformSettings } from './conform-settings.js';
 
 const fixtures = (...names: string[]) => names.map((n) => `src/runner/fixtures/${n}.prop.ts`);
@@ -306,6 +306,17 @@ describe('erpcert conform --allow-permanent-writes', () => {
     const c = capture();
     expect(await main(['conform', '--help'], c.io)).toBe(0);
     expect(c.stdout()).toMatch(/--allow-permanent-writes +with --target: also run the tests that leave/);
+  });
+
+  it.each([
+    [undefined, false, false, 'embedded'],
+    [undefined, true, false, 'embedded'],
+    ['http://erp:1', false, true, 'embedded'],
+    ['http://erp:1', true, false, 'allowed'],
+    ['http://erp:1', false, false, 'refused'],
+  ] as const)('target %s, opt-in %s, disposable %s: %s', (target, allow, disposable, want) => {
+    const s = { ...(target !== undefined ? { target } : {}), allowPermanentWrites: allow };
+    expect(permanentWritesOf(s, disposable)).toBe(want);
   });
 
   it('a value that is not true or false: exit 2, nothing run', async () => {

@@ -57,6 +57,19 @@ function otherCompany(s: ConformSettings, conn: TargetConnection): number | unde
   return conn.compcode === EMBEDDED_DEFAULT.otherCompcode ? EMBEDDED_DEFAULT.compcode : EMBEDDED_DEFAULT.otherCompcode;
 }
 
+/**
+ * Whether the tests may make what the documented APIs cannot remove (suites/conformance permanent-writes.ts):
+ * `embedded` for the embedded server or a target that goes with the run, `allowed` with --allow-permanent-writes,
+ * else `refused` (they SKIP).
+ */
+export function permanentWritesOf(
+  s: Pick<ConformSettings, 'target' | 'allowPermanentWrites'>,
+  disposable: boolean,
+): 'embedded' | 'allowed' | 'refused' {
+  if (s.target === undefined || disposable) return 'embedded';
+  return s.allowPermanentWrites ? 'allowed' : 'refused';
+}
+
 /** The environment of the test workers (src/harness/meta.ts TARGET_ENV). */
 function workerEnv(
   s: ConformSettings,
@@ -87,7 +100,7 @@ function workerEnv(
     [TARGET_ENV.pace]: s.pace,
     [TARGET_ENV.fixturePrefix]: s.fixturePrefix,
     // always set, so that a value inherited from the shell never opts in
-    [TARGET_ENV.permanentWrites]: embedded || disposable ? 'embedded' : s.allowPermanentWrites ? 'allowed' : 'refused',
+    [TARGET_ENV.permanentWrites]: permanentWritesOf(s, disposable),
   };
   return Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
 }
