@@ -53,6 +53,19 @@ export interface ConformSettings {
   readonly outDir: string;
 }
 
+/**
+ * Whether the tests may make what the documented APIs cannot remove (suites/conformance permanent-writes.ts):
+ * `embedded` for the embedded server or a target that goes with the run, `allowed` with --allow-permanent-writes,
+ * else `refused` (they SKIP).
+ */
+export function permanentWritesOf(
+  s: Pick<ConformSettings, 'target' | 'allowPermanentWrites'>,
+  disposable: boolean,
+): 'embedded' | 'allowed' | 'refused' {
+  if (s.target === undefined || disposable) return 'embedded';
+  return s.allowPermanentWrites ? 'allowed' : 'refused';
+}
+
 /** Checks the option values; throws UsageError with what to do (exit 2). */
 export function conformSettings(values: OptionValues, cwd: string, now: Date): ConformSettings {
   const target = targetUrl(values.target);

@@ -10,8 +10,8 @@ import { parseArgs } from '../options.js';
 import type { ResultsDocument } from '../reports/results.js';
 import { validateResults } from '../reports/results-validate.js';
 import { filesContaining, xmlWellFormed } from '../reports/testing.js';
-import { conform, permanentWritesOf, runConform } from './conform.js';
-import { conformSettings } from './conform-settings.js';
+import { conform, runConform } from './conform.js';
+import { conformSettings, permanentWritesOf } from './conform-settings.js';
 
 const fixtures = (...names: string[]) => names.map((n) => `src/runner/fixtures/${n}.prop.ts`);
 const dirs: string[] = [];

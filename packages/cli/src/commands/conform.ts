@@ -28,7 +28,13 @@ import { specInfo } from '../reports/spec-info.js';
 import { renderSummaryTable } from '../reports/summary-table.js';
 import { writeReports } from '../reports/write-reports.js';
 import { openReportSigner, signKeyFlag } from './certify.js';
-import { type ConformSettings, conformSettings, EMBEDDED_DEFAULT, EMBEDDED_SEED_SIZE } from './conform-settings.js';
+import {
+  type ConformSettings,
+  conformSettings,
+  EMBEDDED_DEFAULT,
+  EMBEDDED_SEED_SIZE,
+  permanentWritesOf,
+} from './conform-settings.js';
 
 /** erpcert's version, from packages/cli/package.json. */
 export const TOOL_VERSION: string = JSON.parse(
@@ -55,19 +61,6 @@ export interface ConformHooks {
 function otherCompany(s: ConformSettings, conn: TargetConnection): number | undefined {
   if (s.otherCompcode !== undefined || s.target !== undefined) return s.otherCompcode;
   return conn.compcode === EMBEDDED_DEFAULT.otherCompcode ? EMBEDDED_DEFAULT.compcode : EMBEDDED_DEFAULT.otherCompcode;
-}
-
-/**
- * Whether the tests may make what the documented APIs cannot remove (suites/conformance permanent-writes.ts):
- * `embedded` for the embedded server or a target that goes with the run, `allowed` with --allow-permanent-writes,
- * else `refused` (they SKIP).
- */
-export function permanentWritesOf(
-  s: Pick<ConformSettings, 'target' | 'allowPermanentWrites'>,
-  disposable: boolean,
-): 'embedded' | 'allowed' | 'refused' {
-  if (s.target === undefined || disposable) return 'embedded';
-  return s.allowPermanentWrites ? 'allowed' : 'refused';
 }
 
 /** The environment of the test workers (src/harness/meta.ts TARGET_ENV). */
