@@ -92,6 +92,23 @@ describe('tests whose writes the documented API cannot undo', () => {
     expect(residue[1]?.reason).toContain('path=%2Ferpcert%2F');
     expect(r.summary).toContain('the documented API cannot remove a callback registration');
     expect(r.text).toContain('2 record(s) of run');
+
+    // erpcert cleanup of that report later: nothing to remove, the two are kept with their reasons
+    const sink = new PassThrough();
+    let text = '';
+    sink.on('data', (d) => {
+      text += d;
+    });
+    const code = await main(['cleanup', join(work, 'allowed'), '--password', 'erpcert'], {
+      out: sink,
+      err: sink,
+      env: {},
+      cwd: work,
+    });
+    expect(code, text).toBe(0);
+    expect(text).toContain('0 deleted, 0 already gone, 0 closed, 2 kept');
+    expect(text).toMatch(/kept +registerapi .*: callback registration .*the documented API cannot remove/);
+    expect(text).toMatch(/kept +ErpSignSessVc .*: signing session of activity .*the documented API cannot remove/);
   }, 300_000);
 
   it('against the embedded reference server: they run, and nothing is residue (the server goes with the run)', async () => {
