@@ -89,7 +89,12 @@ describe('events', () => {
       const o = await attempt(ctx.client.portal.registerapi(params as never));
       // anything but a refusal may have registered it: the report lists it rather than miss one
       if (!(!o.ok && o.error instanceof ErpError))
-        ledgerPermanent(ctx, 'registerapi', params.UUID, `callback registration ${what}: ${REGISTRATION_STAYS}`);
+        ledgerPermanent(
+          ctx,
+          'registerapi',
+          params.UUID,
+          `callback registration to ${params.url}:${params.port}${params.path}: ${REGISTRATION_STAYS}`,
+        );
       // an answer that is not an operation result at all breaks the request rule; a refusal, the registration
       expectRule(
         o.ok || o.error instanceof ErpError,
