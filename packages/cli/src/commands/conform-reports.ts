@@ -5,6 +5,7 @@
 import { relative } from 'node:path';
 import type { Masker } from '@erpcert/client';
 import { docsDir } from '@erpcert/contract';
+import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
 import type { ResultsDocument } from '../reports/results.js';
 import { renderSummaryTable } from '../reports/summary-table.js';
 import { writeReports } from '../reports/write-reports.js';
@@ -30,8 +31,23 @@ export function writeRunReports(
 /** Prints the summary table, every FAIL and ERROR with its replay command, problems, residue and where the reports are. */
 export function printOutcome(doc: ResultsDocument, s: ConformSettings, out: { write(text: string): unknown }): void {
   out.write(`\n${renderSummaryTable(doc)}`);
-  for (const f of doc.failures)
+  for (const f of doc.failures.filter((x) => !x.known))
     out.write(`\n${f.verdict} ${f.rules.join(', ')}: ${f.message}\n  Reproduce with: ${f.replay}\n`);
+  const kd = doc.knownDeviations;
+  if (kd !== null) {
+    const known = doc.rules.filter((r) => r.known !== null);
+    if (known.length > 0) out.write(`\n${known.length} known deviation(s) of ${kd.file}:\n`);
+    for (const r of known)
+      out.write(
+        `KNOWN (${r.known!.verdict}) ${r.id}: ${r.known!.reason || '(no reason given yet)'}${r.known!.ticket ? ` [${r.known!.ticket}]` : ''}\n`,
+      );
+    const lines = knownDeviationsVerdictLines(kd);
+    if (lines.length > 0) out.write(`\n${lines.join('\n')}\n`);
+    if (kd.withoutReason.length > 0)
+      out.write(
+        `\n${kd.withoutReason.length} entr${kd.withoutReason.length === 1 ? 'y' : 'ies'} of ${kd.file} without a reason: fill them in (${kd.withoutReason.join(', ')})\n`,
+      );
+  }
   for (const p of doc.problems.slice(0, 10)) out.write(`\nproblem: ${p}\n`);
   const left = doc.cleanup.residue.filter((r) => r.status === 'left').length;
   if (left > 0)

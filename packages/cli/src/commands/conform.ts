@@ -5,6 +5,7 @@ import type { OptionValues } from '../options.js';
 import { DEFAULT_FIXTURE_PREFIX, newRunTag } from '../reports/runner.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
 import { type CleanupStep, cleanupStep } from './conform-cleanup.js';
+import { readRunDeviations, settleKnownDeviations } from './conform-known-deviations.js';
 import { exitCodeOf, printOutcome, writeRunReports } from './conform-reports.js';
 import { conformSettings } from './conform-settings.js';
 import { listenToRun, replayBaseOf, runSuiteStep, type SuiteStep, withInterrupts } from './conform-suite.js';
@@ -29,12 +30,13 @@ export interface ConformHooks {
 
 /**
  * `erpcert conform`: see the command's --help and the README "Conformance runs". Resolves to the exit code.
- * Reads as the steps of a run: target and preflight, suite, cleanup, verdicts, reports, exit code.
+ * Reads as the steps of a run: known deviations, target and preflight, suite, cleanup, verdicts, reports, exit code.
  */
 export async function runConform(values: OptionValues, io: CommandIO, hooks: ConformHooks = {}): Promise<number> {
   const now = hooks.now ?? (() => new Date());
   const started = now();
   const s = conformSettings(values, io.cwd, started);
+  const deviations = readRunDeviations(s);
   const wanted = connectionOf(s);
   const masker = runMasker(wanted.user, wanted.password);
   // everything printed passes through the mask, like everything written (DESIGN.md: passwords are never printed)
@@ -65,7 +67,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     await server?.close();
   }
 
-  const doc = judgeRun(s, collector, {
+  const judged = judgeRun(s, collector, {
     started,
     finished: now(),
     conn,
@@ -78,6 +80,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     cleanup: cleaned.cleanup,
     toolVersion: TOOL_VERSION,
   });
+  const doc = settleKnownDeviations(judged, s, deviations, started.toISOString().slice(0, 10), say);
   writeRunReports(doc, s, masker, say);
   printOutcome(doc, s, out);
   return exitCodeOf(doc);
@@ -150,6 +153,23 @@ export const conform: Command = {
       help: 'seconds to wait for the target before giving up on a request of the runner',
     },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
+    {
+      name: 'baseline',
+      type: 'string',
+      arg: 'FILE',
+      help: 'known deviations (YAML): a FAIL or ERROR of a listed rule is KNOWN and does not fail the run',
+    },
+    {
+      name: 'write-baseline',
+      type: 'string',
+      arg: 'FILE',
+      help: "add this run's FAILs to FILE (created if missing) with empty reasons; entries already written are kept",
+    },
+    {
+      name: 'strict-baseline',
+      type: 'boolean',
+      help: 'a rule the baseline lists that now PASSes fails the run (exit 1): remove it from the file',
+    },
   ],
   details: [
     'Without --target it starts the embedded reference server (user erpcert, password erpcert, company 1 and',
@@ -159,8 +179,14 @@ export const conform: Command = {
     'Records the suite cannot delete (e.g. the more than 50 lookup items) are one fixture set with codes',
     '<prefix><set><nn> (ERPCERT-FX-LK01..55): created once, reused and repaired by later runs, listed in the',
     'report apart from the residue. --profile readonly creates nothing; tests that need a missing set SKIP.',
-    'Exit codes: 0 no rule failed; 1 a documented or inferred rule failed; 2 wrong configuration, target',
-    'unreachable or credentials refused, or the run could not be completed (interrupted, a test file did not load).',
+    'Known deviations (--baseline FILE, README "CI gate"): a YAML list of accepted rules, each with rule, reason and',
+    'optionally expires (YYYY-MM-DD) and ticket. A FAIL or ERROR of a listed rule is KNOWN, never a PASS. An entry',
+    'past its expiry fails the run; a listed rule that PASSes is reported "fixed: remove it from the baseline".',
+    'In erpcert.config.json put it in the "conform" section ("erpcert load --baseline" is another thing).',
+    'Exit codes: 0 no rule failed (or every FAIL and ERROR is KNOWN); 1 a documented or inferred rule failed or',
+    'ERRORed, a baseline entry expired, or (--strict-baseline) a listed rule passes; 2 wrong configuration (a',
+    'baseline file that cannot be used names its line), target unreachable or credentials refused, or the run',
+    'could not be completed (interrupted, a test file did not load).',
   ].join('\n'),
   run: (values, _positionals, io) => runConform(values, io),
 };
