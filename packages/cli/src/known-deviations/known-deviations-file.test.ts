@@ -126,6 +126,8 @@ describe('mergeKnownDeviations (--write-baseline)', () => {
     const { text, added } = mergeKnownDeviations(undefined, ['REST.QUERY.LIMIT', 'REST.QUERY.FILTER_AND']);
     expect(added).toEqual(['REST.QUERY.FILTER_AND', 'REST.QUERY.LIMIT']);
     expect(text.startsWith('#')).toBe(true);
+    // block style, one entry per block: the file is for people to fill in
+    expect(text).toContain('accepted:\n  - rule: REST.QUERY.FILTER_AND\n    reason: ""\n  - rule: REST.QUERY.LIMIT\n');
     expect(parse(text).entries.map((e) => [e.rule, e.reason])).toEqual([
       ['REST.QUERY.FILTER_AND', ''],
       ['REST.QUERY.LIMIT', ''],

@@ -156,12 +156,15 @@ export function mergeKnownDeviations(
     doc.set('accepted', list);
   }
   const seq = list as YAMLSeq;
+  // one entry per block, as a person writes it (`accepted: []` parses as a flow list)
+  seq.flow = false;
   const listed = new Set(
     seq.items.flatMap((i) => (isMap(i) && typeof i.get('rule') === 'string' ? [String(i.get('rule'))] : [])),
   );
   const added = [...new Set(rules)].filter((r) => !listed.has(r)).sort();
   for (const rule of added) {
     const entry = doc.createNode({ rule, reason: '' }) as YAMLMap;
+    entry.flow = false;
     seq.add(entry);
   }
   return { text: doc.toString({ lineWidth: 0 }), added };
