@@ -105,6 +105,7 @@ describe('conform --baseline: the life of a known deviation', () => {
     expect(run.code).toBe(0);
     expect([run.doc.totals.KNOWN, run.doc.totals.FAIL, run.doc.totals.ERROR]).toEqual([2, 0, 0]);
     expect(validateResults(run.doc).errors).toEqual([]);
+    expect(run.doc.run.command).toMatch(/ --baseline erpcert-baseline\.yaml$/);
     expect(run.stdout).toContain('KNOWN (FAIL) REST.SEQ.HEADER: the gateway strips the header; ERP-7');
     const junit = readFileSync(join(run.out, 'junit.xml'), 'utf8');
     expect(junit).toContain('<skipped message="KNOWN (FAIL), accepted by the baseline: sends null for empty');

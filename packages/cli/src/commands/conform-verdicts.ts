@@ -34,6 +34,9 @@ function repeatFlags(s: ConformSettings): (string | number)[] {
     ...(s.path ? ['--path', s.path] : []),
     ...(s.shard ? ['--shard', s.shard] : []),
     ...(s.pace ? ['--pace', s.pace] : []),
+    // the known deviations decide the exit code: a repeat judges against the same file (as written, after --write-baseline)
+    ...((s.writeBaseline ?? s.baseline) ? ['--baseline', (s.writeBaseline ?? s.baseline)!.name] : []),
+    ...(s.strictBaseline ? ['--strict-baseline'] : []),
   ];
 }
 
