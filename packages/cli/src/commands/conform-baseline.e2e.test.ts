@@ -31,6 +31,12 @@ function composed(ms: readonly Mutant[]): Mutant {
     id: ms.map((m) => m.id).join('+'),
     description: 'composed',
     breaks: ms.flatMap((m) => m.breaks),
+    request: (req) => {
+      let r: ReturnType<NonNullable<Mutant['request']>> = req;
+      // a mutant that answers by itself ends the chain
+      for (const m of ms) if (!('status' in r)) r = m.request?.(r) ?? r;
+      return r;
+    },
     response: (req, res) => ms.reduce((r, m) => m.response?.(req, r) ?? r, res),
   };
 }
