@@ -9,6 +9,7 @@ const run = (rules: Record<string, string>, more: Partial<ConformanceRunSummary>
   profile: 'full',
   only: null,
   targetUrl: 'https://erp.example.com',
+  embedded: false,
   exitCode: 0,
   rules: Object.entries(rules).map(([id, verdict]) => ({
     id,
@@ -54,6 +55,12 @@ describe('diffConformance', () => {
     expect(d.changes.map((c) => [c.kind, c.rule, c.before])).toEqual([['new-fail', 'REST.NEW.FAIL', 'absent']]);
     expect([d.onlyOld, d.onlyNew]).toEqual([1, 1]);
     expect(d.notes).toEqual(['the runs select different rules: REST.A.*,REST.OLD.* and all']);
+  });
+
+  it('two runs of the embedded server (a new port each time) have the same target', () => {
+    const embedded = { embedded: true, targetUrl: 'http://127.0.0.1:41000' };
+    const d = diffConformance(run({}, embedded), run({}, { ...embedded, targetUrl: 'http://127.0.0.1:42000' }));
+    expect(d.notes).toEqual([]);
   });
 
   it('says when the runs have different targets or profiles', () => {

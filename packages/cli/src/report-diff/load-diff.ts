@@ -98,7 +98,7 @@ export function diffLoad(before: LoadRunDocument, after: LoadRunDocument, floor 
     }
   }
   const notes: string[] = [];
-  if (before.run.target.url !== after.run.target.url)
+  if (before.run.target.url !== after.run.target.url && !(before.run.target.embedded && after.run.target.embedded))
     notes.push(`the runs have different targets: ${before.run.target.url} and ${after.run.target.url}`);
   if (before.run.engine !== after.run.engine)
     notes.push(`the runs used different engines: ${before.run.engine} and ${after.run.engine}`);

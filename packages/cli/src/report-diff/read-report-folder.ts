@@ -16,6 +16,8 @@ export interface ConformanceRunSummary {
   readonly profile: string;
   readonly only: string | null;
   readonly targetUrl: string;
+  /** The embedded reference server (its URL is a fresh port every run). */
+  readonly embedded: boolean;
   readonly exitCode: number;
   readonly rules: readonly { readonly id: string; readonly verdict: ReportVerdict; readonly reason: string | null }[];
 }
@@ -55,6 +57,7 @@ function conformanceRun(doc: Record<string, unknown>, shown: string): Conformanc
     profile: String(run.profile ?? ''),
     only: typeof run.only === 'string' ? run.only : null,
     targetUrl: String(target?.url ?? ''),
+    embedded: target?.embedded === true,
     exitCode: Number(run.exitCode),
     rules: read,
   };
