@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { OptionValues } from '../options.js';
 import { conformSettings } from './conform-settings.js';
 
 const cwd = join('/', 'work', 'team-repo');
-const settings = (values: Record<string, unknown>) => conformSettings(values, cwd, new Date('2026-11-27T06:00:00Z'));
+const settings = (values: OptionValues) => conformSettings(values, cwd, new Date('2026-11-27T06:00:00Z'));
 
 describe('conformSettings: the known-deviations file', () => {
   it.each([
