@@ -4,6 +4,7 @@ import { type Command, type CommandIO, targetFlags } from '../command.js';
 import type { OptionValues } from '../options.js';
 import { DEFAULT_FIXTURE_PREFIX, newRunTag } from '../reports/runner.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
+import { openReportSigner, signKeyFlag } from './certify.js';
 import { type CleanupStep, cleanupStep } from './conform-cleanup.js';
 import { readRunDeviations, settleKnownDeviations } from './conform-known-deviations.js';
 import { exitCodeOf, printOutcome, writeRunReports } from './conform-reports.js';
@@ -37,6 +38,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   const started = now();
   const s = conformSettings(values, io.cwd, started);
   const deviations = readRunDeviations(s);
+  const signer = openReportSigner(values, io, 'conform');
+  if (signer === 'refused') return 2;
   const wanted = connectionOf(s);
   const masker = runMasker(wanted.user, wanted.password);
   // everything printed passes through the mask, like everything written (DESIGN.md: passwords are never printed)
@@ -83,6 +86,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   const doc = settleKnownDeviations(judged, s, deviations, started.toISOString().slice(0, 10), say);
   writeRunReports(doc, s, masker, say);
   printOutcome(doc, s, out);
+  // signs the folder (src/attest/certify-folder.ts), re-rendering the reports with the key named in their header
+  if (signer !== undefined && signer.sign(s.outDir) !== 0) return 2;
   return exitCodeOf(doc);
 }
 
@@ -170,6 +175,7 @@ export const conform: Command = {
       type: 'boolean',
       help: 'a rule the baseline lists that now PASSes fails the run (exit 1): remove it from the file',
     },
+    signKeyFlag,
   ],
   details: [
     'Without --target it starts the embedded reference server (user erpcert, password erpcert, company 1 and',
