@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 import type { Masker } from '@erpcert/client';
 import { docsDir } from '@erpcert/contract';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
+import { coverageLine } from '../reports/coverage-line.js';
 import type { ResultsDocument } from '../reports/results.js';
 import { renderSummaryTable } from '../reports/summary-table.js';
 import { writeReports } from '../reports/write-reports.js';
@@ -30,6 +31,7 @@ export function writeRunReports(
 
 /** Prints the summary table, every FAIL and ERROR with its replay command, problems, residue and where the reports are. */
 export function printOutcome(doc: ResultsDocument, s: ConformSettings, out: { write(text: string): unknown }): void {
+  if (doc.coverage.judged) out.write(`\n${coverageLine(doc.coverage.judged)}\n`);
   out.write(`\n${renderSummaryTable(doc)}`);
   for (const f of doc.failures.filter((x) => !x.known))
     out.write(`\n${f.verdict} ${f.rules.join(', ')}: ${f.message}\n  Reproduce with: ${f.replay}\n`);

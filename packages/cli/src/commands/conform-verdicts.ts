@@ -3,6 +3,7 @@
  * the collector heard and what the run knows about itself.
  */
 import type { ResultsCollector } from '../reports/collector.js';
+import type { LoadReportVerdicts } from '../reports/coverage-line.js';
 import { fixturesInfo } from '../reports/fixtures-section.js';
 import { conformCommand, type ReplayBase } from '../reports/replay.js';
 import type { CleanupInfo, ResultsDocument } from '../reports/results.js';
@@ -24,6 +25,8 @@ export interface RunFacts {
   readonly problems: readonly string[];
   readonly cleanup: CleanupInfo;
   readonly toolVersion: string;
+  /** The performance rules' verdicts of a load run (`--load-report DIR`), for the coverage line. */
+  readonly load?: LoadReportVerdicts;
 }
 
 /** The flags that repeat this run's selection in its command line. */
@@ -65,5 +68,6 @@ export function judgeRun(s: ConformSettings, collector: ResultsCollector, f: Run
     fixtures: fixturesInfo(s.fixturePrefix, readFixtureAccounts(fixtureFiles(f.ledger).accounts)),
     errors: f.errors,
     problems: f.problems,
+    ...(f.load ? { load: f.load } : {}),
   });
 }

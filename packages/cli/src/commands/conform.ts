@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
 import type { OptionValues } from '../options.js';
+import { readLoadReport } from '../reports/coverage-line.js';
 import { DEFAULT_FIXTURE_PREFIX, newRunTag } from '../reports/runner.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
 import { openReportSigner, signKeyFlag } from './certify.js';
@@ -38,6 +39,12 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   const started = now();
   const s = conformSettings(values, io.cwd, started);
   const deviations = readRunDeviations(s);
+  const loadDir = values['load-report'];
+  const load = typeof loadDir === 'string' ? readLoadReport(loadDir, io.cwd) : undefined;
+  if (load && 'error' in load) {
+    io.err.write(`erpcert conform: --load-report: ${load.error}. Nothing was run.\n`);
+    return 2;
+  }
   const signer = openReportSigner(values, io, 'conform');
   if (signer === 'refused') return 2;
   const wanted = connectionOf(s);
@@ -82,6 +89,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     problems: cleaned.problems,
     cleanup: cleaned.cleanup,
     toolVersion: TOOL_VERSION,
+    ...(load ? { load } : {}),
   });
   const doc = settleKnownDeviations(judged, s, deviations, started.toISOString().slice(0, 10), say);
   writeRunReports(doc, s, masker, say);
@@ -174,6 +182,12 @@ export const conform: Command = {
       name: 'strict-baseline',
       type: 'boolean',
       help: 'a rule the baseline lists that now PASSes fails the run (exit 1): remove it from the file',
+    },
+    {
+      name: 'load-report',
+      type: 'string',
+      arg: 'DIR',
+      help: 'an erpcert load report folder: its verdicts of the REST.LIMITS.* rules go into the coverage line',
     },
     signKeyFlag,
   ],

@@ -6,6 +6,7 @@
  */
 import { signatureLine } from '../attest/signature-line.js';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
+import { coverageLine } from './coverage-line.js';
 import { fixturesHtml } from './fixtures-section.js';
 import { esc, page, verdictBadge } from './html.js';
 import type { FailureEntry, ResultsDocument, RuleResult, VerdictCounts } from './results.js';
@@ -230,6 +231,7 @@ export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOption
         : 'ERROR: the run could not be completed';
   const body = [
     '<header>',
+    ...(doc.coverage.judged ? [`<p id="coverage-line">${esc(coverageLine(doc.coverage.judged))}</p>`] : []),
     '<h1>erpcert conformance report</h1>',
     `<p><span class="outcome outcome-${esc(run.outcome)}" id="outcome">${esc(outcome)}</span></p>`,
     facts(doc),

@@ -4,6 +4,7 @@
  */
 import { signatureLine } from '../attest/signature-line.js';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
+import { coverageLine } from './coverage-line.js';
 import { fixturesMd } from './fixtures-section.js';
 import type { ResultsDocument, VerdictCounts } from './results.js';
 
@@ -77,6 +78,7 @@ export function renderSummaryMd(doc: ResultsDocument): string {
             .join(', ')})`
         : 'ERROR (the run could not be completed)';
   const out: string[] = [
+    ...(doc.coverage.judged ? [`**${coverageLine(doc.coverage.judged)}**`, ''] : []),
     `## erpcert conform: ${head}`,
     '',
     `Target \`${run.target.url}\`${run.target.embedded ? ' (embedded reference server)' : ''} · profile ${run.profile}` +

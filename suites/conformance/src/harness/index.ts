@@ -87,6 +87,7 @@ export { fixtureSet, fixtureSkipReason } from './fixture-set.js';
 export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 export { TARGET_ENV } from './meta.js';
 export { observe } from './observations.js';
+export { confirmed } from './preconditions.js';
 export {
   ascendingOrder,
   compareWithModel,

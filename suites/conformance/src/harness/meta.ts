@@ -92,6 +92,11 @@ export interface ConformanceMeta {
   observations?: Record<string, number>;
   /** Faults of the target seen during the test (at most a few), whether or not the test failed. */
   faults?: TargetFault[];
+  /**
+   * Rules a case of which was left without a verdict because what the check rests on was not confirmed by a
+   * read (preconditions.ts), with the first reason: a rule no case judged SKIPs with it.
+   */
+  unconfirmed?: Record<string, string>;
 }
 
 declare module 'vitest' {
