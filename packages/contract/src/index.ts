@@ -17,7 +17,7 @@ export {
   observed,
   observedFieldsOf,
 } from './observed.js';
-export { docsDir, repoRoot, specsDir } from './paths.js';
+export { contractPackageDir, docsDir, findContentRoots, inCheckout, repoRoot, specsDir } from './paths.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
 export {
   API_DOC,
