@@ -72,6 +72,8 @@ function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, l
     [TARGET_ENV.runTag]: runTag,
     [TARGET_ENV.ledger]: ledger,
     [TARGET_ENV.pace]: s.pace,
+    [TARGET_ENV.maxRetries]: s.maxRetries,
+    [TARGET_ENV.maxRetryWait]: s.maxRetryWait,
     [TARGET_ENV.fixturePrefix]: s.fixturePrefix,
   };
   return Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
@@ -328,6 +330,18 @@ export const conform: Command = {
       help: 'run the i-th of n parts of the test files (one part per machine)',
     },
     { name: 'pace', type: 'string', arg: 'R', help: 'at most R requests per second per test worker (staging targets)' },
+    {
+      name: 'max-retries',
+      type: 'int',
+      arg: 'N',
+      help: 'resend a request at most N times after 429/503 answers with Retry-After (default 3; 0 never waits)',
+    },
+    {
+      name: 'max-retry-wait',
+      type: 'string',
+      arg: 'S',
+      help: 'wait at most S seconds for one Retry-After (default 30); a longer one gives the rule ERROR',
+    },
     {
       name: 'fixture-prefix',
       type: 'string',

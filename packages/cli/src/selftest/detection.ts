@@ -109,7 +109,11 @@ export function judgeMutant(
     breaks: m.breaks,
     select: selectionOf(m),
     status: status === 'judged' && !completed ? 'error' : status,
-    caught: completed && runs.every((r) => m.breaks.every((b) => r.failed.includes(b))),
+    caught:
+      completed &&
+      (m.harmless
+        ? runs.every((r) => r.failed.length === 0)
+        : runs.every((r) => m.breaks.every((b) => r.failed.includes(b)))),
     precise: completed && failed.length > 0 && extra.length === 0,
     repeatable: completed && runs.length >= 2 && runs.every((r) => sameSet(r.failed, runs[0]!.failed)),
     failed,

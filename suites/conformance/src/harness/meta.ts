@@ -92,6 +92,18 @@ export interface ConformanceMeta {
   observations?: Record<string, number>;
   /** Faults of the target seen during the test (at most a few), whether or not the test failed. */
   faults?: TargetFault[];
+  /** Throttled answers (429, or 503 with `Retry-After`) of the test; absent when there were none. */
+  throttling?: ThrottleCounts;
+}
+
+/** What the client did with throttled answers (client retry-after.ts), summed over a test or a run. */
+export interface ThrottleCounts {
+  /** Answers the client waited out and sent again. */
+  readonly retried: number;
+  /** Milliseconds it waited for them, in all. */
+  readonly waitedMs: number;
+  /** Throttled answers it handed on: past its bounds, or a 429 without `Retry-After`. */
+  readonly gaveUp: number;
 }
 
 declare module 'vitest' {
@@ -122,6 +134,10 @@ export const TARGET_ENV = {
   ledger: 'ERPCERT_LEDGER',
   /** Maximum requests per second per worker (pacing). */
   pace: 'ERPCERT_PACE',
+  /** Resends of one request after throttled answers (429/503 with Retry-After); 0 never waits. Default 3. */
+  maxRetries: 'ERPCERT_MAX_RETRIES',
+  /** The longest single Retry-After wait, in seconds; a longer one is not waited for. Default 30. */
+  maxRetryWait: 'ERPCERT_MAX_RETRY_WAIT',
   /** Optional: a portal usercode holding the un-confirm permission (unokrecord, portal §4 rule 6). */
   unokUsercode: 'ERPCERT_UNOK_USERCODE',
   /** Prefix of the fixture set's codes (fixture-scheme.ts); default `ERPCERT-FX-`. */

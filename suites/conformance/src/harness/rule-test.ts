@@ -157,6 +157,8 @@ function end(t: TestContext, session: WorkerSession): void {
   endObservations();
   const faults = session.recorder.testFaults();
   if (faults.length > 0) metaOf(t).faults = faults;
+  const throttling = session.recorder.throttling();
+  if (throttling) metaOf(t).throttling = throttling;
 }
 
 /** A violation's rule, read by name and shape (module copies under vitest make `instanceof` unreliable). */
