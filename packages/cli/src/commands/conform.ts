@@ -310,9 +310,9 @@ export const conform: Command = {
     {
       name: 'profile',
       type: 'string',
-      choices: ['readonly', 'full', 'strict'],
+      choices: ['readonly', 'full', 'gate', 'strict'],
       default: 'full',
-      help: 'readonly writes nothing; full creates tagged records and removes them; strict also reports advisory WARNs',
+      help: 'readonly writes nothing; full creates tagged records and removes them; gate judges the same rules as full with the fewest requests (per commit); strict also reports advisory WARNs',
     },
     { name: 'runs', type: 'int', arg: 'N', help: 'fast-check runs per property (default: the suite default)' },
     { name: 'seed', type: 'int', arg: 'S', help: 'fast-check seed, to replay a run' },

@@ -84,6 +84,7 @@ export {
   LOOKUP_ITEMS,
 } from './fixture-scheme.js';
 export { fixtureSet, fixtureSkipReason } from './fixture-set.js';
+export { GATE_EXAMPLE_PATIENCE, GATE_PATIENCE, GateBudget } from './gate-budget.js';
 export type {
   ConformanceMeta,
   FailureDetail,

@@ -54,7 +54,7 @@ export class TargetConfigError extends Error {
   override readonly name = 'TargetConfigError';
 }
 
-const PROFILES: readonly Profile[] = ['readonly', 'full', 'strict'];
+const PROFILES: readonly Profile[] = ['readonly', 'full', 'gate', 'strict'];
 
 function positiveInt(env: Readonly<Record<string, string | undefined>>, name: string): number | undefined {
   const raw = env[name];
