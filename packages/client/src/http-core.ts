@@ -161,8 +161,10 @@ export class HttpCore {
           : decision.action === 'give-up'
             ? { outcome: 'gave-up', reason: decision.reason }
             : undefined;
-      if (this.#config.onExchange) this.#observe(throttle ? { ...exchange(), throttle } : exchange());
-      if (decision.action !== 'retry') return raw;
+      const marked = throttle ? { ...exchange(), throttle } : undefined;
+      if (this.#config.onExchange) this.#observe(marked ?? exchange());
+      // the answer handed on carries the mark too: an error built from it says the client gave up on a throttle
+      if (decision.action !== 'retry') return marked ? { ...raw, exchange: marked } : raw;
       await this.clock.sleep(decision.waitMs);
       if (spec.options?.signal?.aborted) return raw;
     }

@@ -132,6 +132,8 @@ describe('a client against a throttling server', () => {
     expect(server.requests).toHaveLength(3);
     expect(clock.sleeps).toEqual([1000, 1000]);
     expect(seen.at(-1)?.throttle).toEqual({ outcome: 'gave-up', reason: 'still throttled after 2 retries' });
+    // the error's exchange says so too (the suite blames no rule for a throttled answer)
+    expect(isErpClientError(err) && err.exchange?.throttle?.outcome).toBe('gave-up');
     client.close();
   });
 
