@@ -52,12 +52,13 @@ describe.skipIf(!k6Available())('execution segments (skipped only when k6 is not
     const merged = mergeK6Summaries(parts.map((p) => p.summary!));
     const count = (summary: typeof merged, metric: string): number => summary.metrics[metric]?.values.count ?? 0;
 
-    expect(count(single.summary!, 'iterations')).toBe(30); // 10/s x 3 s
+    // 10/s x 3 s; the arrival due at the window's end races with its end (see the tolerance above)
+    expect(Math.abs(count(single.summary!, 'iterations') - 30)).toBeLessThanOrEqual(TOLERANCE);
     for (const metric of ['iterations', 'erp_reqs', 'erp_ops']) {
       expect(Math.abs(count(merged, metric) - count(single.summary!, metric)), metric).toBeLessThanOrEqual(TOLERANCE);
     }
     // each part did its share (striped halves), not the whole run twice
-    for (const part of parts) expect(count(part.summary!, 'iterations')).toBe(15);
+    for (const part of parts) expect(Math.abs(count(part.summary!, 'iterations') - 15)).toBeLessThanOrEqual(TOLERANCE);
     expect(parts.map((p) => p.result.verdict)).toEqual(['info', 'info']); // a part alone has no verdict
     expect(parts.map((p) => p.exitCode)).toEqual([0, 0]); // but every threshold of its share held
     const distributed = resultOfSegments(parts);

@@ -1,14 +1,27 @@
 import type { Command, CommandIO } from './command.js';
+import { certify } from './commands/certify.js';
 import { cleanup } from './commands/cleanup.js';
 import { conform } from './commands/conform.js';
+import { keygen } from './commands/keygen.js';
 import { load } from './commands/load.js';
 import { report } from './commands/report.js';
 import { selfTest } from './commands/self-test.js';
 import { serve } from './commands/serve.js';
+import { verifyCommand } from './commands/verify.js';
 import { formatFlags, parseArgs, UsageError } from './options.js';
 
 /** The subcommands of the command-line contract (DESIGN.md), in the order --help lists them. */
-export const commands: readonly Command[] = [serve, conform, load, cleanup, report, selfTest];
+export const commands: readonly Command[] = [
+  serve,
+  conform,
+  load,
+  cleanup,
+  report,
+  selfTest,
+  keygen,
+  certify,
+  verifyCommand,
+];
 
 function topHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 4;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BodySyntaxError, decodeBody, sniffFormat } from './body-decode.js';
+import { BodySyntaxError, decodeBody, escapeRawControlChars, sniffFormat } from './body-decode.js';
 
 describe('decodeBody', () => {
   it.each([
@@ -67,6 +67,16 @@ describe('decodeBody', () => {
   ])('sniffs %j as %s', (body, format) => {
     expect(sniffFormat(body)).toBe(format);
     expect(decodeBody(body).format).toBe(format);
+  });
+
+  it('reads a JSON string holding raw control characters, as live servers send RLinkVc (issue 21)', () => {
+    const raw = `{"data":{"@register":"RLinkVc","RLinkVc":[{"FromRecidStr":"${String.fromCharCode(2, 1)}SVOVc\\"${String.fromCharCode(10)}x"}]}}`;
+    expect(() => JSON.parse(raw)).toThrow();
+    const decoded = decodeBody(raw);
+    expect((decoded.json as { data: { RLinkVc: { FromRecidStr: string }[] } }).data.RLinkVc[0]!.FromRecidStr).toBe(
+      `${String.fromCharCode(2, 1)}SVOVc"${String.fromCharCode(10)}x`,
+    );
+    expect(escapeRawControlChars('{"a": 1}\n')).toBe('{"a": 1}\n');
   });
 
   it.each([['<data><a></data>'], ['{"data": ']])('throws BodySyntaxError for %j', (body) => {

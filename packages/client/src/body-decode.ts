@@ -91,6 +91,28 @@ function listOf(v: unknown): unknown[] {
 }
 
 /**
+ * The JSON text with every control character that stands raw inside a string literal written as its `\u00XX`
+ * escape (RFC 8259 §7 forbids them there); everything outside strings is left as it is.
+ */
+export function escapeRawControlChars(text: string): string {
+  let out = '';
+  let inString = false;
+  let afterBackslash = false;
+  for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    if (inString && !afterBackslash && code < 0x20) {
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
+      continue;
+    }
+    out += ch;
+    if (afterBackslash) afterBackslash = false;
+    else if (inString && ch === '\\') afterBackslash = true;
+    else if (ch === '"') inString = !inString;
+  }
+  return out;
+}
+
+/**
  * Decodes a body by sniffing its first character. XML bodies may have `<error>`/`<message>` elements before
  * `<data>` (no single root); JSON bodies may carry `{"error": {"@code", "@description", "@field"}}`
  * (DESIGN.md "What real deployments do"). Throws {@link BodySyntaxError} for a malformed XML or JSON body.
@@ -114,7 +136,14 @@ export function decodeBody(text: string): DecodedBody {
   try {
     json = JSON.parse(text);
   } catch (cause) {
-    throw new BodySyntaxError(`malformed JSON: ${(cause as Error).message}`, { cause });
+    // live servers send control characters raw inside strings (RLinkVc FromRecidStr, issue 21): escape and retry
+    const escaped = escapeRawControlChars(text);
+    try {
+      if (escaped === text) throw cause;
+      json = JSON.parse(escaped);
+    } catch {
+      throw new BodySyntaxError(`malformed JSON: ${(cause as Error).message}`, { cause });
+    }
   }
   const o = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
   // live servers also nest a PATCH error inside data: {"data": {"messages": [...], "error": {"@code", "@field"}}}

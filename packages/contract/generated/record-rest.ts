@@ -1963,7 +1963,7 @@ export interface paths {
         };
         /**
          * List projects
-         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed.
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on Code, Comment, Closed, Name, Terminated (observed).
          */
         get: operations["listPRVc"];
         put?: never;
@@ -1990,7 +1990,7 @@ export interface paths {
         };
         /**
          * One PRVc record by key
-         * @description Not in the docs. Real deployments answer it with the envelope holding that one record.
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on Code, Comment, Closed, Name, Terminated (observed).
          */
         get: operations["getPRVc"];
         put?: never;
@@ -2014,7 +2014,7 @@ export interface paths {
         };
         /**
          * List departments
-         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed.
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on Code, Comment, Closed (observed).
          */
         get: operations["listDepVc"];
         put?: never;
@@ -2041,7 +2041,7 @@ export interface paths {
         };
         /**
          * One DepVc record by key
-         * @description Not in the docs. Real deployments answer it with the envelope holding that one record.
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on Code, Comment, Closed (observed).
          */
         get: operations["getDepVc"];
         put?: never;
@@ -2065,6 +2065,321 @@ export interface paths {
         };
         /** The VAT codes (settings block) */
         get: operations["getVATCodeBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/MainStockBlock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The main stock (settings block) */
+        get: operations["getMainStockBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/SVOVc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List service orders
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on SerNr, CustCode, CustName, TransDate, ConfirmationNo, DoneMark, Comment (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
+         */
+        get: operations["listSVOVc"];
+        put?: never;
+        /**
+         * Create service orders
+         * @description Form-encoded bodies run the same auto-fill logic as the user interface (rule 1); JSON bodies do not (rule 2). In JSON bodies the register is identified by the URL and the array key (rule 3).
+         */
+        post: operations["createSVOVc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/SVOVc/{SerNr}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key SerNr (URL-encoded). */
+                SerNr: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * One SVOVc record by key
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on SerNr, CustCode, CustName, TransDate, ConfirmationNo, DoneMark, Comment (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
+         */
+        get: operations["getSVOVc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update one SVOVc record
+         * @description Form body with `set_field.*` and `set_row_field.*`.
+         */
+        patch: operations["updateSVOVc"];
+        trace?: never;
+    };
+    "/api/1/WSVc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List work sheets
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on CustCode, SVONr, EMCode (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
+         */
+        get: operations["listWSVc"];
+        put?: never;
+        /**
+         * Create work sheets
+         * @description Form-encoded bodies run the same auto-fill logic as the user interface (rule 1); JSON bodies do not (rule 2). In JSON bodies the register is identified by the URL and the array key (rule 3).
+         */
+        post: operations["createWSVc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/WSVc/{SerNr}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key SerNr (URL-encoded). */
+                SerNr: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * One WSVc record by key
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on CustCode, SVONr, EMCode (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
+         */
+        get: operations["getWSVc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update one WSVc record
+         * @description Form body with `set_field.*` and `set_row_field.*`.
+         */
+        patch: operations["updateWSVc"];
+        trace?: never;
+    };
+    "/api/1/SVOSerVc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List service items
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on SerialNr, ArtCode, CustCode, Comment, WarrantyUntil (observed).
+         */
+        get: operations["listSVOSerVc"];
+        put?: never;
+        /**
+         * Create service items
+         * @description Form-encoded bodies run the same auto-fill logic as the user interface (rule 1); JSON bodies do not (rule 2). In JSON bodies the register is identified by the URL and the array key (rule 3).
+         */
+        post: operations["createSVOSerVc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/SVOSerVc/{SerialNr}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key SerialNr (URL-encoded). */
+                SerialNr: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One SVOSerVc record by key
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on SerialNr, ArtCode, CustCode, Comment, WarrantyUntil (observed).
+         */
+        get: operations["getSVOSerVc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update one SVOSerVc record
+         * @description Form body with `set_field.*` and `set_row_field.*`.
+         */
+        patch: operations["updateSVOSerVc"];
+        trace?: never;
+    };
+    "/api/1/ActTypeVc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List activity types
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on Code, Comment, ActTypeGr (observed).
+         */
+        get: operations["listActTypeVc"];
+        put?: never;
+        /**
+         * Create activity types
+         * @description Form-encoded bodies run the same auto-fill logic as the user interface (rule 1); JSON bodies do not (rule 2). In JSON bodies the register is identified by the URL and the array key (rule 3).
+         */
+        post: operations["createActTypeVc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/ActTypeVc/{Code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One ActTypeVc record by key
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on Code, Comment, ActTypeGr (observed).
+         */
+        get: operations["getActTypeVc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update one ActTypeVc record
+         * @description Form body with `set_field.*` and `set_row_field.*`.
+         */
+        patch: operations["updateActTypeVc"];
+        trace?: never;
+    };
+    "/api/1/ActTypeGrVc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List activity type groups
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on Code, Comment, CalColNr, ForceProj, ForceCust, ForceItem, ForceTextInMatrix (observed).
+         */
+        get: operations["listActTypeGrVc"];
+        put?: never;
+        /**
+         * Create activity type groups
+         * @description Form-encoded bodies run the same auto-fill logic as the user interface (rule 1); JSON bodies do not (rule 2). In JSON bodies the register is identified by the URL and the array key (rule 3).
+         */
+        post: operations["createActTypeGrVc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/ActTypeGrVc/{Code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One ActTypeGrVc record by key
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on Code, Comment, CalColNr, ForceProj, ForceCust, ForceItem, ForceTextInMatrix (observed).
+         */
+        get: operations["getActTypeGrVc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update one ActTypeGrVc record
+         * @description Form body with `set_field.*` and `set_row_field.*`.
+         */
+        patch: operations["updateActTypeGrVc"];
+        trace?: never;
+    };
+    "/api/1/RLinkVc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List record links
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on SerNr, FromRecidStr, ToRecidStr, Comment (observed).
+         */
+        get: operations["listRLinkVc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/1/RLinkVc/{SerNr}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Key SerNr (URL-encoded). */
+                SerNr: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * One RLinkVc record by key
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on SerNr, FromRecidStr, ToRecidStr, Comment (observed).
+         */
+        get: operations["getRLinkVc"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5579,6 +5894,7 @@ export interface components {
             Closed?: string;
             LangCode?: string;
             emailAddr?: string;
+            LoginEmailAddr?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: components["schemas"]["RowBase"][];
         } & {
@@ -5616,6 +5932,7 @@ export interface components {
             Closed?: string;
             LangCode?: string;
             emailAddr?: string;
+            LoginEmailAddr?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: components["schemas"]["RowBaseXml"][];
         } & {
@@ -5637,6 +5954,7 @@ export interface components {
             "set_field.Closed"?: string;
             "set_field.LangCode"?: string;
             "set_field.emailAddr"?: string;
+            "set_field.LoginEmailAddr"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -5648,6 +5966,7 @@ export interface components {
             "set_field.Closed"?: string;
             "set_field.LangCode"?: string;
             "set_field.emailAddr"?: string;
+            "set_field.LoginEmailAddr"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -5661,6 +5980,7 @@ export interface components {
             Closed?: string;
             LangCode?: string;
             emailAddr?: string;
+            LoginEmailAddr?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: Record<string, never>[];
         } & {
@@ -8198,6 +8518,8 @@ export interface components {
             Code?: string;
             Comment?: string;
             Closed?: string;
+            Name?: string;
+            Terminated?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: components["schemas"]["RowBase"][];
         } & {
@@ -8232,6 +8554,8 @@ export interface components {
             Code?: string;
             Comment?: string;
             Closed?: string;
+            Name?: string;
+            Terminated?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: components["schemas"]["RowBaseXml"][];
         } & {
@@ -8250,6 +8574,8 @@ export interface components {
             "set_field.Code"?: string;
             "set_field.Comment"?: string;
             "set_field.Closed"?: string;
+            "set_field.Name"?: string;
+            "set_field.Terminated"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -8258,6 +8584,8 @@ export interface components {
             "set_field.Code": string;
             "set_field.Comment"?: string;
             "set_field.Closed"?: string;
+            "set_field.Name"?: string;
+            "set_field.Terminated"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -8268,6 +8596,8 @@ export interface components {
             Code: string;
             Comment?: string;
             Closed?: string;
+            Name?: string;
+            Terminated?: string;
             /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
             rows?: Record<string, never>[];
         } & {
@@ -8444,6 +8774,777 @@ export interface components {
             sequence: components["schemas"]["SequenceNumber"];
             systemversion: string;
             VATCodeBlock: components["schemas"]["VATCodeBlockBlockXml"];
+        };
+        /** @description A line of the MainStockBlock settings block (main stock (settings block)). */
+        MainStockBlockRow: {
+            /** @description 0-based row number. */
+            "@rownumber": string;
+            MainStock?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description The one MainStockBlock record: an object holding `rows`, not an array of records. */
+        MainStockBlockBlock: {
+            rows: components["schemas"]["MainStockBlockRow"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description JSON envelope of the MainStockBlock settings block. */
+        MainStockBlockEnvelope: {
+            data: {
+                /** @constant */
+                "@register": "MainStockBlock";
+                /** @description Current sequence number. */
+                "@sequence": components["schemas"]["SequenceNumber"];
+                /** @description System version. */
+                "@systemversion"?: string;
+                MainStockBlock: components["schemas"]["MainStockBlockBlock"];
+            };
+        };
+        /** @description XML form of a MainStockBlock line: `<row rownumber>` with one element per row field. */
+        MainStockBlockRowXml: {
+            rownumber: string;
+            MainStock?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description XML form of the one MainStockBlock record: `<MainStockBlock register="MainStockBlock">` holding `<rows>` and nothing else. */
+        MainStockBlockBlockXml: {
+            /** @constant */
+            register?: "MainStockBlock";
+            rows: components["schemas"]["MainStockBlockRowXml"][];
+        };
+        /** @description XML envelope of the MainStockBlock settings block: `<data register="MainStockBlock" sequence systemversion>` holding one `<MainStockBlock>`. */
+        MainStockBlockEnvelopeXml: {
+            /** @constant */
+            register: "MainStockBlock";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            MainStockBlock: components["schemas"]["MainStockBlockBlockXml"];
+        };
+        /** @description A SVOVc record (service orders). Key: SerNr. */
+        SVOVcRecord: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "SVOVc";
+            /** @description The record's sequence value. */
+            "@sequence": string;
+            /** @description `/api/1/<register>/<key>`, key parts URL-encoded; composite key parts separated by `/`. */
+            "@url": string;
+            /** @description Base registers only. */
+            UUID?: string;
+            /** @description Base registers only. */
+            ServerSequence?: string;
+            /** @description Base registers only. */
+            SyncFlags?: string;
+            SerNr?: string;
+            CustCode?: string;
+            CustName?: string;
+            TransDate?: string;
+            ConfirmationNo?: string;
+            DoneMark?: string;
+            Comment?: string;
+            rows?: components["schemas"]["SVOVcRow"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A line of a SVOVc record. */
+        SVOVcRow: {
+            /** @description 0-based row number. */
+            "@rownumber": string;
+            ArtCode?: string;
+            Quant?: string;
+            SerialNr?: string;
+            ItemType?: string;
+            Invd?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description The `data` member of a SVOVc envelope. */
+        SVOVcEnvelopeData: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "SVOVc";
+            /** @description Current sequence number. */
+            "@sequence": components["schemas"]["SequenceNumber"];
+            /** @description System version. */
+            "@systemversion": string;
+            SVOVc: components["schemas"]["SVOVcRecord"][];
+        };
+        /** @description JSON envelope holding SVOVc records. */
+        SVOVcEnvelope: {
+            data: components["schemas"]["SVOVcEnvelopeData"];
+        };
+        /** @description XML form of a SVOVc record: `<SVOVc register sequence url>`, one element per field, `<rows>`. */
+        SVOVcRecordXml: {
+            /** @constant */
+            register: "SVOVc";
+            sequence: string;
+            url: string;
+            UUID?: string;
+            ServerSequence?: string;
+            SyncFlags?: string;
+            SerNr?: string;
+            CustCode?: string;
+            CustName?: string;
+            TransDate?: string;
+            ConfirmationNo?: string;
+            DoneMark?: string;
+            Comment?: string;
+            rows?: components["schemas"]["SVOVcRowXml"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description XML form of a SVOVc line: `<row rownumber>` with one element per row field. */
+        SVOVcRowXml: {
+            rownumber: string;
+            ArtCode?: string;
+            Quant?: string;
+            SerialNr?: string;
+            ItemType?: string;
+            Invd?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description XML envelope: `<data register="SVOVc" sequence systemversion>` with one `<SVOVc>` element per record. */
+        SVOVcEnvelopeXml: {
+            /** @constant */
+            register: "SVOVc";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            SVOVc?: components["schemas"]["SVOVcRecordXml"][];
+        };
+        /** @description Form-encoded SVOVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, SerialNr, ItemType, Invd). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        SVOVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.CustName"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.ConfirmationNo"?: string;
+            "set_field.DoneMark"?: string;
+            "set_field.Comment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded SVOVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, SerialNr, ItemType, Invd). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        SVOVcCreateForm: {
+            "set_field.SerNr"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.CustName"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.ConfirmationNo"?: string;
+            "set_field.DoneMark"?: string;
+            "set_field.Comment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description A SVOVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
+        SVOVcRecordInput: {
+            /** @constant */
+            "@register"?: "SVOVc";
+            SerNr?: string;
+            CustCode?: string;
+            CustName?: string;
+            TransDate?: string;
+            ConfirmationNo?: string;
+            DoneMark?: string;
+            Comment?: string;
+            rows?: components["schemas"]["SVOVcRowInput"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A SVOVc line in a JSON create body. */
+        SVOVcRowInput: {
+            ArtCode?: string;
+            Quant?: string;
+            SerialNr?: string;
+            ItemType?: string;
+            Invd?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description JSON create body `{data: {SVOVc: [ {<field>: <value>, rows: [ {...} ]} ]}}`. No auto-fill: all required values must be supplied (rule 2). Several records can be created in one request (rule 3). */
+        SVOVcCreateJson: {
+            data: {
+                SVOVc: components["schemas"]["SVOVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A WSVc record (work sheets). Key: SerNr. */
+        WSVcRecord: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "WSVc";
+            /** @description The record's sequence value. */
+            "@sequence": string;
+            /** @description `/api/1/<register>/<key>`, key parts URL-encoded; composite key parts separated by `/`. */
+            "@url": string;
+            /** @description Base registers only. */
+            UUID?: string;
+            /** @description Base registers only. */
+            ServerSequence?: string;
+            /** @description Base registers only. */
+            SyncFlags?: string;
+            SerNr?: string;
+            SVONr?: string;
+            EMCode?: string;
+            WONr?: string;
+            CustCode?: string;
+            Location?: string;
+            UpdStockFlag?: string;
+            TransDate?: string;
+            Comment?: string;
+            rows?: components["schemas"]["WSVcRow"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A line of a WSVc record. */
+        WSVcRow: {
+            /** @description 0-based row number. */
+            "@rownumber": string;
+            ArtCode?: string;
+            Quant?: string;
+            SerialNr?: string;
+            ItemType?: string;
+            Invd?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description The `data` member of a WSVc envelope. */
+        WSVcEnvelopeData: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "WSVc";
+            /** @description Current sequence number. */
+            "@sequence": components["schemas"]["SequenceNumber"];
+            /** @description System version. */
+            "@systemversion": string;
+            WSVc: components["schemas"]["WSVcRecord"][];
+        };
+        /** @description JSON envelope holding WSVc records. */
+        WSVcEnvelope: {
+            data: components["schemas"]["WSVcEnvelopeData"];
+        };
+        /** @description XML form of a WSVc record: `<WSVc register sequence url>`, one element per field, `<rows>`. */
+        WSVcRecordXml: {
+            /** @constant */
+            register: "WSVc";
+            sequence: string;
+            url: string;
+            UUID?: string;
+            ServerSequence?: string;
+            SyncFlags?: string;
+            SerNr?: string;
+            SVONr?: string;
+            EMCode?: string;
+            WONr?: string;
+            CustCode?: string;
+            Location?: string;
+            UpdStockFlag?: string;
+            TransDate?: string;
+            Comment?: string;
+            rows?: components["schemas"]["WSVcRowXml"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description XML form of a WSVc line: `<row rownumber>` with one element per row field. */
+        WSVcRowXml: {
+            rownumber: string;
+            ArtCode?: string;
+            Quant?: string;
+            SerialNr?: string;
+            ItemType?: string;
+            Invd?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description XML envelope: `<data register="WSVc" sequence systemversion>` with one `<WSVc>` element per record. */
+        WSVcEnvelopeXml: {
+            /** @constant */
+            register: "WSVc";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            WSVc?: components["schemas"]["WSVcRecordXml"][];
+        };
+        /** @description Form-encoded WSVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, SerialNr, ItemType, Invd). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        WSVcForm: {
+            "set_field.SerNr"?: string;
+            "set_field.SVONr"?: string;
+            "set_field.EMCode"?: string;
+            "set_field.WONr"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.Location"?: string;
+            "set_field.UpdStockFlag"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.Comment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded WSVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, SerialNr, ItemType, Invd). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        WSVcCreateForm: {
+            "set_field.SerNr"?: string;
+            "set_field.SVONr"?: string;
+            "set_field.EMCode"?: string;
+            "set_field.WONr"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.Location"?: string;
+            "set_field.UpdStockFlag"?: string;
+            "set_field.TransDate"?: string;
+            "set_field.Comment"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
+        };
+        /** @description A WSVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
+        WSVcRecordInput: {
+            /** @constant */
+            "@register"?: "WSVc";
+            SerNr?: string;
+            SVONr?: string;
+            EMCode?: string;
+            WONr?: string;
+            CustCode?: string;
+            Location?: string;
+            UpdStockFlag?: string;
+            TransDate?: string;
+            Comment?: string;
+            rows?: components["schemas"]["WSVcRowInput"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A WSVc line in a JSON create body. */
+        WSVcRowInput: {
+            ArtCode?: string;
+            Quant?: string;
+            SerialNr?: string;
+            ItemType?: string;
+            Invd?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description JSON create body `{data: {WSVc: [ {<field>: <value>, rows: [ {...} ]} ]}}`. No auto-fill: all required values must be supplied (rule 2). Several records can be created in one request (rule 3). */
+        WSVcCreateJson: {
+            data: {
+                WSVc: components["schemas"]["WSVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A SVOSerVc record (service items). Key: SerialNr. */
+        SVOSerVcRecord: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "SVOSerVc";
+            /** @description The record's sequence value. */
+            "@sequence": string;
+            /** @description `/api/1/<register>/<key>`, key parts URL-encoded; composite key parts separated by `/`. */
+            "@url": string;
+            /** @description Base registers only. */
+            UUID?: string;
+            /** @description Base registers only. */
+            ServerSequence?: string;
+            /** @description Base registers only. */
+            SyncFlags?: string;
+            SerialNr?: string;
+            ArtCode?: string;
+            CustCode?: string;
+            Comment?: string;
+            WarrantyUntil?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBase"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The `data` member of a SVOSerVc envelope. */
+        SVOSerVcEnvelopeData: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "SVOSerVc";
+            /** @description Current sequence number. */
+            "@sequence": components["schemas"]["SequenceNumber"];
+            /** @description System version. */
+            "@systemversion": string;
+            SVOSerVc: components["schemas"]["SVOSerVcRecord"][];
+        };
+        /** @description JSON envelope holding SVOSerVc records. */
+        SVOSerVcEnvelope: {
+            data: components["schemas"]["SVOSerVcEnvelopeData"];
+        };
+        /** @description XML form of a SVOSerVc record: `<SVOSerVc register sequence url>`, one element per field, `<rows>`. */
+        SVOSerVcRecordXml: {
+            /** @constant */
+            register: "SVOSerVc";
+            sequence: string;
+            url: string;
+            UUID?: string;
+            ServerSequence?: string;
+            SyncFlags?: string;
+            SerialNr?: string;
+            ArtCode?: string;
+            CustCode?: string;
+            Comment?: string;
+            WarrantyUntil?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBaseXml"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description XML envelope: `<data register="SVOSerVc" sequence systemversion>` with one `<SVOSerVc>` element per record. */
+        SVOSerVcEnvelopeXml: {
+            /** @constant */
+            register: "SVOSerVc";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            SVOSerVc?: components["schemas"]["SVOSerVcRecordXml"][];
+        };
+        /** @description Form-encoded SVOSerVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        SVOSerVcForm: {
+            "set_field.SerialNr"?: string;
+            "set_field.ArtCode"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.Comment"?: string;
+            "set_field.WarrantyUntil"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded SVOSerVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        SVOSerVcCreateForm: {
+            "set_field.SerialNr": string;
+            "set_field.ArtCode"?: string;
+            "set_field.CustCode"?: string;
+            "set_field.Comment"?: string;
+            "set_field.WarrantyUntil"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description A SVOSerVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
+        SVOSerVcRecordInput: {
+            /** @constant */
+            "@register"?: "SVOSerVc";
+            SerialNr: string;
+            ArtCode?: string;
+            CustCode?: string;
+            Comment?: string;
+            WarrantyUntil?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description JSON create body `{data: {SVOSerVc: [ {<field>: <value>, rows: [ {...} ]} ]}}`. No auto-fill: all required values must be supplied (rule 2). Several records can be created in one request (rule 3). */
+        SVOSerVcCreateJson: {
+            data: {
+                SVOSerVc: components["schemas"]["SVOSerVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A ActTypeVc record (activity types). Key: Code. */
+        ActTypeVcRecord: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "ActTypeVc";
+            /** @description The record's sequence value. */
+            "@sequence": string;
+            /** @description `/api/1/<register>/<key>`, key parts URL-encoded; composite key parts separated by `/`. */
+            "@url": string;
+            /** @description Base registers only. */
+            UUID?: string;
+            /** @description Base registers only. */
+            ServerSequence?: string;
+            /** @description Base registers only. */
+            SyncFlags?: string;
+            Code?: string;
+            Comment?: string;
+            ActTypeGr?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBase"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The `data` member of a ActTypeVc envelope. */
+        ActTypeVcEnvelopeData: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "ActTypeVc";
+            /** @description Current sequence number. */
+            "@sequence": components["schemas"]["SequenceNumber"];
+            /** @description System version. */
+            "@systemversion": string;
+            ActTypeVc: components["schemas"]["ActTypeVcRecord"][];
+        };
+        /** @description JSON envelope holding ActTypeVc records. */
+        ActTypeVcEnvelope: {
+            data: components["schemas"]["ActTypeVcEnvelopeData"];
+        };
+        /** @description XML form of a ActTypeVc record: `<ActTypeVc register sequence url>`, one element per field, `<rows>`. */
+        ActTypeVcRecordXml: {
+            /** @constant */
+            register: "ActTypeVc";
+            sequence: string;
+            url: string;
+            UUID?: string;
+            ServerSequence?: string;
+            SyncFlags?: string;
+            Code?: string;
+            Comment?: string;
+            ActTypeGr?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBaseXml"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description XML envelope: `<data register="ActTypeVc" sequence systemversion>` with one `<ActTypeVc>` element per record. */
+        ActTypeVcEnvelopeXml: {
+            /** @constant */
+            register: "ActTypeVc";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            ActTypeVc?: components["schemas"]["ActTypeVcRecordXml"][];
+        };
+        /** @description Form-encoded ActTypeVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ActTypeVcForm: {
+            "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.ActTypeGr"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ActTypeVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ActTypeVcCreateForm: {
+            "set_field.Code": string;
+            "set_field.Comment"?: string;
+            "set_field.ActTypeGr"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description A ActTypeVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
+        ActTypeVcRecordInput: {
+            /** @constant */
+            "@register"?: "ActTypeVc";
+            Code: string;
+            Comment?: string;
+            ActTypeGr?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description JSON create body `{data: {ActTypeVc: [ {<field>: <value>, rows: [ {...} ]} ]}}`. No auto-fill: all required values must be supplied (rule 2). Several records can be created in one request (rule 3). */
+        ActTypeVcCreateJson: {
+            data: {
+                ActTypeVc: components["schemas"]["ActTypeVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A ActTypeGrVc record (activity type groups). Key: Code. */
+        ActTypeGrVcRecord: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "ActTypeGrVc";
+            /** @description The record's sequence value. */
+            "@sequence": string;
+            /** @description `/api/1/<register>/<key>`, key parts URL-encoded; composite key parts separated by `/`. */
+            "@url": string;
+            /** @description Base registers only. */
+            UUID?: string;
+            /** @description Base registers only. */
+            ServerSequence?: string;
+            /** @description Base registers only. */
+            SyncFlags?: string;
+            Code?: string;
+            Comment?: string;
+            CalColNr?: string;
+            ForceProj?: string;
+            ForceCust?: string;
+            ForceItem?: string;
+            ForceTextInMatrix?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBase"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The `data` member of a ActTypeGrVc envelope. */
+        ActTypeGrVcEnvelopeData: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "ActTypeGrVc";
+            /** @description Current sequence number. */
+            "@sequence": components["schemas"]["SequenceNumber"];
+            /** @description System version. */
+            "@systemversion": string;
+            ActTypeGrVc: components["schemas"]["ActTypeGrVcRecord"][];
+        };
+        /** @description JSON envelope holding ActTypeGrVc records. */
+        ActTypeGrVcEnvelope: {
+            data: components["schemas"]["ActTypeGrVcEnvelopeData"];
+        };
+        /** @description XML form of a ActTypeGrVc record: `<ActTypeGrVc register sequence url>`, one element per field, `<rows>`. */
+        ActTypeGrVcRecordXml: {
+            /** @constant */
+            register: "ActTypeGrVc";
+            sequence: string;
+            url: string;
+            UUID?: string;
+            ServerSequence?: string;
+            SyncFlags?: string;
+            Code?: string;
+            Comment?: string;
+            CalColNr?: string;
+            ForceProj?: string;
+            ForceCust?: string;
+            ForceItem?: string;
+            ForceTextInMatrix?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBaseXml"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description XML envelope: `<data register="ActTypeGrVc" sequence systemversion>` with one `<ActTypeGrVc>` element per record. */
+        ActTypeGrVcEnvelopeXml: {
+            /** @constant */
+            register: "ActTypeGrVc";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            ActTypeGrVc?: components["schemas"]["ActTypeGrVcRecordXml"][];
+        };
+        /** @description Form-encoded ActTypeGrVc body of an update: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ActTypeGrVcForm: {
+            "set_field.Code"?: string;
+            "set_field.Comment"?: string;
+            "set_field.CalColNr"?: string;
+            "set_field.ForceProj"?: string;
+            "set_field.ForceCust"?: string;
+            "set_field.ForceItem"?: string;
+            "set_field.ForceTextInMatrix"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description Form-encoded ActTypeGrVc body of a create: `set_field.<FieldName>=<value>` (header). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        ActTypeGrVcCreateForm: {
+            "set_field.Code": string;
+            "set_field.Comment"?: string;
+            "set_field.CalColNr"?: string;
+            "set_field.ForceProj"?: string;
+            "set_field.ForceCust"?: string;
+            "set_field.ForceItem"?: string;
+            "set_field.ForceTextInMatrix"?: string;
+        } & {
+            [key: string]: components["schemas"]["FieldValue"];
+        };
+        /** @description A ActTypeGrVc record in a JSON create body. `@register` inside the objects is optional (rule 3). */
+        ActTypeGrVcRecordInput: {
+            /** @constant */
+            "@register"?: "ActTypeGrVc";
+            Code: string;
+            Comment?: string;
+            CalColNr?: string;
+            ForceProj?: string;
+            ForceCust?: string;
+            ForceItem?: string;
+            ForceTextInMatrix?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: Record<string, never>[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description JSON create body `{data: {ActTypeGrVc: [ {<field>: <value>, rows: [ {...} ]} ]}}`. No auto-fill: all required values must be supplied (rule 2). Several records can be created in one request (rule 3). */
+        ActTypeGrVcCreateJson: {
+            data: {
+                ActTypeGrVc: components["schemas"]["ActTypeGrVcRecordInput"][];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A RLinkVc record (record links). Key: SerNr. */
+        RLinkVcRecord: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "RLinkVc";
+            /** @description The record's sequence value. */
+            "@sequence": string;
+            /** @description `/api/1/<register>/<key>`, key parts URL-encoded; composite key parts separated by `/`. */
+            "@url": string;
+            /** @description Base registers only. */
+            UUID?: string;
+            /** @description Base registers only. */
+            ServerSequence?: string;
+            /** @description Base registers only. */
+            SyncFlags?: string;
+            SerNr?: string;
+            FromRecidStr?: string;
+            ToRecidStr?: string;
+            Comment?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBase"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The `data` member of a RLinkVc envelope. */
+        RLinkVcEnvelopeData: {
+            /**
+             * @description Register name.
+             * @constant
+             */
+            "@register": "RLinkVc";
+            /** @description Current sequence number. */
+            "@sequence": components["schemas"]["SequenceNumber"];
+            /** @description System version. */
+            "@systemversion": string;
+            RLinkVc: components["schemas"]["RLinkVcRecord"][];
+        };
+        /** @description JSON envelope holding RLinkVc records. */
+        RLinkVcEnvelope: {
+            data: components["schemas"]["RLinkVcEnvelopeData"];
+        };
+        /** @description XML form of a RLinkVc record: `<RLinkVc register sequence url>`, one element per field, `<rows>`. */
+        RLinkVcRecordXml: {
+            /** @constant */
+            register: "RLinkVc";
+            sequence: string;
+            url: string;
+            UUID?: string;
+            ServerSequence?: string;
+            SyncFlags?: string;
+            SerNr?: string;
+            FromRecidStr?: string;
+            ToRecidStr?: string;
+            Comment?: string;
+            /** @description The table lists no row fields for this register: registers without lines return rows as an empty array. */
+            rows?: components["schemas"]["RowBaseXml"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description XML envelope: `<data register="RLinkVc" sequence systemversion>` with one `<RLinkVc>` element per record. */
+        RLinkVcEnvelopeXml: {
+            /** @constant */
+            register: "RLinkVc";
+            sequence: components["schemas"]["SequenceNumber"];
+            systemversion: string;
+            RLinkVc?: components["schemas"]["RLinkVcRecordXml"][];
         };
     };
     responses: {
@@ -8982,6 +10083,90 @@ export interface components {
                 "application/json": components["schemas"]["VATCodeBlockEnvelope"] | components["schemas"]["ObservedErrorJson"];
                 "application/xml": components["schemas"]["VATCodeBlockEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
                 "text/xml": components["schemas"]["VATCodeBlockEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+            };
+        };
+        /** @description The MainStockBlock settings block. XML by default (as every REST answer, record-rest-api.md §1), JSON with `Accept: application/json`. A refusal may come with HTTP 200 in the observed error shapes. */
+        MainStockBlockEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MainStockBlockEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["MainStockBlockEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["MainStockBlockEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+            };
+        };
+        /** @description Envelope with SVOVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
+        SVOVcEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SVOVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["SVOVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["SVOVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+            };
+        };
+        /** @description Envelope with WSVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
+        WSVcEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WSVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["WSVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["WSVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+            };
+        };
+        /** @description Envelope with SVOSerVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
+        SVOSerVcEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SVOSerVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["SVOSerVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["SVOSerVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+            };
+        };
+        /** @description Envelope with ActTypeVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
+        ActTypeVcEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ActTypeVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ActTypeVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ActTypeVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+            };
+        };
+        /** @description Envelope with ActTypeGrVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
+        ActTypeGrVcEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ActTypeGrVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["ActTypeGrVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["ActTypeGrVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+            };
+        };
+        /** @description Envelope with RLinkVc records. XML by default, JSON with `Accept: application/json`. Real deployments answer a refused write with HTTP 200 too: `<error .../>` (possibly before `<data>`) or `{"error": {...}}`, the observed error shapes (ObservedErrorXml, ObservedErrorJson; not contract). */
+        RLinkVcEnvelope: {
+            headers: {
+                Sequence: components["headers"]["Sequence"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RLinkVcEnvelope"] | components["schemas"]["ObservedErrorJson"];
+                "application/xml": components["schemas"]["RLinkVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
+                "text/xml": components["schemas"]["RLinkVcEnvelopeXml"] | components["schemas"]["ObservedErrorXml"];
             };
         };
     };
@@ -12426,6 +13611,8 @@ export interface operations {
                 "filter.LangCode"?: string;
                 /** @description Exact value match on emailAddr. Several filters combine with AND. */
                 "filter.emailAddr"?: string;
+                /** @description Exact value match on LoginEmailAddr, a field live servers have (observed, not contract). */
+                "filter.LoginEmailAddr"?: string;
             };
             header?: never;
             path?: never;
@@ -15010,6 +16197,10 @@ export interface operations {
                 "filter.Comment"?: string;
                 /** @description Exact value match on Closed. Several filters combine with AND. */
                 "filter.Closed"?: string;
+                /** @description Exact value match on Name. Several filters combine with AND. */
+                "filter.Name"?: string;
+                /** @description Exact value match on Terminated. Several filters combine with AND. */
+                "filter.Terminated"?: string;
             };
             header?: never;
             path?: never;
@@ -15282,6 +16473,852 @@ export interface operations {
         requestBody?: never;
         responses: {
             "2XX": components["responses"]["VATCodeBlockEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getMainStockBlock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["MainStockBlockEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    listSVOVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+                /** @description Comma-separated string. Field names to return. */
+                fields?: components["parameters"]["fields"];
+                /** @description Field to sort by, ascending only. Required when `range` is used. */
+                sort?: components["parameters"]["sort"];
+                /** @description Requires `sort`. Forms: `from:to` (inclusive), `from:` (from value onwards), `value` (exact match). */
+                range?: components["parameters"]["range"];
+                /**
+                 * @description Maximum records returned. Pagination guidance: 1,000 to 5,000 records per request with pauses of about
+                 *     one second (§4 rule 12).
+                 */
+                limit?: components["parameters"]["limit"];
+                /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
+                offset?: components["parameters"]["offset"];
+                /** @description Exact value match on SerNr. Several filters combine with AND. */
+                "filter.SerNr"?: string;
+                /** @description Exact value match on CustCode. Several filters combine with AND. */
+                "filter.CustCode"?: string;
+                /** @description Exact value match on CustName. Several filters combine with AND. */
+                "filter.CustName"?: string;
+                /** @description Exact value match on TransDate. Several filters combine with AND. */
+                "filter.TransDate"?: string;
+                /** @description Exact value match on ConfirmationNo. Several filters combine with AND. */
+                "filter.ConfirmationNo"?: string;
+                /** @description Exact value match on DoneMark. Several filters combine with AND. */
+                "filter.DoneMark"?: string;
+                /** @description Exact value match on Comment. Several filters combine with AND. */
+                "filter.Comment"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NothingDeleted"];
+            "2XX": components["responses"]["SVOVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    createSVOVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SVOVcCreateForm"];
+                "application/json": components["schemas"]["SVOVcCreateJson"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["SVOVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getSVOVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key SerNr (URL-encoded). */
+                SerNr: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["SVOVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    updateSVOVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key SerNr (URL-encoded). */
+                SerNr: number;
+            };
+            cookie?: never;
+        };
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SVOVcForm"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["PatchResult"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    listWSVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+                /** @description Comma-separated string. Field names to return. */
+                fields?: components["parameters"]["fields"];
+                /** @description Field to sort by, ascending only. Required when `range` is used. */
+                sort?: components["parameters"]["sort"];
+                /** @description Requires `sort`. Forms: `from:to` (inclusive), `from:` (from value onwards), `value` (exact match). */
+                range?: components["parameters"]["range"];
+                /**
+                 * @description Maximum records returned. Pagination guidance: 1,000 to 5,000 records per request with pauses of about
+                 *     one second (§4 rule 12).
+                 */
+                limit?: components["parameters"]["limit"];
+                /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
+                offset?: components["parameters"]["offset"];
+                /** @description Exact value match on SVONr. Several filters combine with AND. */
+                "filter.SVONr"?: string;
+                /** @description Exact value match on EMCode. Several filters combine with AND. */
+                "filter.EMCode"?: string;
+                /** @description Exact value match on CustCode. Several filters combine with AND. */
+                "filter.CustCode"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NothingDeleted"];
+            "2XX": components["responses"]["WSVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    createWSVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["WSVcCreateForm"];
+                "application/json": components["schemas"]["WSVcCreateJson"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["WSVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getWSVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key SerNr (URL-encoded). */
+                SerNr: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["WSVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    updateWSVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key SerNr (URL-encoded). */
+                SerNr: number;
+            };
+            cookie?: never;
+        };
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["WSVcForm"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["PatchResult"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    listSVOSerVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+                /** @description Comma-separated string. Field names to return. */
+                fields?: components["parameters"]["fields"];
+                /** @description Field to sort by, ascending only. Required when `range` is used. */
+                sort?: components["parameters"]["sort"];
+                /** @description Requires `sort`. Forms: `from:to` (inclusive), `from:` (from value onwards), `value` (exact match). */
+                range?: components["parameters"]["range"];
+                /**
+                 * @description Maximum records returned. Pagination guidance: 1,000 to 5,000 records per request with pauses of about
+                 *     one second (§4 rule 12).
+                 */
+                limit?: components["parameters"]["limit"];
+                /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
+                offset?: components["parameters"]["offset"];
+                /**
+                 * @description Records modified after this sequence number (base registers only). Reading without `fields` or
+                 *     `filter` is CPU-intensive and works best combined with `updates_after` (§4 rule 13). After a system
+                 *     upgrade sequence numbers may reset (§9).
+                 */
+                updates_after?: components["parameters"]["updates_after"];
+                /**
+                 * @description Ids of records deleted after this sequence number (base registers only). The docs give no shape for
+                 *     the answer that carries these ids.
+                 */
+                deletes_after?: components["parameters"]["deletes_after"];
+                /** @description Exact value match on SerialNr. Several filters combine with AND. */
+                "filter.SerialNr"?: string;
+                /** @description Exact value match on ArtCode. Several filters combine with AND. */
+                "filter.ArtCode"?: string;
+                /** @description Exact value match on CustCode. Several filters combine with AND. */
+                "filter.CustCode"?: string;
+                /** @description Exact value match on Comment. Several filters combine with AND. */
+                "filter.Comment"?: string;
+                /** @description Exact value match on WarrantyUntil. Several filters combine with AND. */
+                "filter.WarrantyUntil"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NothingDeleted"];
+            "2XX": components["responses"]["SVOSerVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    createSVOSerVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SVOSerVcCreateForm"];
+                "application/json": components["schemas"]["SVOSerVcCreateJson"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["SVOSerVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getSVOSerVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key SerialNr (URL-encoded). */
+                SerialNr: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["SVOSerVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    updateSVOSerVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key SerialNr (URL-encoded). */
+                SerialNr: string;
+            };
+            cookie?: never;
+        };
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SVOSerVcForm"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["PatchResult"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    listActTypeVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+                /** @description Comma-separated string. Field names to return. */
+                fields?: components["parameters"]["fields"];
+                /** @description Field to sort by, ascending only. Required when `range` is used. */
+                sort?: components["parameters"]["sort"];
+                /** @description Requires `sort`. Forms: `from:to` (inclusive), `from:` (from value onwards), `value` (exact match). */
+                range?: components["parameters"]["range"];
+                /**
+                 * @description Maximum records returned. Pagination guidance: 1,000 to 5,000 records per request with pauses of about
+                 *     one second (§4 rule 12).
+                 */
+                limit?: components["parameters"]["limit"];
+                /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
+                offset?: components["parameters"]["offset"];
+                /**
+                 * @description Records modified after this sequence number (base registers only). Reading without `fields` or
+                 *     `filter` is CPU-intensive and works best combined with `updates_after` (§4 rule 13). After a system
+                 *     upgrade sequence numbers may reset (§9).
+                 */
+                updates_after?: components["parameters"]["updates_after"];
+                /**
+                 * @description Ids of records deleted after this sequence number (base registers only). The docs give no shape for
+                 *     the answer that carries these ids.
+                 */
+                deletes_after?: components["parameters"]["deletes_after"];
+                /** @description Exact value match on Code. Several filters combine with AND. */
+                "filter.Code"?: string;
+                /** @description Exact value match on Comment. Several filters combine with AND. */
+                "filter.Comment"?: string;
+                /** @description Exact value match on ActTypeGr. Several filters combine with AND. */
+                "filter.ActTypeGr"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NothingDeleted"];
+            "2XX": components["responses"]["ActTypeVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    createActTypeVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ActTypeVcCreateForm"];
+                "application/json": components["schemas"]["ActTypeVcCreateJson"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["ActTypeVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getActTypeVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["ActTypeVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    updateActTypeVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ActTypeVcForm"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["PatchResult"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    listActTypeGrVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+                /** @description Comma-separated string. Field names to return. */
+                fields?: components["parameters"]["fields"];
+                /** @description Field to sort by, ascending only. Required when `range` is used. */
+                sort?: components["parameters"]["sort"];
+                /** @description Requires `sort`. Forms: `from:to` (inclusive), `from:` (from value onwards), `value` (exact match). */
+                range?: components["parameters"]["range"];
+                /**
+                 * @description Maximum records returned. Pagination guidance: 1,000 to 5,000 records per request with pauses of about
+                 *     one second (§4 rule 12).
+                 */
+                limit?: components["parameters"]["limit"];
+                /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
+                offset?: components["parameters"]["offset"];
+                /**
+                 * @description Records modified after this sequence number (base registers only). Reading without `fields` or
+                 *     `filter` is CPU-intensive and works best combined with `updates_after` (§4 rule 13). After a system
+                 *     upgrade sequence numbers may reset (§9).
+                 */
+                updates_after?: components["parameters"]["updates_after"];
+                /**
+                 * @description Ids of records deleted after this sequence number (base registers only). The docs give no shape for
+                 *     the answer that carries these ids.
+                 */
+                deletes_after?: components["parameters"]["deletes_after"];
+                /** @description Exact value match on Code. Several filters combine with AND. */
+                "filter.Code"?: string;
+                /** @description Exact value match on Comment. Several filters combine with AND. */
+                "filter.Comment"?: string;
+                /** @description Exact value match on CalColNr. Several filters combine with AND. */
+                "filter.CalColNr"?: string;
+                /** @description Exact value match on ForceProj. Several filters combine with AND. */
+                "filter.ForceProj"?: string;
+                /** @description Exact value match on ForceCust. Several filters combine with AND. */
+                "filter.ForceCust"?: string;
+                /** @description Exact value match on ForceItem. Several filters combine with AND. */
+                "filter.ForceItem"?: string;
+                /** @description Exact value match on ForceTextInMatrix. Several filters combine with AND. */
+                "filter.ForceTextInMatrix"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NothingDeleted"];
+            "2XX": components["responses"]["ActTypeGrVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    createActTypeGrVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ActTypeGrVcCreateForm"];
+                "application/json": components["schemas"]["ActTypeGrVcCreateJson"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["ActTypeGrVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getActTypeGrVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["ActTypeGrVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    updateActTypeGrVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key Code (URL-encoded). */
+                Code: string;
+            };
+            cookie?: never;
+        };
+        /** @description A missing body is a form with no pairs: both are zero bytes on the wire, so the body is not required where a form with no pairs is valid. A form with no pairs changes nothing. */
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["ActTypeGrVcForm"];
+            };
+        };
+        responses: {
+            "2XX": components["responses"]["PatchResult"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    listRLinkVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+                /** @description Comma-separated string. Field names to return. */
+                fields?: components["parameters"]["fields"];
+                /** @description Field to sort by, ascending only. Required when `range` is used. */
+                sort?: components["parameters"]["sort"];
+                /** @description Requires `sort`. Forms: `from:to` (inclusive), `from:` (from value onwards), `value` (exact match). */
+                range?: components["parameters"]["range"];
+                /**
+                 * @description Maximum records returned. Pagination guidance: 1,000 to 5,000 records per request with pauses of about
+                 *     one second (§4 rule 12).
+                 */
+                limit?: components["parameters"]["limit"];
+                /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
+                offset?: components["parameters"]["offset"];
+                /**
+                 * @description Records modified after this sequence number (base registers only). Reading without `fields` or
+                 *     `filter` is CPU-intensive and works best combined with `updates_after` (§4 rule 13). After a system
+                 *     upgrade sequence numbers may reset (§9).
+                 */
+                updates_after?: components["parameters"]["updates_after"];
+                /**
+                 * @description Ids of records deleted after this sequence number (base registers only). The docs give no shape for
+                 *     the answer that carries these ids.
+                 */
+                deletes_after?: components["parameters"]["deletes_after"];
+                /** @description Exact value match on SerNr. Several filters combine with AND. */
+                "filter.SerNr"?: string;
+                /** @description Exact value match on FromRecidStr. Several filters combine with AND. */
+                "filter.FromRecidStr"?: string;
+                /** @description Exact value match on ToRecidStr. Several filters combine with AND. */
+                "filter.ToRecidStr"?: string;
+                /** @description Exact value match on Comment. Several filters combine with AND. */
+                "filter.Comment"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NothingDeleted"];
+            "2XX": components["responses"]["RLinkVcEnvelope"];
+            default: components["responses"]["ObservedError"];
+        };
+    };
+    getRLinkVc: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Company code, "required integer" (§4 Endpoints). Where it goes is not shown (rule 8); it is modelled as
+                 *     a query parameter. Real deployments read the company from the number after `/api/` instead
+                 *     (`/api/{company}/<register>`, so `/api/3/IVVc` reads company 3), and answer a request without
+                 *     `compcode` from that company: the company in the path is the alternative that makes the query
+                 *     parameter unnecessary. So the parameter is not required here although the endpoint table calls it
+                 *     required: send it (or put the company in the path); a server may refuse a request that has neither.
+                 *     A server may also refuse a request whose path and `compcode` name different companies.
+                 * @example 1
+                 */
+                compcode?: components["parameters"]["compcode"];
+            };
+            header?: never;
+            path: {
+                /** @description Key SerNr (URL-encoded). */
+                SerNr: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "2XX": components["responses"]["RLinkVcEnvelope"];
             default: components["responses"]["ObservedError"];
         };
     };

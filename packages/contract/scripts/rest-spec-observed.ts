@@ -137,6 +137,29 @@ function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; 
 }
 
 /**
+ * The list GET of an observed register offers only what the register answers (specs/observed-fields.yaml):
+ * `filter.<F>` for its `filters`, and `updates_after`/`deletes_after` only among its `feeds` (a register without a
+ * synchronisation index answers them 404 in plain text).
+ */
+function observedListParams(item: Node, reg: ObservedRegister): Node {
+  const get = item.get as Node | undefined;
+  if (!get || !Array.isArray(get.parameters)) return item;
+  const kept = (get.parameters as Node[]).filter((p) => {
+    const name = typeof p.name === 'string' ? p.name : ((p.$ref as string | undefined)?.split('/').pop() ?? '');
+    if (name.startsWith('filter.')) return reg.filters.includes(name.slice('filter.'.length));
+    if (name === 'updates_after' || name === 'deletes_after') return reg.feeds.includes(name);
+    return true;
+  });
+  const notes = [
+    `\`filter.<F>\` works on ${reg.filters.length > 0 ? reg.filters.join(', ') : 'no field'} (observed).`,
+    reg.feeds.length === 0
+      ? 'Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).'
+      : '',
+  ].filter(Boolean);
+  return { ...item, get: { ...get, parameters: kept, description: `${get.description} ${notes.join(' ')}` } };
+}
+
+/**
  * The observed registers of specs/observed-fields.yaml as spec parts: a plain register gets what a documented
  * one gets, every operation, tag and schema marked `x-erpcert-standing: observed`; a block gets its own shape.
  */
@@ -156,11 +179,19 @@ export function observedRegisterParts(base: BaseSchemas): {
       Object.assign(out.paths, parts.paths);
       continue;
     }
-    const def: RegisterDef = { ...reg, readOnly: false };
+    const def: RegisterDef = {
+      name: reg.name,
+      meaning: reg.meaning,
+      key: reg.key,
+      fields: reg.fields,
+      rowFields: reg.rowFields,
+      readOnly: reg.readOnly,
+    };
     for (const [name, schema] of Object.entries(registerSchemas(def, base)))
       out.schemas[name] = { ...(schema as Node), ...MARK };
     out.responses[`${reg.name}Envelope`] = { ...registerResponse(def), ...MARK };
-    for (const [path, item] of Object.entries(registerPaths(def))) out.paths[path] = markOperations(item as Node);
+    for (const [path, item] of Object.entries(registerPaths(def)))
+      out.paths[path] = markOperations(observedListParams(item as Node, reg));
   }
   return out;
 }

@@ -10,12 +10,18 @@ export type {
 } from '../generated/record-rest.js';
 export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
 export {
+  type KnownRegister,
   loadObserved,
   type ObservedCatalogue,
+  type ObservedFeed,
+  type ObservedFieldError,
   type ObservedFields,
+  ObservedFileError,
+  type ObservedRecord,
   type ObservedRegister,
   observed,
   observedFieldsOf,
+  parseRegistersFile,
 } from './observed.js';
 export { contractPackageDir, docsDir, findContentRoots, inCheckout, repoRoot, specsDir } from './paths.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';

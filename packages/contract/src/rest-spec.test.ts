@@ -148,7 +148,8 @@ describe('registers in the spec', () => {
 
 describe('observed fields and registers (specs/observed-fields.yaml, issue 10)', () => {
   const schemas = () => spec.components.schemas!;
-  it.each(observed.fields.map((e) => [`${e.register} ${e.part}`, e] as const))(
+  // the observed fields of portal registers (ActVc) are served by the reference server, not in this spec
+  it.each(observed.fields.filter((e) => e.documented).map((e) => [`${e.register} ${e.part}`, e] as const))(
     '%s: every observed field is in the record, input and form schemas, marked observed',
     (_, e) => {
       const R = e.register;
@@ -198,6 +199,23 @@ describe('observed fields and registers (specs/observed-fields.yaml, issue 10)',
       expect(tag?.['x-erpcert-standing']).toBe('observed');
     },
   );
+
+  it('offers a register only the filters and feeds it answers (WSVc: three filters, no feed; RLinkVc: no POST)', () => {
+    const names = (path: string) =>
+      params(op(path, 'get'), spec.paths[path]!).map((p) => String(p.name ?? (p.$ref as string).split('/').pop()));
+    const wsvc = names('/api/1/WSVc');
+    expect(wsvc.filter((n) => n.startsWith('filter.')).sort()).toEqual([
+      'filter.CustCode',
+      'filter.EMCode',
+      'filter.SVONr',
+    ]);
+    expect(wsvc).not.toContain('updates_after');
+    expect(names('/api/1/PRVc')).toEqual(
+      expect.arrayContaining(['updates_after', 'deletes_after', 'filter.Terminated']),
+    );
+    expect(spec.paths['/api/1/RLinkVc']!.post).toBeUndefined();
+    expect(spec.paths['/api/1/SVOVc']!.post).toMatchObject({ 'x-erpcert-standing': 'observed' });
+  });
 
   it('answers VATCodeBlock as an object holding rows, not an array', () => {
     const data = (schemas().VATCodeBlockEnvelope!.properties as Obj).data as Obj;

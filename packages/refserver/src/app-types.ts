@@ -4,7 +4,11 @@ import type { WriteContext } from './business/draft.js';
 import type { ErpError } from './errors.js';
 import type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
 import type { LogLine } from './log.js';
+import type { FieldAdditionInput } from './schema/field-merge.js';
 import type { RegisterInput } from './schema/register-schema.js';
+
+export type { FieldAdditionInput } from './schema/field-merge.js';
+
 import type { SyncMode } from './store/database.js';
 import type { RecordStore } from './store/record-store.js';
 
@@ -87,6 +91,8 @@ export interface App {
 export interface AppModule {
   readonly name: string;
   readonly registers?: readonly RegisterInput[];
+  /** Fields added to registers of the catalogue or of other modules (the observed ActVc fields, a team's file). */
+  readonly fields?: readonly FieldAdditionInput[];
   /** Fills the module's demo data; `size` is `--seed-size`. Runs inside the seeding transaction. */
   seed?(app: App, size: number): void;
   setup?(app: App): void;

@@ -2,7 +2,7 @@ import type { App, AppOptions } from './app-types.js';
 import { parseAllowList } from './auth/allow-list.js';
 import { type AuthConfig, authenticate } from './auth/authenticate.js';
 import { ExpiringMap } from './auth/expiring-map.js';
-import { authorizeEndpoint, type PendingCode, tokenEndpoint } from './auth/oauth.js';
+import { authorizeEndpoint, OAUTH_PATHS, type PendingCode, tokenEndpoint } from './auth/oauth.js';
 import { localDate } from './business/draft.js';
 import { ErpError, ErrorCode } from './errors.js';
 import { resolveCompany } from './http/company.js';
@@ -48,6 +48,7 @@ export function createApp(options: AppOptions = {}): App {
       ...(options.db ? { file: options.db } : {}),
       ...(options.sync ? { sync: options.sync } : {}),
       registers: modules.flatMap((m) => m.registers ?? []),
+      fields: modules.flatMap((m) => m.fields ?? []),
     });
   const clock = () => now().getTime();
   const auth: AuthConfig = {
@@ -71,6 +72,13 @@ export function createApp(options: AppOptions = {}): App {
     clientSecret: options.oauthClientSecret ?? 'erpcert-secret',
     tokens: auth.tokens,
     codes: new ExpiringMap<PendingCode>({ ttlMs: 60_000, max: 1000, sliding: false, now: clock }),
+    // refresh tokens outlive access tokens: 30 days, or 30 times the access token's lifetime if that is longer
+    refreshTokens: new ExpiringMap<string>({
+      ttlMs: Math.max(30 * 86_400, 30 * (options.tokenTtl ?? 3600)) * 1000,
+      max: 10_000,
+      sliding: false,
+      now: clock,
+    }),
   };
   const allowList = options.allow !== undefined ? parseAllowList(options.allow) : undefined;
   const exact = new Map<string, RouteHandler<App>>();
@@ -165,8 +173,8 @@ export function createApp(options: AppOptions = {}): App {
   };
 
   app.mount('/api', restHandler, { prefix: true });
-  app.mount('/oauth-authorize', (req) => authorizeEndpoint(oauth, req));
-  app.mount('/oauth-token', (req) => tokenEndpoint(oauth, req));
+  app.mount(OAUTH_PATHS[0], (req) => authorizeEndpoint(oauth, req));
+  app.mount(OAUTH_PATHS[1], (req) => tokenEndpoint(oauth, req));
   seedIfNew(store, options.seed ?? 0, modules, app);
   for (const m of modules) m.setup?.(app);
   return app;

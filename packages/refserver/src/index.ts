@@ -28,8 +28,9 @@ export { parseJsonRecords } from './http/json-body.js';
 export { parseListParams, parseRange } from './http/query-params.js';
 export { dataResponse, encodeText, errorResponse, internalError, textResponse } from './http/respond.js';
 export type { AppRequest, AppResponse, RouteHandler, RouteRequest } from './http/types.js';
-export { type AppModule, builtinModules } from './modules.js';
-export { observedModule } from './observed/index.js';
+export { type AppModule, builtinModules, registersOfModules } from './modules.js';
+export { createObservedModule, observedModule } from './observed/index.js';
+export { BLOCK_KEY, observedRegisters, registerInputOf } from './observed/observed-registers.js';
 export {
   createPortalModule,
   DEFAULT_MAX_WEB_POST_SIZE,
@@ -48,6 +49,7 @@ export {
 } from './render/envelope.js';
 export { type RenderOptions, recordsJson, recordsXml, recordUrl } from './render/records.js';
 export { type FieldAddition, fieldAdditions } from './schema/field-additions.js';
+export type { FieldAdditionInput } from './schema/field-merge.js';
 export { catalogueRegistry, RegisterRegistry } from './schema/register-registry.js';
 export {
   BASE_FIELDS,

@@ -26,6 +26,7 @@ import { maskData, maskingWriter, runMasker } from '../reports/secrets.js';
 import { specInfo } from '../reports/spec-info.js';
 import { renderSummaryTable } from '../reports/summary-table.js';
 import { writeReports } from '../reports/write-reports.js';
+import { openReportSigner, signKeyFlag } from './certify.js';
 import { type ConformSettings, conformSettings, EMBEDDED_DEFAULT, EMBEDDED_SEED_SIZE } from './conform-settings.js';
 
 /** erpcert's version, from packages/cli/package.json. */
@@ -84,6 +85,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   const now = hooks.now ?? (() => new Date());
   const started = now();
   const s = conformSettings(values, io.cwd, started);
+  const signer = openReportSigner(values, io, 'conform');
+  if (signer === 'refused') return 2;
   let server: RunningServer | undefined;
   let conn: TargetConnection = {
     url: s.target ?? '',
@@ -281,6 +284,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     out.write(`\nNo test of the suite judged any of the ${doc.totals.rules} rule(s) --only ${s.only} selects.\n`);
   }
   out.write(`\nReports: ${s.outDir}\n`);
+  // signs the folder (src/attest/certify-folder.ts), re-rendering the reports with the key named in their header
+  if (signer !== undefined && signer.sign(s.outDir) !== 0) return 2;
   return doc.run.exitCode;
 }
 
@@ -363,6 +368,7 @@ export const conform: Command = {
       help: 'seconds to wait for the target before giving up on a request of the runner',
     },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
+    signKeyFlag,
   ],
   details: [
     'Without --target it starts the embedded reference server (user erpcert, password erpcert, company 1 and',

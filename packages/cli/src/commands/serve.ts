@@ -8,6 +8,7 @@ import {
 } from '@erpcert/refserver';
 import type { Command } from '../command.js';
 import { UsageError } from '../options.js';
+import { REGISTERS_EXAMPLE, registersFileModule } from './serve-registers.js';
 
 /**
  * `erpcert serve`: the reference ERP (packages/refserver). Prints the base URL on one line once it
@@ -70,6 +71,14 @@ export const serve: Command = {
         'rough wire of live servers: status line without reason, Content-Length with chunked, Latin-1 without ' +
         'charset=UTF-8, + kept as a plus in form bodies, malformed JSON PATCH answers, nested PATCH errors',
     },
+    {
+      name: 'registers',
+      type: 'string',
+      arg: 'FILE',
+      help:
+        'your own registers and fields, in the format of specs/observed-fields.yaml (checked at start-up: a bad file ' +
+        'exits 2 naming the line); served and seeded like the observed ones',
+    },
     { name: 'max-body', type: 'int', arg: 'BYTES', default: 16_777_216, help: 'largest request body (413 above)' },
     {
       name: 'max-web-post-size',
@@ -90,7 +99,12 @@ export const serve: Command = {
     'Default credentials: user erpcert, password erpcert. Data: company 1 and 2 (compcode or /api/N/).',
     'The --user login is a person of the user register (UserVc, group APIUSER) with every right in every company, so',
     'portal calls with usercode=<login> work; the demo users (ERPCERT, ADMIN, JD, MK, REP, ACC) keep their rights.',
-    'Beyond the documented 38 registers it serves what live servers do: PRVc, DepVc, VATCodeBlock (observed).',
+    'Beyond the documented 38 registers it serves what live servers do (observed, specs/observed-fields.yaml): PRVc,',
+    'DepVc, VATCodeBlock, MainStockBlock, SVOVc, WSVc, SVOSerVc, ActTypeVc, ActTypeGrVc, RLinkVc, and more fields.',
+    'Add your own with --registers FILE (same format), for example:',
+    '',
+    ...REGISTERS_EXAMPLE.map((l) => `    ${l}`),
+    '',
     'See packages/refserver/README.md for every decision where the API documents are silent.',
   ].join('\n'),
   async run(values, _positionals, io) {
@@ -107,6 +121,11 @@ export const serve: Command = {
         throw new UsageError(`--allow: ${(err as Error).message}`);
       }
     }
+    const portalModules = withPortalOptions(builtinModules, { maxWebPostSize: int('max-web-post-size', 1) });
+    const registersFile = values.registers as string | undefined;
+    const modules = registersFile
+      ? [...portalModules, registersFileModule(registersFile, io.cwd, portalModules)]
+      : portalModules;
     const port = int('port', 0);
     if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
     // listen for SIGTERM/SIGINT from the start: a stop during start-up still closes cleanly
@@ -139,7 +158,7 @@ export const serve: Command = {
         ...(allow !== undefined ? { allow } : {}),
         quirks: values.quirks === true,
         maxBody: int('max-body', 1),
-        modules: withPortalOptions(builtinModules, { maxWebPostSize: int('max-web-post-size', 1) }),
+        modules,
         log: (line) => io.err.write(`${line}\n`),
       });
     } catch (err) {

@@ -4,6 +4,7 @@
  * hash, profile and seed, the rule-by-rule matrix with doc links, the failures with counterexample,
  * masked exchange, curl line and replay command, the cleanup residue and the coverage table.
  */
+import { signatureLine } from '../attest/signature-line.js';
 import { fixturesHtml } from './fixtures-section.js';
 import { esc, page, verdictBadge } from './html.js';
 import type { FailureEntry, ResultsDocument, RuleResult, VerdictCounts } from './results.js';
@@ -51,6 +52,7 @@ function facts(doc: ResultsDocument): string {
     ['Shard', run.shard === null ? 'none' : esc(run.shard)],
     ['Run tag', `<code>${esc(run.runTag)}</code>`],
     ['Command', `<code>${esc(run.command)}</code>`],
+    ['Signature', `<span id="signature">${esc(signatureLine(doc.attestation))}</span>`],
   ];
   return `<dl class="facts">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }

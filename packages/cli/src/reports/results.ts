@@ -204,6 +204,16 @@ export interface FixturesInfo {
   readonly sets: readonly FixtureSetInfo[];
 }
 
+/** How the folder is signed (`erpcert conform --sign-key`, `erpcert certify`; src/attest/). */
+export interface AttestationInfo {
+  /** The DSSE envelope beside results.json: `attestation.intoto.jsonl`. */
+  readonly file: string;
+  readonly predicateType: string;
+  /** `sha256:<hex>` of the signing key's public DER SubjectPublicKeyInfo. */
+  readonly keyFingerprint: string;
+  readonly keyAlgorithm: 'ecdsa-p256' | 'ed25519';
+}
+
 /** results.json. */
 export interface ResultsDocument {
   readonly schemaVersion: typeof RESULTS_SCHEMA_VERSION;
@@ -227,4 +237,6 @@ export interface ResultsDocument {
   readonly fixtures?: FixturesInfo;
   /** Defects of the run or the suite: files that did not load, tests without rule ids, unknown ids, ... */
   readonly problems: readonly string[];
+  /** The signature over this folder; absent or null when it is not signed. */
+  readonly attestation?: AttestationInfo | null;
 }

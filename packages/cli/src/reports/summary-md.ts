@@ -2,6 +2,7 @@
  * summary.md: a short Markdown account that fits a CI job summary (GitHub's `$GITHUB_STEP_SUMMARY`):
  * totals, a table per rule area, the failures with their replay commands, the residue and the problems.
  */
+import { signatureLine } from '../attest/signature-line.js';
 import { fixturesMd } from './fixtures-section.js';
 import type { ResultsDocument, VerdictCounts } from './results.js';
 
@@ -51,6 +52,8 @@ export function renderSummaryMd(doc: ResultsDocument): string {
       ` · ${run.startedAt} · ${(run.durationMs / 1000).toFixed(1)} s · erpcert ${doc.tool.version}` +
       ` · spec REST ${doc.spec.versions.rest}, portal ${doc.spec.versions.portal} (sha256 \`${doc.spec.sha256.slice(0, 12)}\`)` +
       `${run.only ? ` · only \`${run.only}\`` : ''}${run.shard ? ` · shard ${run.shard}` : ''} · run tag \`${run.runTag}\``,
+    '',
+    `Signature: ${signatureLine(doc.attestation)}`,
     '',
     '| Area | Rules | PASS | FAIL | ERROR | WARN | SKIP | not judged |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -249,3 +249,39 @@ describe('the client allow-list (record-rest-api.md §5)', () => {
     expect((await call(app, 'GET', '/oauth-token', { auth: false, remoteAddress: '10.0.0.2' })).status).toBe(403);
   });
 });
+
+describe('OAuth refresh tokens (issue 21: a calendar needs one before it treats OAuth as configured)', () => {
+  const CLIENT = { client_id: 'erpcert-client', client_secret: 'erpcert-secret' };
+
+  it('answers a refresh_token with the access token; grant_type=refresh_token gives a new working access token', async () => {
+    start();
+    const first = await token({ grant_type: 'client_credentials', ...CLIENT });
+    expect(first.status).toBe(200);
+    expect(first.json.refresh_token).toMatch(/^[\w-]{20,}$/);
+    expect(first.json.refresh_token).not.toBe(first.json.access_token);
+    // the access token expires (tokenTtl 120 s); the refresh token still gets a new one
+    clock = new Date(clock.getTime() + 200_000);
+    expect((await get({ authorization: `Bearer ${first.json.access_token}` })).status).toBe(401);
+    const again = await token({
+      grant_type: 'refresh_token',
+      refresh_token: String(first.json.refresh_token),
+      ...CLIENT,
+    });
+    expect(again.status).toBe(200);
+    expect(again.json).toMatchObject({ token_type: 'Bearer', refresh_token: first.json.refresh_token });
+    expect(again.json.access_token).not.toBe(first.json.access_token);
+    expect((await get({ authorization: `Bearer ${again.json.access_token}` })).status).toBe(200);
+  });
+
+  it.each([
+    ['an unknown refresh token', 'no-such-token'],
+    ['an access token in its place', undefined],
+  ])('refuses %s with invalid_grant', async (_name, given) => {
+    start();
+    const first = await token({ grant_type: 'client_credentials', ...CLIENT });
+    const refresh = given ?? String(first.json.access_token);
+    const res = await token({ grant_type: 'refresh_token', refresh_token: refresh, ...CLIENT });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('invalid_grant');
+  });
+});

@@ -8,7 +8,9 @@ import type { ExpiringMap } from './expiring-map.js';
  * A small local OAuth 2.0 authorization server (record-rest-api.md §5: `{auth_url}/oauth-authorize`
  * and `{auth_url}/oauth-token`; grant types "not shown"). It offers the authorization-code grant
  * (RFC 6749 §4.1, auto-approved for the configured user, PKCE optional) and client credentials
- * (§4.4). Tokens are bearer tokens (RFC 6750) accepted on `/api/` only.
+ * (§4.4). Tokens are bearer tokens (RFC 6750) accepted on `/api/` only. Every token answer also carries a
+ * `refresh_token`, and `grant_type=refresh_token` (§6) issues a new access token for it, as the separate identity
+ * service of live deployments does (issue 21: a calendar treats OAuth as not configured without a refresh token).
  */
 export interface OAuthConfig {
   readonly clientId: string;
@@ -17,6 +19,20 @@ export interface OAuthConfig {
   readonly tokens: ExpiringMap<string>;
   /** Pending authorization codes (single use). */
   readonly codes: ExpiringMap<PendingCode>;
+  /** Refresh tokens: token -> client id. They stay valid until they expire (no rotation). */
+  readonly refreshTokens: ExpiringMap<string>;
+}
+
+/**
+ * The paths of the authorization server. Live, it is a separate identity service, not the ERP: `--quirks` leaves
+ * their wire clean (server/node-server.ts).
+ */
+export const OAUTH_PATHS = ['/oauth-authorize', '/oauth-token'] as const;
+
+/** True for a request URL on the authorization server's paths. */
+export function isOAuthPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return (OAUTH_PATHS as readonly string[]).includes(path);
 }
 
 /** What an authorization code was issued for. */
@@ -128,9 +144,30 @@ export function tokenEndpoint(config: OAuthConfig, req: RouteRequest): AppRespon
       if (!verifier || derived !== pending.challenge)
         return oauthError(400, 'invalid_grant', 'code_verifier does not match the code_challenge');
     }
+  } else if (grant === 'refresh_token') {
+    const refresh = form.get('refresh_token') ?? '';
+    if (config.refreshTokens.get(refresh) !== client.id)
+      return oauthError(400, 'invalid_grant', 'the refresh_token is unknown, expired or issued to another client');
+    const token = config.tokens.add(client.id);
+    return json(200, {
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: config.tokens.ttlSeconds,
+      refresh_token: refresh,
+    });
   } else if (grant !== 'client_credentials') {
-    return oauthError(400, 'unsupported_grant_type', 'grant_type must be client_credentials or authorization_code');
+    return oauthError(
+      400,
+      'unsupported_grant_type',
+      'grant_type must be client_credentials, authorization_code or refresh_token',
+    );
   }
   const token = config.tokens.add(client.id);
-  return json(200, { access_token: token, token_type: 'Bearer', expires_in: config.tokens.ttlSeconds });
+  const refresh = config.refreshTokens.add(client.id);
+  return json(200, {
+    access_token: token,
+    token_type: 'Bearer',
+    expires_in: config.tokens.ttlSeconds,
+    refresh_token: refresh,
+  });
 }

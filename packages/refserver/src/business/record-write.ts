@@ -4,6 +4,7 @@ import type { StoredRecord } from '../store/record-table.js';
 import { applyNewDefaults, repriceRows, runHeaderTriggers, runRowTriggers } from './auto-fill.js';
 import { checkRecord } from './checks.js';
 import { type Draft, Explicit, type WriteContext } from './draft.js';
+import { AlreadyRegistered, applyLabels, checkFieldErrors } from './register-behaviour.js';
 import { applyStateDefaults } from './states.js';
 import { computeSums } from './sums.js';
 
@@ -106,10 +107,14 @@ function checkUuid(d: Draft): void {
 function insertDraft(ctx: WriteContext, schema: RegisterSchema, d: Draft): StoredRecord {
   assignSerial(ctx, schema, d);
   applyStateDefaults(schema, d);
+  applyLabels(schema, d);
   checkRecord(ctx, schema, d);
+  checkFieldErrors(schema, d);
   checkUuid(d);
   const keyParts = schema.key.map((k) => d.fields[k] ?? '');
-  if (ctx.store.lookup(schema.name, ctx.company, keyParts))
+  const exists = ctx.store.lookup(schema.name, ctx.company, keyParts);
+  if (exists && schema.behaviour?.onDuplicate === 'already-registered') throw new AlreadyRegistered(schema.name);
+  if (exists)
     throw validationError(
       ErrorCode.duplicateKey,
       `${schema.name} ${keyParts.join('/')} already exists`,
@@ -247,7 +252,9 @@ export function patchFromForm(
     for (const [i, fields] of touched) runRowTriggers(ctx, schema.name, d, ex, i, fields);
     computeSums(schema.name, d, ex);
     applyStateDefaults(schema, d);
+    applyLabels(schema, d);
     checkRecord(ctx, schema, d);
+    checkFieldErrors(schema, d);
     return ctx.store.update(schema.name, existing, d);
   });
 }

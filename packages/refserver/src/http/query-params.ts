@@ -74,6 +74,12 @@ export function parseListParams(schema: RegisterSchema, q: URLSearchParams): Par
       if (rows.has(field)) throw badParameter(`filter.${field}: filters take header fields`, name);
       throw unknownField(name, field, schema);
     }
+    const filterable = schema.behaviour?.filters;
+    if (filterable && !filterable.includes(field))
+      throw badParameter(
+        `filter.${field}: ${schema.name} filters on ${filterable.length > 0 ? filterable.join(', ') : 'no field'} only`,
+        name,
+      );
     filters.push([field, value]);
   }
   const limit = count(q, 'limit');
@@ -83,13 +89,21 @@ export function parseListParams(schema: RegisterSchema, q: URLSearchParams): Par
   const mode = single(q, 'fieldmode');
   if (mode !== undefined && mode !== 'all' && mode !== 'nonblank')
     throw badParameter(`fieldmode must be all or nonblank, got "${mode}"`, 'fieldmode');
-  if ((updatesAfter !== undefined || deletesAfter !== undefined) && !schema.base) {
-    const which = deletesAfter !== undefined && updatesAfter === undefined ? 'deletes_after' : 'updates_after';
+  const feeds = schema.behaviour?.feeds ?? (schema.base ? ['updates_after', 'deletes_after'] : []);
+  const missingFeed = (
+    [
+      ['updates_after', updatesAfter],
+      ['deletes_after', deletesAfter],
+    ] as const
+  ).find(([feed, v]) => v !== undefined && !feeds.includes(feed))?.[0];
+  if (missingFeed) {
+    // the plain-text 404 of live servers on a register without a synchronisation index (issues 10 and 21)
     throw new ErpError(
       404,
       ErrorCode.notFound,
-      `${which}: register ${schema.name} has no synchronisation index; ${which} works on base registers only ` +
-        '(record-rest-api.md §4).',
+      `${missingFeed} is not supported for this register (${schema.name}): it has no synchronization index. ` +
+        `To read its changes with ${missingFeed}, add a synchronization index to ${schema.name} in the ERP's ` +
+        'register settings, then read it once in full (record-rest-api.md §4).',
       { plainText: true },
     );
   }

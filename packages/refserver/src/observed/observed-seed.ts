@@ -1,3 +1,4 @@
+import type { ObservedCatalogue } from '@erpcert/contract';
 import type { App } from '../app-types.js';
 import { Prng } from '../seed/prng.js';
 import { DEMO_COMPANIES } from '../seed/seed-store.js';
@@ -6,7 +7,7 @@ import { round } from '../values/decimal.js';
 import { vatRates } from '../values/vat.js';
 import { BLOCK_KEY } from './observed-registers.js';
 
-/** Projects of every demo company; one is closed. */
+/** Projects of every demo company; one is closed (Closed and Terminated 1). */
 const PROJECTS: readonly [string, string, string][] = [
   ['P100', 'Website rebuild', '0'],
   ['P200', 'Warehouse move', '0'],
@@ -43,7 +44,13 @@ export function seedObserved(app: App): void {
   for (const c of DEMO_COMPANIES) {
     const w = new SeedWriter(app.store, c.code, new Prng(0x0b5e + c.code));
     for (const [code, name, closed] of PROJECTS)
-      w.add('PRVc', { Code: code, Comment: `${c.prefix}${name}`, Closed: closed });
+      w.add('PRVc', {
+        Code: code,
+        Comment: `${c.prefix}${name}`,
+        Name: `${c.prefix}${name}`,
+        Closed: closed,
+        Terminated: closed,
+      });
     for (const [code, name, closed] of DEPARTMENTS)
       w.add('DepVc', { Code: code, Comment: `${c.prefix}${name}`, Closed: closed });
     w.add(
@@ -61,5 +68,23 @@ export function seedObserved(app: App): void {
       })),
       false,
     );
+  }
+}
+
+/**
+ * The `records` of every register of an observed-registers file, into every demo company (a block's one record
+ * under its hidden key). Runs after every other module's data.
+ */
+export function seedObservedRecords(app: App, catalogue: ObservedCatalogue): void {
+  for (const c of DEMO_COMPANIES) {
+    const w = new SeedWriter(app.store, c.code, new Prng(0x0b5f + c.code));
+    for (const r of catalogue.registers)
+      for (const rec of r.records)
+        w.add(
+          r.name,
+          r.block ? { [BLOCK_KEY]: '', ...rec.fields } : { ...rec.fields },
+          rec.rows.map((x) => ({ ...x })),
+          false,
+        );
   }
 }

@@ -168,7 +168,9 @@ export function createPortalRoute(handlers: readonly PortalHandler[], state: Por
         if (value === undefined || value === '') {
           if (!optional) throw new PortalError(`missing required parameter "${param}" (the record register)`);
         } else {
-          checkOperationRegister(operation, value, portalcc, param);
+          // a register described as data without a printout answers document with an empty file (issue 21)
+          const noPrintout = operation === 'document' && app.store.schema(value)?.behaviour?.printout === false;
+          if (!noPrintout) checkOperationRegister(operation, value, portalcc, param);
           register = value;
         }
       } else if (handler.kind === 'list') register = handler.name;

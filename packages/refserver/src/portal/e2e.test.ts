@@ -58,7 +58,7 @@ describe('portal over HTTP', () => {
       ['I2', '1', '20.00'],
     ]);
     const links = await hal({ action: 'action', register: 'getrecordlinks', regname: 'ORVc', id: orderNr });
-    expect(asList(parsePortal(links.text).data.link).map((l) => [l.regname, l.relation])).toEqual([
+    expect(asList(parsePortal(links.text).data.LinkVc).map((l) => [l.VcName, l.Comment])).toEqual([
       ['QTVc', 'source'],
       ['IVVc', 'derived'],
     ]);

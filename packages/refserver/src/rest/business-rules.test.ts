@@ -333,7 +333,8 @@ describe('read-only registers are derived from other data', () => {
       const res = await call(app, 'GET', `/api/1/ItemStatusVc?${q}`);
       expect(res.status).toBe(404);
       expect(res.headers['Content-Type']).toBe('text/plain; charset=utf-8');
-      expect(res.text).toContain('synchronisation');
+      expect(res.text).toContain(`${q.split('=')[0]} is not supported for this register`);
+      expect(res.text).toContain('synchronization index');
     }
   });
 });

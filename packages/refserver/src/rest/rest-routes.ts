@@ -1,5 +1,6 @@
 import type { App as RestApp } from '../app-types.js';
 import { createFromForm, createFromJson, patchFromForm } from '../business/record-write.js';
+import { AlreadyRegistered } from '../business/register-behaviour.js';
 import { ErpError, ErrorCode } from '../errors.js';
 import { formChanges, parseForm } from '../http/form-body.js';
 import { parseJsonRecords } from '../http/json-body.js';
@@ -9,6 +10,7 @@ import type { AppResponse, RouteRequest } from '../http/types.js';
 import { recordsJson, recordsXml } from '../render/records.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
 import { blockRoute } from './block-route.js';
+import { alreadyRegisteredAnswer, rawControlCharsQuirk } from './observed-answers.js';
 import { errorWithMessages, malformedPatchAnswer, nestedPatchError, patchQuirk } from './quirky-answers.js';
 
 /** PATCHes answered in JSON per app in `--quirks` mode: the rotation of quirky-answers.ts counts them. */
@@ -29,7 +31,9 @@ function allowedMethods(schema: RegisterSchema, record: boolean): readonly strin
 function renderPage(req: RouteRequest, app: RestApp, page: RecordPage, nonBlank: boolean): AppResponse {
   const info = { register: page.plan.register, sequence: app.store.sequence, systemVersion: app.systemVersion };
   const opts = { nonBlank };
-  return dataResponse(req, info, req.format === 'json' ? recordsJson(page, opts) : recordsXml(page, opts));
+  const res = dataResponse(req, info, req.format === 'json' ? recordsJson(page, opts) : recordsXml(page, opts));
+  const schema = app.quirks ? app.store.schema(page.plan.register) : undefined;
+  return schema ? rawControlCharsQuirk(res, schema, req) : res;
 }
 
 /** The records just written, rendered like a GET (record-table.ts keeps every field of a written record). */
@@ -86,6 +90,8 @@ function route(req: RouteRequest, app: RestApp): AppResponse {
     try {
       return write();
     } catch (err) {
+      if (err instanceof AlreadyRegistered)
+        return alreadyRegisteredAnswer(req, err, { ...envelope, sequence: app.store.sequence });
       if (err instanceof ErpError && err.status === 200) {
         if (app.quirks && req.format === 'json') return errorWithMessages(req, err);
         return errorResponse(req, err, { ...envelope, sequence: app.store.sequence });

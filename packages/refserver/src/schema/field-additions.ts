@@ -44,14 +44,19 @@ const BANK_ROW = [
   'BaseRate2BankVal',
 ];
 
-/** The observed fields of specs/observed-fields.yaml, one addition per register part. */
-const observedAdditions: readonly FieldAddition[] = observed.fields.map((e) => ({
-  register: e.register,
-  part: e.part,
-  kind: 'observed',
-  source: `specs/observed-fields.yaml (${observed.evidence})`,
-  fields: e.fields,
-}));
+/**
+ * The observed fields of the documented registers in specs/observed-fields.yaml, one addition per register part
+ * (those of portal registers, ActVc, come in through the observed module).
+ */
+const observedAdditions: readonly FieldAddition[] = observed.fields
+  .filter((e) => e.documented)
+  .map((e) => ({
+    register: e.register,
+    part: e.part,
+    kind: 'observed',
+    source: `specs/observed-fields.yaml (${e.evidence})`,
+    fields: e.fields,
+  }));
 
 /** Every addition, in one list (see README "Known fields"). */
 export const fieldAdditions: readonly FieldAddition[] = [

@@ -1,4 +1,5 @@
 import { registers } from '@erpcert/contract';
+import type { FieldAdditionInput } from './field-merge.js';
 import { buildSchema, type RegisterInput, type RegisterSchema, schemaFromCatalogue } from './register-schema.js';
 
 /**
@@ -35,10 +36,13 @@ export class RegisterRegistry {
  * The catalogue registers (record-rest-api.md §2) with the documented additions; read-only ones get
  * the view that derives them (`viewSqlFor`, from store/derived.ts).
  */
-export function catalogueRegistry(viewSqlFor: (name: string) => string | undefined): RegisterRegistry {
+export function catalogueRegistry(
+  viewSqlFor: (name: string) => string | undefined,
+  extraFields: readonly FieldAdditionInput[] = [],
+): RegisterRegistry {
   return new RegisterRegistry(
     registers.map((def) => {
-      const schema = schemaFromCatalogue(def);
+      const schema = schemaFromCatalogue(def, extraFields);
       const viewSql = viewSqlFor(def.name);
       if (schema.readOnly && !viewSql) throw new Error(`read-only register ${def.name} has no derivation`);
       return viewSql ? { ...schema, viewSql } : schema;

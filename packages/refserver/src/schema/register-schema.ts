@@ -1,5 +1,12 @@
-import type { RegisterDef } from '@erpcert/contract';
+import type { ObservedRegister, RegisterDef } from '@erpcert/contract';
 import { fieldAdditions } from './field-additions.js';
+
+/** Fields added to one part of a register (field-additions.ts, AppModule.fields). */
+interface FieldAddition {
+  readonly register: string;
+  readonly part: 'header' | 'rows';
+  readonly fields: readonly string[];
+}
 
 /** The three fields every base register carries (record-rest-api.md §2 "Record"). */
 export const BASE_FIELDS = ['UUID', 'ServerSequence', 'SyncFlags'] as const;
@@ -13,6 +20,15 @@ export interface SerialRule {
   /** The first number of an empty register. */
   readonly start: number;
 }
+
+/**
+ * What a register of specs/observed-fields.yaml (or a team's `--registers FILE`) says beyond its fields: the
+ * filters and feeds it answers, the values it refuses, labels, duplicates, printouts, raw control characters.
+ */
+export type RegisterBehaviour = Pick<
+  ObservedRegister,
+  'filters' | 'feeds' | 'labels' | 'errors' | 'onDuplicate' | 'printout' | 'rawControlChars'
+>;
 
 /** Everything the store and the routes know about one register. */
 export interface RegisterSchema {
@@ -42,6 +58,8 @@ export interface RegisterSchema {
    * `rows` under the register key (README "Observed registers").
    */
   readonly block: boolean;
+  /** The observed behaviour of a register described as data (README "Observed registers"). */
+  readonly behaviour?: RegisterBehaviour;
 }
 
 /** What another module passes to add a register (the portal's ActVc, EPOrderDocVc, ...). */
@@ -62,6 +80,7 @@ export interface RegisterInput {
   readonly rest?: boolean;
   /** Default false. */
   readonly block?: boolean;
+  readonly behaviour?: RegisterBehaviour;
 }
 
 /** SerNr is the serial number of every register whose key is the single field SerNr. */
@@ -103,6 +122,7 @@ export function buildSchema(input: RegisterInput): RegisterSchema {
     ...(input.viewSql ? { viewSql: input.viewSql } : {}),
     rest: input.rest ?? true,
     block: input.block === true,
+    ...(input.behaviour ? { behaviour: input.behaviour } : {}),
   };
 }
 
@@ -115,10 +135,10 @@ const catalogueOverrides: Record<string, Partial<RegisterInput>> = {
 };
 
 /** The schema of one catalogue register (record-rest-api.md §2) with the documented additions. */
-export function schemaFromCatalogue(def: RegisterDef): RegisterSchema {
+export function schemaFromCatalogue(def: RegisterDef, extra: readonly FieldAddition[] = []): RegisterSchema {
   const header = [...def.fields];
   const rows = [...def.rowFields];
-  for (const a of fieldAdditions) {
+  for (const a of [...fieldAdditions, ...extra]) {
     if (a.register !== def.name) continue;
     (a.part === 'header' ? header : rows).push(...a.fields);
   }

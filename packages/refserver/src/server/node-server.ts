@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type App, type AppOptions, createApp } from '../app.js';
+import { isOAuthPath } from '../auth/oauth.js';
 import { ErpError, ErrorCode } from '../errors.js';
 import type { AppResponse } from '../http/types.js';
 import { writeQuirky } from './quirks-wire.js';
@@ -27,7 +28,8 @@ export interface RunningServer {
 }
 
 function send(req: IncomingMessage, res: ServerResponse, out: AppResponse, quirks: boolean, close = false): void {
-  if (quirks) {
+  // the OAuth endpoints stand for a separate identity service: their wire stays clean under --quirks (issue 21)
+  if (quirks && !isOAuthPath(req.url ?? '/')) {
     writeQuirky(req.socket, out, req.method === 'HEAD');
     return;
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type FieldAdditionInput, withFields } from '../schema/field-merge.js';
 import { catalogueRegistry, type RegisterRegistry } from '../schema/register-registry.js';
 import type { RegisterInput, RegisterSchema } from '../schema/register-schema.js';
 import { type Db, openDatabase, type SyncMode } from './database.js';
@@ -13,6 +14,8 @@ export interface StoreOptions {
   readonly sync?: SyncMode;
   /** Extra registers to define before the tables are made (other modules' registers). */
   readonly registers?: readonly RegisterInput[];
+  /** Fields added to the catalogue's or those registers (AppModule.fields); an unknown register throws. */
+  readonly fields?: readonly FieldAdditionInput[];
 }
 
 /** A deleted record as `deletes_after` reports it. */
@@ -80,9 +83,18 @@ export class RecordStore {
 
   /** Opens (and creates) the database with the catalogue registers plus `options.registers`. */
   static open(options: StoreOptions = {}): RecordStore {
-    const registry = catalogueRegistry((name) => derivedViews[name]);
-    for (const r of options.registers ?? []) registry.add(r);
-    return new RecordStore(openDatabase(options.file, options.sync), registry);
+    return new RecordStore(openDatabase(options.file, options.sync), RecordStore.registryFor(options));
+  }
+
+  /** The registers a store opened with these options has, without opening a database. */
+  static registryFor(options: Pick<StoreOptions, 'registers' | 'fields'>): RegisterRegistry {
+    const fields = options.fields ?? [];
+    const registry = catalogueRegistry((name) => derivedViews[name], fields);
+    for (const r of options.registers ?? []) registry.add(withFields(r, fields));
+    const known = new Set(registry.all().map((s) => s.name));
+    const unknown = fields.find((f) => !known.has(f.register));
+    if (unknown) throw new Error(`fields of unknown register ${unknown.register}: ${unknown.fields.join(', ')}`);
+    return registry;
   }
 
   /** Closes the database (a WAL checkpoint happens on close). */

@@ -35,7 +35,7 @@ describe('conversions', () => {
     }
     expect(rec.fields.Sum4).toBe('46.20');
     const links = await portal(a, sub('getrecordlinks', { regname: to, id: newdata }));
-    expect(parsePortal(links.text).data.link).toEqual({ regname: from, id: q.id, relation: 'source' });
+    expect(parsePortal(links.text).data.LinkVc).toEqual({ ID: q.id, VcName: from, Comment: 'source' });
   });
 
   it('refuses a second conversion of the same source, a wrong regname and a missing usercode', async () => {

@@ -27,6 +27,9 @@ const documentAction: PortalHandler = {
     const register = ctx.register!;
     const lang = languageOf(ctx);
     const ref = loadRecord(ctx, register, ctx.params.require('id'));
+    // no printout (SVOVc, WSVc; specs/observed-fields.yaml `printout: false`): 200 with an empty file, not an error
+    if (ctx.app.store.schema(register)?.behaviour?.printout === false)
+      return { xml: '<data><file><name/><base64/></file></data>\n' };
     const template = pickTemplate(ctx.app.store, ctx.company, register, ctx.params.get('doccode') || undefined);
     const doc = renderDocument(ctx.app.store, ctx.company, register, ref.rec, template, lang, ctx.app.now());
     return {

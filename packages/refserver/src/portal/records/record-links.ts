@@ -1,7 +1,8 @@
+import { textResponse } from '../../http/respond.js';
 import type { RecordStore } from '../../store/record-store.js';
 import type { PortalHandler } from '../handler.js';
 import { ensurePortalTables } from '../portal-tables.js';
-import { attrs, okXml } from '../xml.js';
+import { elementXml, okXml } from '../xml.js';
 import { loadRecord } from './record-ref.js';
 
 /** A link between two records as getrecordlinks reports it. */
@@ -91,10 +92,23 @@ export function recordLinks(store: RecordStore, company: number, register: strin
   return out;
 }
 
+/** Registers whose links `--quirks` answers with the id as four raw bytes (README "getrecordlinks"). */
+const RAW_ID_REGISTERS = new Set(['ActVc']);
+
+/** A serial number as the four bytes of a little-endian 32-bit integer, one Latin-1 character per byte. */
+export function rawIdBytes(id: string): string {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(Number(id) >>> 0);
+  return b.toString('latin1');
+}
+
 /**
- * `action=action&register=getrecordlinks&regname=<R>&id=<id>`: the records linked to one, after the result:
- * `<data><res errstr=""/><link regname="ORVc" id="..." relation="source"/>...</data>` (the body is not shown,
- * §4 rule 11; README "getrecordlinks").
+ * `action=action&register=getrecordlinks&regname=<R>&id=<id>`: the records linked to one, in the shape live servers
+ * answer on the ERP's own handler (issue 21): `<data><res errstr="" regname="LinkVc"/>` followed by one
+ * `<LinkVc><ID>…</ID><VcName>…</VcName><Comment>relation</Comment></LinkVc>` per link, none when the record has
+ * no links (the body is not shown, §4 rule 11; `Comment` holds erpcert's relation word: source, derived, payment,
+ * credit, credited, activity). With `--quirks`, links to an activity carry the id as four raw bytes (a
+ * little-endian integer) and the body is sent as Latin-1, as some live registers do.
  */
 const getrecordlinks: PortalHandler = {
   kind: 'sub-action',
@@ -103,12 +117,17 @@ const getrecordlinks: PortalHandler = {
   handle(ctx) {
     const ref = loadRecord(ctx, ctx.params.require('regname'), ctx.params.require('id'));
     const links = recordLinks(ctx.app.store, ctx.company, ref.register, ref.id);
-    return {
-      xml: okXml(
-        {},
-        links.map((l) => `<link${attrs({ regname: l.regname, id: l.id, relation: l.relation })}/>`).join(''),
-      ),
-    };
+    const quirks = ctx.app.quirks;
+    const raw = (l: RecordLink) => quirks && RAW_ID_REGISTERS.has(l.regname) && /^\d{1,9}$/.test(l.id);
+    const id = (l: RecordLink) => (raw(l) ? `<ID>${rawIdBytes(l.id)}</ID>` : elementXml('ID', l.id));
+    const xml = okXml(
+      { regname: 'LinkVc' },
+      links
+        .map((l) => `<LinkVc>${id(l)}${elementXml('VcName', l.regname)}${elementXml('Comment', l.relation)}</LinkVc>`)
+        .join(''),
+    );
+    if (!links.some(raw)) return { xml };
+    return { response: textResponse({ charset: 'latin1' }, 200, 'application/xml', xml) };
   },
 };
 

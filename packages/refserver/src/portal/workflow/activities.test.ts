@@ -188,7 +188,7 @@ describe('linktosourcerecord', () => {
       SourceRecordId: PF.draftInvoice,
     });
     const links = await get(a, 'getrecordlinks', { regname: 'IVVc', id: PF.draftInvoice });
-    expect(list(links.data.link)).toContainEqual({ regname: 'ActVc', id: r.res.newdata, relation: 'activity' });
+    expect(list(links.data.LinkVc)).toContainEqual({ ID: r.res.newdata, VcName: 'ActVc', Comment: 'activity' });
   });
 
   it.each([

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ObservedFileError, parseRegistersFile } from '@erpcert/contract';
+import { type AppModule, createObservedModule, registersOfModules } from '@erpcert/refserver';
+import { UsageError } from '../options.js';
+
+/** The short example `erpcert serve --help` and the README show. */
+export const REGISTERS_EXAMPLE = [
+  'evidence: our staging ERP, 2026-03 (what it answered)',
+  'registers:',
+  '  - name: TicketVc',
+  '    meaning: support tickets',
+  '    key: [SerNr]',
+  '    fields: [SerNr, CustCode, Subject, Status]',
+  '    rowFields: [Note]',
+  '    filters: [CustCode, Status]',
+  '    errors: [{ field: Subject, empty: true, code: 1058 }]',
+  'fields:',
+  '  - { register: CUVc, part: header, fields: [LoyaltyLevel] }',
+];
+
+/**
+ * `erpcert serve --registers FILE`: a team's own registers and fields, in the format of specs/observed-fields.yaml,
+ * checked against the registers the server already has before it starts. A bad file is a UsageError (exit 2)
+ * naming the file as given and the line.
+ */
+export function registersFileModule(file: string, cwd: string, modules: readonly AppModule[]): AppModule {
+  let text: string;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`--registers: cannot read ${file}${code ? ` (${code})` : ''}`);
+  }
+  const have = registersOfModules(modules);
+  try {
+    const catalogue = parseRegistersFile(text, file, { taken: new Set(have.keys()), known: have });
+    return createObservedModule(catalogue, 'registers-file');
+  } catch (err) {
+    if (err instanceof ObservedFileError) throw new UsageError(`--registers: ${err.message}`);
+    throw err;
+  }
+}
