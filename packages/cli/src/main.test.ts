@@ -7,7 +7,7 @@ describe('erpcert main', () => {
   it('--help lists every command of the command-line contract', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
-    for (const c of ['serve', 'conform', 'load', 'cleanup', 'report', 'self-test'])
+    for (const c of ['serve', 'spec', 'conform', 'load', 'cleanup', 'report', 'self-test'])
       expect(stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 

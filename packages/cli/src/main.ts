@@ -7,12 +7,14 @@ import { load } from './commands/load.js';
 import { report } from './commands/report.js';
 import { selfTest } from './commands/self-test.js';
 import { serve } from './commands/serve.js';
+import { spec } from './commands/spec.js';
 import { verifyCommand } from './commands/verify.js';
 import { formatFlags, parseArgs, UsageError } from './options.js';
 
 /** The subcommands of the command-line contract (DESIGN.md), in the order --help lists them. */
 export const commands: readonly Command[] = [
   serve,
+  spec,
   conform,
   load,
   cleanup,

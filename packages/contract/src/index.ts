@@ -8,6 +8,27 @@ export type {
   operations as RestOperations,
   paths as RestPaths,
 } from '../generated/record-rest.js';
+export {
+  BodyPathPatternError,
+  blameOf,
+  type CoverAspect,
+  type CoverIndex,
+  type CoveringRule,
+  type CoverPattern,
+  compareSpecificity,
+  compileCoverPattern,
+  coverIndex,
+  type PathFailure,
+  type PathOwners,
+} from './body-paths.js';
+export {
+  type DocumentedPath,
+  documentedPaths,
+  isDocumentedIn,
+  pathsOfBody,
+  requiredChildrenOf,
+  responseBodySchemas,
+} from './documented-paths.js';
 export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
 export {
   type KnownRegister,
@@ -24,7 +45,9 @@ export {
   parseRegistersFile,
 } from './observed.js';
 export { contractPackageDir, docsDir, findContentRoots, inCheckout, repoRoot, specsDir } from './paths.js';
+export { portalSuccessKind } from './portal-success-kind.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
+export { buildRestSpec, restSpecDocument, type SpecNode, toYaml } from './rest-spec-build.js';
 export {
   API_DOC,
   docAnchor,
@@ -50,6 +73,15 @@ export {
   ruleAreas,
   rules,
 } from './rules.js';
+export {
+  blameJsonFailure,
+  blameSchemaFailure,
+  blameXmlFailure,
+  type FailingPath,
+  jsonFailingPaths,
+  type RequiredChildren,
+  xmlFailingPaths,
+} from './schema-blame.js';
 export {
   listSpecNames,
   loadSpec,

@@ -9,6 +9,11 @@ const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFo
 export interface JsonValidationResult {
   readonly valid: boolean;
   readonly errors: readonly string[];
+  /**
+   * ajv's errors as it gives them (instance path, keyword, params), when the value is invalid: what
+   * schema-blame.ts maps to body paths. Absent on a valid value.
+   */
+  readonly issues?: readonly ErrorObject[];
 }
 
 /** The schema name or pointer does not exist in the spec, or the schema does not compile. */
@@ -95,5 +100,7 @@ export function validateJsonBody(
     byPointer.set(pointer, validate);
   }
   const valid = validate(value) === true;
-  return { valid, errors: valid ? [] : (validate.errors ?? []).map(formatError) };
+  if (valid) return { valid, errors: [] };
+  const issues = [...(validate.errors ?? [])];
+  return { valid, errors: issues.map(formatError), issues };
 }

@@ -1,3 +1,4 @@
+import { BodyPathPatternError, compileCoverPattern } from './body-paths.js';
 import {
   API_DOC,
   REST_OPERATIONS,
@@ -39,6 +40,7 @@ const KEYS = new Set([
   'registers',
   'appliesTo',
   'params',
+  'covers',
 ]);
 const REGISTER_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
 const PORTAL_OPERATION = /^[a-z]+$/;
@@ -114,6 +116,7 @@ function buildRule(raw: unknown, index: number, fail: (id: string | undefined, p
     api === 'REST' ? `one of ${REST_OPERATIONS.join(', ')}` : 'a lower-case action or sub-action name',
   );
   const params = raw.params === undefined ? undefined : buildParams(raw.params, bad);
+  const covers = names('covers', (s) => isCoverPattern(s), 'a body path pattern (see the header of rules.yaml)');
 
   return Object.freeze({
     id,
@@ -131,7 +134,18 @@ function buildRule(raw: unknown, index: number, fail: (id: string | undefined, p
     ...(registers === undefined ? {} : { registers }),
     ...(appliesTo === undefined ? {} : { appliesTo }),
     ...(params === undefined ? {} : { params }),
+    ...(covers === undefined ? {} : { covers }),
   });
+}
+
+function isCoverPattern(s: string): boolean {
+  try {
+    compileCoverPattern(s);
+    return true;
+  } catch (e) {
+    if (e instanceof BodyPathPatternError) return false;
+    throw e;
+  }
 }
 
 function buildParams(v: unknown, bad: (problem: string) => never): Readonly<Record<string, RuleParamValue>> {

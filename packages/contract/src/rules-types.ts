@@ -67,6 +67,11 @@ export interface Rule {
    * sub-action name, or `list` for a list query. Absent: every operation of its API.
    */
   readonly appliesTo?: readonly string[];
+  /**
+   * The parts of documented response bodies the rule states: path patterns of contract/src/body-paths.ts
+   * (`portal-list:data/IVVc/Sum4`, `rest-envelope:data/IVVc/@url#value`; wildcards in the header of rules.yaml). A schema failure at a path is blamed on its owner.
+   */
+  readonly covers?: readonly string[];
   /** Figures and values a check needs (limits, formulas, allowed values, field lists). */
   readonly params?: Readonly<Record<string, RuleParamValue>>;
 }

@@ -15,6 +15,8 @@ describe('erpcert serve --registers', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--registers FILE');
     for (const line of REGISTERS_EXAMPLE) expect(help.stdout).toContain(line);
+    // where the team's OpenAPI document comes from
+    expect(help.stdout).toContain('erpcert spec --registers FILE [--out FILE]');
     writeFileSync(join(dir, 'example.yaml'), `${REGISTERS_EXAMPLE.join('\n')}\n`);
     const module = registersFileModule('example.yaml', dir, builtinModules);
     expect(module.registers?.map((r) => r.name)).toEqual(['TicketVc']);

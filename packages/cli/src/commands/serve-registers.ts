@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ObservedFileError, parseRegistersFile } from '@erpcert/contract';
+import { type ObservedCatalogue, ObservedFileError, parseRegistersFile } from '@erpcert/contract';
 import { type AppModule, createObservedModule, registersOfModules } from '@erpcert/refserver';
 import { UsageError } from '../options.js';
 
@@ -20,11 +20,11 @@ export const REGISTERS_EXAMPLE = [
 ];
 
 /**
- * `erpcert serve --registers FILE`: a team's own registers and fields, in the format of specs/observed-fields.yaml,
- * checked against the registers the server already has before it starts. A bad file is a UsageError (exit 2)
- * naming the file as given and the line.
+ * Reads and checks a team's registers file (`--registers FILE` of `erpcert serve` and `erpcert spec`), in the
+ * format of specs/observed-fields.yaml, against the registers the server of `modules` already has. A bad file is a
+ * UsageError (exit 2) naming the file as given and the line.
  */
-export function registersFileModule(file: string, cwd: string, modules: readonly AppModule[]): AppModule {
+export function readRegistersFile(file: string, cwd: string, modules: readonly AppModule[]): ObservedCatalogue {
   let text: string;
   try {
     text = readFileSync(resolve(cwd, file), 'utf8');
@@ -34,10 +34,17 @@ export function registersFileModule(file: string, cwd: string, modules: readonly
   }
   const have = registersOfModules(modules);
   try {
-    const catalogue = parseRegistersFile(text, file, { taken: new Set(have.keys()), known: have });
-    return createObservedModule(catalogue, 'registers-file');
+    return parseRegistersFile(text, file, { taken: new Set(have.keys()), known: have });
   } catch (err) {
     if (err instanceof ObservedFileError) throw new UsageError(`--registers: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * `erpcert serve --registers FILE`: a team's own registers and fields, checked before the server starts, as the
+ * module that serves them.
+ */
+export function registersFileModule(file: string, cwd: string, modules: readonly AppModule[]): AppModule {
+  return createObservedModule(readRegistersFile(file, cwd, modules), 'registers-file');
 }

@@ -1,5 +1,6 @@
 import {
   builtinModules,
+  createObservedModule,
   DEFAULT_MAX_WEB_POST_SIZE,
   parseAllowList,
   type RunningServer,
@@ -8,7 +9,9 @@ import {
 } from '@erpcert/refserver';
 import type { Command } from '../command.js';
 import { UsageError } from '../options.js';
-import { REGISTERS_EXAMPLE, registersFileModule } from './serve-registers.js';
+import { REGISTERS_EXAMPLE, readRegistersFile } from './serve-registers.js';
+import { SPEC_PATH } from './spec.js';
+import { specRouteModule } from './spec-route.js';
 
 /**
  * `erpcert serve`: the reference ERP (packages/refserver). Prints the base URL on one line once it
@@ -105,6 +108,9 @@ export const serve: Command = {
     '',
     ...REGISTERS_EXAMPLE.map((l) => `    ${l}`),
     '',
+    'erpcert spec --registers FILE [--out FILE] writes the record REST OpenAPI document with them, marked observed;',
+    `the running server answers the same document (with its --registers) at GET ${SPEC_PATH}.`,
+    '',
     'See packages/refserver/README.md for every decision where the API documents are silent.',
   ].join('\n'),
   async run(values, _positionals, io) {
@@ -123,9 +129,12 @@ export const serve: Command = {
     }
     const portalModules = withPortalOptions(builtinModules, { maxWebPostSize: int('max-web-post-size', 1) });
     const registersFile = values.registers as string | undefined;
-    const modules = registersFile
-      ? [...portalModules, registersFileModule(registersFile, io.cwd, portalModules)]
-      : portalModules;
+    const team = registersFile === undefined ? undefined : readRegistersFile(registersFile, io.cwd, portalModules);
+    const modules = [
+      ...portalModules,
+      ...(team ? [createObservedModule(team, 'registers-file')] : []),
+      specRouteModule(team, registersFile),
+    ];
     const port = int('port', 0);
     if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
     // listen for SIGTERM/SIGINT from the start: a stop during start-up still closes cleanly
@@ -171,6 +180,7 @@ export const serve: Command = {
       `erpcert serve: listening on ${server.url} (${values.db ? `database ${values.db}` : 'in memory'}; ` +
         `user ${values.user as string}; Ctrl-C stops)\n`,
     );
+    io.err.write(`erpcert serve: its record REST OpenAPI document: ${server.url}${SPEC_PATH}\n`);
     if (stopSignal === undefined) await new Promise<void>((resolve) => (wake = resolve));
     detach();
     io.err.write(`erpcert serve: ${stopSignal}, stopping\n`);

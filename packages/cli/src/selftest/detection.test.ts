@@ -195,3 +195,56 @@ describe('reading a results document and choosing a selection', () => {
     expect(selectionOf({ ...mutant, select: 'REST.QUERY.LIMIT' })).toBe('REST.QUERY.LIMIT');
   });
 });
+
+describe('generated families (issue 18)', () => {
+  const gen = (id: string, family: 'spec' | 'catalogue'): Mutant =>
+    ({ id, description: id, breaks: ['REST.QUERY.LIMIT'], family, area: 'REST.QUERY' }) as Mutant;
+  const silent = { proxyHits: { requests: 0, responses: 0 } };
+
+  it('reports a generated mutant the suite never met as not exercised, and counts it neither way', () => {
+    const o = judgeMutant(gen('g1', 'spec'), [run(1, [], silent), run(2, [], silent)], selected);
+    expect(o.status).toBe('not-exercised');
+    expect(o.family).toBe('spec');
+    // a hand-written mutant that never fired is still a miss
+    const h = judgeMutant(
+      { ...mutant, breaks: ['REST.QUERY.LIMIT'] },
+      [run(1, [], silent), run(2, [], silent)],
+      selected,
+    );
+    expect(h.status).toBe('judged');
+    expect(h.caught).toBe(false);
+  });
+
+  it('gives the three figures per family with the whole and sampled sizes', () => {
+    const outcomes = [
+      judgeMutant(
+        { ...mutant, breaks: ['REST.QUERY.LIMIT'] },
+        [run(1, ['REST.QUERY.LIMIT']), run(2, ['REST.QUERY.LIMIT'])],
+        selected,
+      ),
+      judgeMutant(gen('g1', 'spec'), [run(1, ['REST.QUERY.LIMIT']), run(2, ['REST.QUERY.LIMIT'])], selected),
+      judgeMutant(gen('g2', 'spec'), [run(1, []), run(2, [])], selected),
+      judgeMutant(gen('g3', 'spec'), [run(1, [], silent), run(2, [], silent)], selected),
+      judgeMutant(gen('g4', 'catalogue'), [], new Set(), 'unobservable', ['why']),
+    ];
+    const r = detectionReport(new Date(0), [1, 2], { select: 'REST.QUERY.*', runs: [] }, outcomes, new Date(1), {
+      hand: 70,
+      spec: 3000,
+      catalogue: 100,
+    });
+    const spec = r.families.find((f) => f.family === 'spec')!;
+    expect(spec).toMatchObject({ size: 3000, sampled: 3, notObservable: 0, notExercised: 1 });
+    expect(spec.detection).toMatchObject({ count: 1, of: 2 });
+    expect(r.families.find((f) => f.family === 'catalogue')).toMatchObject({
+      size: 100,
+      sampled: 1,
+      notObservable: 1,
+      notExercised: 0,
+    });
+    expect(r.families.find((f) => f.family === 'catalogue')!.detection.of).toBe(0);
+    expect(r.detection).toMatchObject({ count: 2, of: 3 });
+    expect(totalsLines(r)).toContain(
+      'family spec: 3 of 3000 run, 1 never exercised by the suite (reported, not counted)',
+    );
+  });
+});

@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { inCheckout, repoRoot } from '@erpcert/contract';
 import type { ResultsDocument } from '../reports/results.js';
 import { TRANSPORT_RULES } from '../reports/runner.js';
+import type { GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
 import type { Mutant } from './proxy.js';
+
+/** The family of a mutant: `hand` unless it was generated (generator/). */
+export const familyOf = (m: Mutant): MutantFamily => (m as Partial<GeneratedMutant>).family ?? 'hand';
 
 /** The `--only` glob of a mutant: its own `select`, else the rule families (`REST.QUERY.*`) of its rules. */
 export const selectionOf = (m: Mutant): string =>
@@ -54,6 +58,7 @@ export function verdictsOf(doc: Pick<ResultsDocument, 'rules'>): { failed: strin
 /** What the self-test concluded about one mutant over its runs. */
 export interface MutantOutcome {
   readonly id: string;
+  readonly family: MutantFamily;
   readonly description: string;
   readonly breaks: readonly string[];
   readonly select: string;
@@ -61,9 +66,12 @@ export interface MutantOutcome {
    * `judged`: it ran; `uncovered`: no test of the suite names one of its rules (other than the rules the
    * harness judges on every answer, `CENTRALLY_JUDGED`), so it did not run (counts as
    * not caught); `needs`: the CLI lacks an option the mutant needs (counts as not caught); `error`: a run
-   * did not complete (exit 2; counts as not caught).
+   * did not complete (exit 2; counts as not caught). Generated mutants only (issue 18: reported, counted neither
+   * detected nor missed): `unobservable`: its rule is one no black-box test can observe (`observable: false`), or
+   * no test names it (`uncovered`); `not-exercised`: no run made the proxy change anything (the suite never
+   * asked for the body or behaviour it breaks), so the target behaved exactly as the unbroken server.
    */
-  readonly status: 'judged' | 'uncovered' | 'needs' | 'error';
+  readonly status: 'judged' | 'uncovered' | 'needs' | 'error' | 'unobservable' | 'not-exercised';
   /** Every run FAILed every one of its rules. */
   readonly caught: boolean;
   /** At least one run FAILed something, and no run FAILed a rule that is not one of its own (`breaks`, `alsoBreaks`). */
@@ -99,12 +107,17 @@ export function judgeMutant(
   const status = given === 'judged' && !broke && untested.length > 0 ? 'uncovered' : given;
   const problems =
     status === given ? givenProblems : [...givenProblems, `no test of the suite names ${untested.join(', ')}`];
+  const family = familyOf(m);
+  const silent =
+    family !== 'hand' && runs.length > 0 && runs.every((r) => r.proxyHits.requests + r.proxyHits.responses === 0);
+  if (status === 'judged' && silent && !broke) return notJudged(m, 'not-exercised', runs, problems, selected);
   const completed = status === 'judged' && runs.length > 0 && runs.every((r) => r.exitCode !== 2);
   const failed = union(runs.map((r) => r.failed));
   const own = new Set([...m.breaks, ...(m.alsoBreaks ?? [])]);
   const extra = failed.filter((r) => !own.has(r));
   return {
     id: m.id,
+    family,
     description: m.description,
     breaks: m.breaks,
     select: selectionOf(m),
@@ -125,6 +138,37 @@ export function judgeMutant(
     runs: runs.map((r) => ({ ...r, untested: r.untested.filter((u) => m.breaks.includes(u)) })),
     problems: [...problems, ...new Set(runs.flatMap((r) => r.problems))],
   };
+}
+
+/** An outcome that is reported but counted neither detected nor missed (generated mutants only). */
+function notJudged(
+  m: Mutant,
+  status: 'not-exercised',
+  runs: readonly MutantRun[],
+  problems: readonly string[],
+  _selected: ReadonlySet<string>,
+): MutantOutcome {
+  return {
+    id: m.id,
+    family: familyOf(m),
+    description: m.description,
+    breaks: m.breaks,
+    select: selectionOf(m),
+    status,
+    caught: false,
+    precise: false,
+    repeatable: false,
+    failed: union(runs.map((r) => r.failed)),
+    errored: union(runs.map((r) => r.errored)),
+    collateral: { inSelection: [], outside: [] },
+    runs,
+    problems: [...problems, 'the proxy changed nothing in any run: the suite never met the broken behaviour'],
+  };
+}
+
+/** Whether an outcome counts in the figures: every hand-written one; a generated one only when it could be seen. */
+export function counted(o: Pick<MutantOutcome, 'family' | 'status'>): boolean {
+  return o.family === 'hand' || !['unobservable', 'uncovered', 'not-exercised'].includes(o.status);
 }
 
 /** A total: how many of how many, and the rate. */
@@ -151,6 +195,27 @@ export interface DetectionReport {
   readonly precision: Figure;
   /** Mutants whose runs FAILed the same rules, over the mutants that ran to the end. */
   readonly repeatability: Figure;
+  /** The same three figures per family, with the size of the whole family and of its sample. */
+  readonly families: readonly FamilyFigures[];
+}
+
+/** The figures of one family (hand, spec, catalogue) of a self-test. */
+export interface FamilyFigures {
+  readonly family: MutantFamily;
+  /** Mutants of the family in the whole set. */
+  readonly size: number;
+  /** Mutants of the family in this run (the sample). */
+  readonly sampled: number;
+  /** Of the sample: reported but not counted because no test can observe their rule (`unobservable`, `uncovered`). */
+  readonly notObservable: number;
+  /**
+   * Of the sample: reported but not counted because no run made the proxy change anything (`not-exercised`):
+   * the suite never asked for what they break. A coverage gap of the suite's requests, listed apart.
+   */
+  readonly notExercised: number;
+  readonly detection: Figure;
+  readonly precision: Figure;
+  readonly repeatability: Figure;
 }
 
 /** The figures of issue 9: detection >= 98 %, precision >= 95 %, repeatability 100 %. */
@@ -168,9 +233,33 @@ export function detectionReport(
   baseline: Omit<DetectionReport['baseline'], 'clean'>,
   outcomes: readonly MutantOutcome[],
   finishedAt: Date = new Date(),
+  sizes: Readonly<Partial<Record<MutantFamily, number>>> = {},
 ): DetectionReport {
-  const ran = outcomes.filter((o) => o.status === 'judged');
-  const failedAny = ran.filter((o) => o.failed.length > 0);
+  const figures = (list: readonly MutantOutcome[]) => {
+    const considered = list.filter(counted);
+    const ran = considered.filter((o) => o.status === 'judged');
+    const failedAny = ran.filter((o) => o.failed.length > 0);
+    return {
+      detection: figure(considered.filter((o) => o.caught).length, considered.length, TARGETS.detection),
+      precision: figure(failedAny.filter((o) => o.precise).length, failedAny.length, TARGETS.precision),
+      repeatability: figure(ran.filter((o) => o.repeatable).length, ran.length, TARGETS.repeatability),
+    };
+  };
+  const families = (['hand', 'spec', 'catalogue'] as const).flatMap((family) => {
+    const mine = outcomes.filter((o) => o.family === family);
+    if (mine.length === 0) return [];
+    const size = sizes[family] ?? mine.length;
+    return [
+      {
+        family,
+        size,
+        sampled: mine.length,
+        notObservable: mine.filter((o) => !counted(o) && o.status !== 'not-exercised').length,
+        notExercised: mine.filter((o) => o.status === 'not-exercised').length,
+        ...figures(mine),
+      },
+    ];
+  });
   return {
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
@@ -180,9 +269,8 @@ export function detectionReport(
       clean: baseline.runs.length > 0 && baseline.runs.every((r) => r.exitCode === 0 && r.failed.length === 0),
     },
     mutants: outcomes,
-    detection: figure(outcomes.filter((o) => o.caught).length, outcomes.length, TARGETS.detection),
-    precision: figure(failedAny.filter((o) => o.precise).length, failedAny.length, TARGETS.precision),
-    repeatability: figure(ran.filter((o) => o.repeatable).length, ran.length, TARGETS.repeatability),
+    ...figures(outcomes),
+    families,
   };
 }
 
@@ -210,9 +298,18 @@ export function outcomeLine(o: MutantOutcome): string {
     .join('; ');
 }
 
-/** The three totals, one line each. */
+/** The three totals, one line each, then the figures of each family. */
 export function totalsLines(r: DetectionReport): string[] {
+  // a run of the hand-written mutants alone prints its three totals only, as it always did
+  const families = (r.families ?? []).some((f) => f.family !== 'hand') ? r.families : [];
+  const perFamily = families.flatMap((f) => [
+    `family ${f.family}: ${f.sampled} of ${f.size} run${f.notObservable > 0 ? `, ${f.notObservable} whose rule no test observes` : ''}${f.notExercised > 0 ? `, ${f.notExercised} never exercised by the suite` : ''}${f.notObservable + f.notExercised > 0 ? ' (reported, not counted)' : ''}`,
+    `  detection:     ${pct(f.detection)}${f.detection.met ? '' : '  NOT MET'}`,
+    `  precision:     ${pct(f.precision)}${f.precision.met ? '' : '  NOT MET'}`,
+    `  repeatability: ${pct(f.repeatability)}${f.repeatability.met ? '' : '  NOT MET'}`,
+  ]);
   return [
+    ...perFamily,
     `detection:     ${pct(r.detection)}${r.detection.met ? '' : '  NOT MET'}`,
     `precision:     ${pct(r.precision)}${r.precision.met ? '' : '  NOT MET'}`,
     `repeatability: ${pct(r.repeatability)}${r.repeatability.met ? '' : '  NOT MET'}`,

@@ -17,6 +17,7 @@ import type { ResultsDocument } from '../reports/results.js';
 import {
   type DetectionReport,
   detectionReport,
+  familyOf,
   judgeMutant,
   type MutantOutcome,
   type MutantRun,
@@ -24,6 +25,7 @@ import {
   selectionOf,
   verdictsOf,
 } from './detection.js';
+import type { GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
 import { type MutantContext, mutants } from './mutants.js';
 import { type Mutant, startProxy } from './proxy.js';
 
@@ -41,6 +43,13 @@ export const OTHER_COMPCODE = 2;
 export interface SelfTestOptions {
   /** Mutant ids to run (all when empty). */
   readonly only: readonly string[];
+  /**
+   * The mutants to run, in this order, of any family (`only` is then ignored): `erpcert self-test --family`,
+   * `--sample`. Hand-written ones are rebuilt fresh for every run; generated ones keep no state.
+   */
+  readonly mutants?: readonly Mutant[];
+  /** The size of each whole family, for the report (the run may be a sample). */
+  readonly sizes?: Readonly<Partial<Record<MutantFamily, number>>>;
   /** The fast-check seeds, one run per seed per mutant. */
   readonly seeds: readonly number[];
   /** Runs at a time. */
@@ -128,13 +137,21 @@ export async function runSelfTest(opts: SelfTestOptions): Promise<DetectionRepor
   const started = new Date();
   const catalogue = mutants(SELFTEST_CONTEXT);
   // in the order asked for (a long self-test can put the mutants it most needs to see first)
-  const chosen = opts.only.length === 0 ? catalogue : opts.only.flatMap((id) => catalogue.filter((m) => m.id === id));
+  const chosen =
+    opts.mutants ??
+    (opts.only.length === 0 ? catalogue : opts.only.flatMap((id) => catalogue.filter((m) => m.id === id)));
   const byId = new Map(chosen.map((m) => [m.id, m]));
   // a mutant whose rules no test names, or that needs a flag this CLI lacks, is reported without running
   const skipped = new Map<string, Pick<MutantOutcome, 'status' | 'problems'>>();
   for (const m of chosen) {
     const missing = missingFlags(m);
-    if (missing.length > 0)
+    const unobservable = (m as Partial<GeneratedMutant>).unobservable;
+    if (unobservable !== undefined)
+      skipped.set(m.id, {
+        status: 'unobservable',
+        problems: [`no black-box test can observe its rule: ${unobservable}`],
+      });
+    else if (missing.length > 0)
       skipped.set(m.id, {
         status: 'needs',
         problems: [`needs conform --${missing.join(', --')}, which this CLI lacks`],
@@ -172,7 +189,11 @@ export async function runSelfTest(opts: SelfTestOptions): Promise<DetectionRepor
       servers.map(async (server) => {
         for (let t = tasks[next++]; t !== undefined && !opts.signal?.aborted; t = tasks[next++]) {
           // a fresh mutant per run: some keep state (stored writes, a frozen sequence number)
-          const fresh = t.mutant === undefined ? undefined : mutants(SELFTEST_CONTEXT).find((m) => m.id === t.mutant);
+          const own = t.mutant === undefined ? undefined : byId.get(t.mutant);
+          const fresh =
+            own === undefined || familyOf(own) !== 'hand'
+              ? own
+              : mutants(SELFTEST_CONTEXT).find((m) => m.id === t.mutant);
           const name = t.key.replace(/[^A-Za-z0-9@-]/g, '_');
           const run = await conformThrough(server, fresh, t.select, t.seed, work, name, opts.signal);
           results.set(t.key, run);
@@ -210,5 +231,5 @@ export async function runSelfTest(opts: SelfTestOptions): Promise<DetectionRepor
     const r = results.get(`baseline@${s}`);
     return r ? [r] : [];
   });
-  return detectionReport(started, opts.seeds, { select: unionSelect, runs: baselineRuns }, all);
+  return detectionReport(started, opts.seeds, { select: unionSelect, runs: baselineRuns }, all, new Date(), opts.sizes);
 }

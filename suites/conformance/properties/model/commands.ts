@@ -6,7 +6,13 @@
 import type { RestRecord } from '@erpcert/client';
 import type fc from 'fast-check';
 import { createForm, expectRule, fieldValue, ledgerCreated, ledgerGone, show } from '../../src/harness/index.js';
-import { attempt, currentSequence, describeOutcome, taggedSpec } from '../../src/harness/portal.js';
+import {
+  attempt,
+  blameRefusedRegister,
+  currentSequence,
+  describeOutcome,
+  taggedSpec,
+} from '../../src/harness/portal.js';
 import { answerSequence, type DocModel, type DocReal, type DocRegister, itemsOf, type ModelDoc } from './model.js';
 
 type Cmd = fc.AsyncCommand<DocModel, DocReal>;
@@ -156,6 +162,7 @@ export class DeleteCmd implements Cmd {
     const d = m.pick(this.pick, (x) => x.live && x.okFlag === '0')!;
     const before = await currentSequence(r.ctx);
     const o = await attempt(r.ctx.client.portal.delete({ register: d.register, id: d.serNr }));
+    blameRefusedRegister(o, `delete ${d.register} ${d.serNr}`); // a documented register refused: DELETE.REGISTERS
     expectRule(o.ok, 'PORTAL.DELETE.ACTION', () => `delete ${d.register} ${d.serNr}: ${describeOutcome(o)}`);
     ledgerGone(r.ctx, d.register, d.serNr);
     d.live = false;
@@ -236,6 +243,7 @@ export class UnokCmd implements Cmd {
     const o = await attempt(
       r.ctx.client.portal.unokrecord({ regname: d.register, id: d.serNr, usercode: r.unokUser! }),
     );
+    blameRefusedRegister(o, `unokrecord ${d.register} ${d.serNr}`); // a documented register refused: UNOK.REGISTERS
     expectRule(o.ok, 'PORTAL.UNOK.TO_DRAFT', () => `unokrecord ${d.register} ${d.serNr}: ${describeOutcome(o)}`);
     d.okFlag = '0';
     d.writtenAfter = before;

@@ -6,6 +6,7 @@ import { describe } from 'vitest';
 import { expectRule, type RuleContext, ruleProperty, ruleTest, show } from '../../src/harness/index.js';
 import {
   attempt,
+  blameRefusedRegister,
   describeOutcome,
   judgeQuiet,
   LIST_KEY,
@@ -29,6 +30,8 @@ async function readList(
   let count: number | undefined;
   for (let page = 1; page <= maxPages; page++) {
     const o = await attempt(ctx.client.portal.list(register, { ...query, page, perpage }));
+    // a plain read refused: the register is not served (PORTAL.LIST.REGISTERS), whatever the test was about
+    if (!o.ok && Object.keys(query).length === 0) blameRefusedRegister(o, `list ${register}`);
     if (!o.ok) return `${register} ${show(query)} page ${page} was refused: ${describeOutcome(o)}`;
     count ??= statedCount(register, o.value);
     records.push(...o.value.records);

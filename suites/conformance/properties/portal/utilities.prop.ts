@@ -4,7 +4,14 @@ import type { PortalOperationId } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { expectRule, fieldValue, type RuleContext, ruleProperty, ruleTest, show } from '../../src/harness/index.js';
-import { assertPortalXml, attempt, describeOutcome, expectSuccess, textOf } from '../../src/harness/portal.js';
+import {
+  assertPortalXml,
+  attempt,
+  blameRefusedRegister,
+  describeOutcome,
+  expectSuccess,
+  textOf,
+} from '../../src/harness/portal.js';
 
 /** Values the parameters are filled from: a usercode, an activity, an employee, an invoice. */
 interface Known {
@@ -113,6 +120,7 @@ describe('read-only sub-actions', () => {
       if (missing.length > 0) ctx.skip(`the target gave no ${missing.join(', ')} to call ${c.operation.slice(7)} with`);
       const params = c.params(k as Required<Known>);
       const o = await attempt(ctx.client.portal.call(c.operation, params as never));
+      blameRefusedRegister(o, c.operation.slice(7));
       expectRule(o.ok, c.rule, () => `${c.operation.slice(7)} ${show(params)}: ${describeOutcome(o)}`);
     });
 

@@ -11,7 +11,7 @@ import {
   type RawResponse,
   type XmlElement,
 } from '@erpcert/client';
-import type { XmlBodyKind } from '@erpcert/contract';
+import { coverIndex, portalSuccessKind, rules, type XmlBodyKind } from '@erpcert/contract';
 import { assertXmlValid } from './assert/schemas.js';
 import type { RuleContext } from './rule-test.js';
 import { isTargetFault } from './target-fault.js';
@@ -22,12 +22,36 @@ export type Outcome<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: ErpClientError };
 
+let owners: ReturnType<typeof coverIndex> | undefined;
+
+/**
+ * A body the client could not decode is held to the shape the docs give the request's success (issue 18 "Blame
+ * by path"): when it fails that XSD, the rule that owns the failing part FAILs (a `<data>` without `<res>`:
+ * PORTAL.DISPATCH.OPERATION_RESULT), not the rule of the operation a test then finds "not a success".
+ */
+async function blameUndecodable(err: ErpClientError): Promise<void> {
+  const exchange = err.exchange;
+  const body = exchange?.response?.body;
+  if (err.kind !== 'decode' || !exchange || !body || body.truncated || body.encoding === 'base64') return;
+  let kind: XmlBodyKind | undefined;
+  try {
+    kind = portalSuccessKind(new URL(exchange.request.url).searchParams);
+  } catch {
+    return;
+  }
+  if (kind === undefined || !/^\s*</.test(body.text)) return;
+  owners ??= coverIndex(rules);
+  const container = owners.owners(`${kind}:data`).element;
+  if (container !== undefined) await assertXmlValid(body.text, kind, container);
+}
+
 /** Runs a call and keeps a target-side failure (ErpError, HttpStatusError, DecodeError) as a value. */
 export async function attempt<T>(call: Promise<T>): Promise<Outcome<T>> {
   try {
     return { ok: true, value: await call };
   } catch (err) {
     if (!isErpClientError(err) || err.kind === 'config' || isTargetFault(err)) throw err;
+    await blameUndecodable(err);
     return { ok: false, error: err };
   }
 }
@@ -60,8 +84,57 @@ export function expectErrorShape(outcome: Outcome<unknown>, rule: string, what: 
   return (outcome as { error: unknown }).error as ErpError;
 }
 
-/** The call succeeded; otherwise a violation of `rule` quoting what came back. */
+/**
+ * The `*REGISTERS` rule that lists the record register of the request for its operation (PORTAL.DELETE.REGISTERS
+ * for a delete of ORVc), when the target refused it with the documented failure shape; else undefined.
+ */
+export function servedRegisterRule(outcome: Outcome<unknown>): string | undefined {
+  if (outcome.ok || !(outcome.error instanceof ErpError)) return undefined;
+  const url = outcome.error.exchange?.request.url;
+  const u = url === undefined ? undefined : new URL(url);
+  if (!u?.pathname.endsWith('.hal')) return undefined;
+  const q = u.searchParams;
+  const action = q.get('action');
+  const operation = action === null ? 'list' : action === 'action' ? q.get('register') : action;
+  const register = action === null ? q.get('register') : action === 'action' ? q.get('regname') : q.get('register');
+  if (operation === null || register === null) return undefined;
+  return rules.find(
+    (r) =>
+      r.api === 'PORTAL' &&
+      /REGISTERS$/.test(r.id) &&
+      r.standing !== 'unspecified' &&
+      r.appliesTo?.includes(operation) &&
+      r.registers?.includes(register),
+  )?.id;
+}
+
+/**
+ * FAILs the `*REGISTERS` rule when `outcome` is a refusal of a register the docs list for the operation. For a
+ * plain read or call (no parameter of its own that could be what the target refused).
+ */
+export function blameRefusedRegister(outcome: Outcome<unknown>, what: string): void {
+  const served = servedRegisterRule(outcome);
+  if (served !== undefined)
+    expectRule(
+      false,
+      served,
+      () => `${what}: a register the docs list for it was refused: ${describeOutcome(outcome)}`,
+    );
+}
+
+/**
+ * The call succeeded; otherwise a violation of `rule` quoting what came back. A refusal of a register the docs
+ * list for the operation is blamed on the rule that lists it (issue 18: the member whose behaviour broke), not
+ * on `rule`, whose effect could not happen without it.
+ */
 export function expectSuccess<T>(outcome: Outcome<T>, rule: string, what: string): T {
+  const served = servedRegisterRule(outcome);
+  if (served !== undefined && served !== rule)
+    expectRule(
+      false,
+      served,
+      () => `${what}: a register the docs list for it was refused: ${describeOutcome(outcome)}`,
+    );
   expectRule(outcome.ok, rule, () => `${what}: expected a success, got ${describeOutcome(outcome)}`);
   return (outcome as { value: T }).value;
 }

@@ -49,6 +49,7 @@ export {
 export {
   assertPortalXml,
   attempt,
+  blameRefusedRegister,
   bodyText,
   dataChildNames,
   describeOutcome,

@@ -36,14 +36,18 @@ function urlParts(url: unknown): { register: string; raw: string[] } | undefined
   return m ? { register: m[2]!, raw: m[3]!.split('/') } : undefined;
 }
 
-/** `@register`, `@sequence` and `@url` are strings; `@register` names the register (§2 "Record"). */
+/**
+ * `@register` and `@sequence` are strings, `@register` naming the register, and `@url` is there (§2 "Record");
+ * what `@url` holds is REST.RECORD.URL_FORMAT's (specs/rules.yaml covers).
+ */
 export function assertMetaFields(register: string, record: AnyRecord): void {
-  for (const member of ['@register', '@sequence', '@url'])
+  for (const member of ['@register', '@sequence'])
     expectRule(
       typeof record[member] === 'string',
       'REST.RECORD.META_FIELDS',
       () => `${register} record lacks ${member} (got ${show(record[member])})`,
     );
+  expectRule('@url' in record, 'REST.RECORD.META_FIELDS', () => `${register} record lacks @url`);
   expectRule(
     record['@register'] === register,
     'REST.RECORD.META_FIELDS',
@@ -122,9 +126,9 @@ export function assertStringValues(register: string, record: AnyRecord): void {
     );
 }
 
-/** An empty field is "", never null (§2: "Empty fields are empty strings"). */
+/** An empty field is "", never null (§2: "Empty fields are empty strings"); the `@` members are no fields. */
 export function assertEmptyStrings(register: string, record: AnyRecord): void {
-  for (const [name, value] of members(record))
+  for (const [name, value] of members(record).filter(([n]) => !/^(row \d+ )?@/.test(n)))
     expectRule(value !== null, 'REST.RECORD.EMPTY_STRING', () => `${register} ${name} is null, not ""`);
 }
 

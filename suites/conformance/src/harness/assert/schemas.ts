@@ -4,6 +4,8 @@
  * `@erpcert/contract`.
  */
 import {
+  blameJsonFailure,
+  blameXmlFailure,
   getRegister,
   loadSpec,
   type OpenApiDocument,
@@ -15,15 +17,17 @@ import {
 import { expectRule, show } from '../violation.js';
 
 /**
- * The body validates against `specs/xsd/<kind>.xsd`; otherwise a ContractViolation of `rule` quoting
- * libxml2's first messages.
+ * The body validates against `specs/xsd/<kind>.xsd`; otherwise a ContractViolation quoting libxml2's first
+ * messages, blamed by path (issue 18): on the rule whose `covers:` owns the failing element or attribute, and on
+ * `rule` (the rule of the whole body) only when the failure is the body's own or names no owned part.
  */
 export async function assertXmlValid(body: string, kind: XmlBodyKind, rule: string): Promise<void> {
   const result = await validateXml(body, kind);
+  const blamed = result.valid ? rule : blameXmlFailure(body, result.checkedAs, result.errors, rule);
   expectRule(
     result.valid,
-    rule,
-    () => `the XML body does not validate against ${kind}.xsd: ${result.errors.slice(0, 3).join('; ')}`,
+    blamed,
+    () => `the XML body does not validate against ${result.checkedAs}.xsd: ${result.errors.slice(0, 3).join('; ')}`,
   );
 }
 
@@ -46,12 +50,16 @@ export interface JsonSchemaRef {
   readonly schema: string;
 }
 
-/** The JSON value validates against the schema; otherwise a ContractViolation of `rule` with ajv's messages. */
+/**
+ * The JSON value validates against the schema; otherwise a ContractViolation with ajv's messages, blamed by path
+ * like {@link assertXmlValid}: on the owner of the failing member, on `rule` for a failure of the body itself.
+ */
 export function assertJsonValid(value: unknown, ref: JsonSchemaRef, rule: string): void {
   const result = validateJsonBody(spec(ref.spec ?? 'record-rest'), ref.schema, value);
+  const blamed = result.valid ? rule : blameJsonFailure(ref.schema, result.issues ?? [], rule, value);
   expectRule(
     result.valid,
-    rule,
+    blamed,
     () =>
       `the JSON body does not validate against ${ref.schema}: ${result.errors.slice(0, 3).join('; ')} in ${show(value, 200)}`,
   );

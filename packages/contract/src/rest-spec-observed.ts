@@ -1,19 +1,22 @@
-import { type ObservedRegister, observed } from '../src/observed.js';
-import type { RegisterDef } from '../src/registers.js';
+import type { ObservedCatalogue, ObservedRegister } from './observed.js';
+import type { RegisterDef } from './registers.js';
 import { registerPaths, registerResponse } from './rest-spec-paths.js';
-import { type BaseSchemas, type Node, registerSchemas } from './rest-spec-schemas.js';
+import { type BaseSchemas, type Node, type ObservedSources, registerSchemas } from './rest-spec-schemas.js';
 
-const MARK = {
-  'x-erpcert-standing': 'observed',
-  'x-erpcert-observed': `served by live servers (${observed.evidence}); the docs name "more than 38 registers" without listing them`,
-} as const;
+/** How every part of a register beyond the documented 38 is marked, with the evidence of the file it comes from. */
+function markOf(catalogue: ObservedCatalogue): Node {
+  return {
+    'x-erpcert-standing': 'observed',
+    'x-erpcert-observed': `served by live servers (${catalogue.evidence}); the docs name "more than 38 registers" without listing them`,
+  };
+}
 const ref = (name: string): Node => ({ $ref: `#/components/schemas/${name}` });
 const OPERATIONS = ['get', 'post', 'patch'];
 
 /** Marks every operation of a path item observed. */
-function markOperations(item: Node): Node {
+function markOperations(item: Node, mark: Node): Node {
   const out: Node = { ...item };
-  for (const m of OPERATIONS) if (out[m]) out[m] = { ...(out[m] as Node), ...MARK };
+  for (const m of OPERATIONS) if (out[m]) out[m] = { ...(out[m] as Node), ...mark };
   return out;
 }
 
@@ -22,7 +25,7 @@ function markOperations(item: Node): Node {
  * systemversion>` holding one `<R register="R">` whose only child is `<rows>` with `<row rownumber>` lines. The
  * block is no record: it carries no `sequence` or `url`, so it is not a `rest-envelope`.
  */
-function blockXmlSchemas(reg: ObservedRegister, base: BaseSchemas): Node {
+function blockXmlSchemas(reg: ObservedRegister, base: BaseSchemas, mark: Node): Node {
   const R = reg.name;
   const rowFields = Object.fromEntries(reg.rowFields.map((f) => [f, { type: 'string' }]));
   const envelope = base.EnvelopeDataXml;
@@ -34,7 +37,7 @@ function blockXmlSchemas(reg: ObservedRegister, base: BaseSchemas): Node {
       properties: { ...(base.RowBaseXml.properties as Node), ...rowFields },
       additionalProperties: base.RowBaseXml.additionalProperties,
       xml: { name: 'row' },
-      ...MARK,
+      ...mark,
     },
     [`${R}BlockXml`]: {
       description: `XML form of the one ${R} record: \`<${R} register="${R}">\` holding \`<rows>\` and nothing else.`,
@@ -46,7 +49,7 @@ function blockXmlSchemas(reg: ObservedRegister, base: BaseSchemas): Node {
       },
       additionalProperties: false,
       xml: { name: R },
-      ...MARK,
+      ...mark,
     },
     [`${R}EnvelopeXml`]: {
       description: `XML envelope of the ${R} settings block: \`<data register="${R}" sequence systemversion>\` holding one \`<${R}>\`.`,
@@ -58,13 +61,17 @@ function blockXmlSchemas(reg: ObservedRegister, base: BaseSchemas): Node {
         [R]: ref(`${R}BlockXml`),
       },
       xml: { name: 'data' },
-      ...MARK,
+      ...mark,
     },
   };
 }
 
 /** The schemas, response and paths of a settings block: GET only, `{rows: [...]}` under the register key. */
-function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; response: Node; paths: Node } {
+function blockParts(
+  reg: ObservedRegister,
+  base: BaseSchemas,
+  mark: Node,
+): { schemas: Node; response: Node; paths: Node } {
   const R = reg.name;
   const rowFields = Object.fromEntries(reg.rowFields.map((f) => [f, { type: 'string' }]));
   const schemas: Node = {
@@ -74,7 +81,7 @@ function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; 
       required: base.RowBase.required,
       properties: { ...(base.RowBase.properties as Node), ...rowFields },
       additionalProperties: base.RowBase.additionalProperties,
-      ...MARK,
+      ...mark,
     },
     [`${R}Block`]: {
       description: `The one ${R} record: an object holding \`rows\`, not an array of records.`,
@@ -82,7 +89,7 @@ function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; 
       required: ['rows'],
       properties: { rows: { type: 'array', items: ref(`${R}Row`) } },
       additionalProperties: true,
-      ...MARK,
+      ...mark,
     },
     [`${R}Envelope`]: {
       description: `JSON envelope of the ${R} settings block.`,
@@ -99,9 +106,9 @@ function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; 
           },
         },
       },
-      ...MARK,
+      ...mark,
     },
-    ...blockXmlSchemas(reg, base),
+    ...blockXmlSchemas(reg, base, mark),
   };
   // like every REST answer, a refusal may come with HTTP 200 in the observed error shape
   const orError = (schema: string, error: string): Node => ({ anyOf: [ref(schema), ref(error)] });
@@ -116,7 +123,7 @@ function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; 
       'application/xml': xml,
       'text/xml': xml,
     },
-    ...MARK,
+    ...mark,
   };
   const paths: Node = {
     [`/api/1/${R}`]: {
@@ -129,7 +136,7 @@ function blockParts(reg: ObservedRegister, base: BaseSchemas): { schemas: Node; 
           '2XX': { $ref: `#/components/responses/${R}Envelope` },
           default: { $ref: '#/components/responses/ObservedError' },
         },
-        ...MARK,
+        ...mark,
       },
     },
   };
@@ -160,20 +167,27 @@ function observedListParams(item: Node, reg: ObservedRegister): Node {
 }
 
 /**
- * The observed registers of specs/observed-fields.yaml as spec parts: a plain register gets what a documented
- * one gets, every operation, tag and schema marked `x-erpcert-standing: observed`; a block gets its own shape.
+ * The registers of one catalogue (specs/observed-fields.yaml, or a team's own registers file in its format) as spec
+ * parts: a plain register gets what a documented one gets, every operation, tag and schema marked
+ * `x-erpcert-standing: observed` with the catalogue's evidence; a block gets its own shape. Observed fields of any
+ * register come from `sources`.
  */
-export function observedRegisterParts(base: BaseSchemas): {
+export function observedRegisterParts(
+  base: BaseSchemas,
+  catalogue: ObservedCatalogue,
+  sources: ObservedSources,
+): {
   schemas: Node;
   responses: Node;
   paths: Node;
   tags: Node[];
 } {
+  const mark = markOf(catalogue);
   const out = { schemas: {} as Node, responses: {} as Node, paths: {} as Node, tags: [] as Node[] };
-  for (const reg of observed.registers) {
-    out.tags.push({ name: reg.name, description: reg.meaning, ...MARK });
+  for (const reg of catalogue.registers) {
+    out.tags.push({ name: reg.name, description: reg.meaning, ...mark });
     if (reg.block) {
-      const parts = blockParts(reg, base);
+      const parts = blockParts(reg, base, mark);
       Object.assign(out.schemas, parts.schemas);
       out.responses[`${reg.name}Envelope`] = parts.response;
       Object.assign(out.paths, parts.paths);
@@ -187,11 +201,11 @@ export function observedRegisterParts(base: BaseSchemas): {
       rowFields: reg.rowFields,
       readOnly: reg.readOnly,
     };
-    for (const [name, schema] of Object.entries(registerSchemas(def, base)))
-      out.schemas[name] = { ...(schema as Node), ...MARK };
-    out.responses[`${reg.name}Envelope`] = { ...registerResponse(def), ...MARK };
-    for (const [path, item] of Object.entries(registerPaths(def)))
-      out.paths[path] = markOperations(observedListParams(item as Node, reg));
+    for (const [name, schema] of Object.entries(registerSchemas(def, base, sources)))
+      out.schemas[name] = { ...(schema as Node), ...mark };
+    out.responses[`${reg.name}Envelope`] = { ...registerResponse(def), ...mark };
+    for (const [path, item] of Object.entries(registerPaths(def, sources)))
+      out.paths[path] = markOperations(observedListParams(item as Node, reg), mark);
   }
   return out;
 }

@@ -1,5 +1,5 @@
-import { observed, observedFieldsOf } from '../src/observed.js';
-import type { RegisterDef } from '../src/registers.js';
+import { type ObservedCatalogue, observed } from './observed.js';
+import type { RegisterDef } from './registers.js';
 
 /** A JSON-ish node of the OpenAPI document under construction. */
 export type Node = Record<string, unknown>;
@@ -41,21 +41,39 @@ function fieldProps(fields: readonly string[], prefix = ''): Node {
   return Object.fromEntries(fields.map((f) => [`${prefix}${f}`, fieldSchema(f)]));
 }
 
-/** A field live servers have beyond the main fields (specs/observed-fields.yaml): never contract. */
-export function observedFieldSchema(register: string, field: string): Node {
-  const note = observed.fields.find((e) => e.register === register && e.fields.includes(field))?.notes[field];
+/**
+ * The catalogues whose fields and registers the spec marks observed: specs/observed-fields.yaml first, then a
+ * team's own registers file (`erpcert spec --registers FILE`), in the same format.
+ */
+export type ObservedSources = readonly ObservedCatalogue[];
+/** The committed spec's sources: specs/observed-fields.yaml alone. */
+export const OBSERVED_ONLY: ObservedSources = [observed];
+
+/** Observed fields of one register part over every source, in order, each once. */
+export function observedFieldsIn(sources: ObservedSources, register: string, part: 'header' | 'rows'): string[] {
+  const fields = sources.flatMap((c) =>
+    c.fields.filter((e) => e.register === register && e.part === part).flatMap((e) => e.fields),
+  );
+  return [...new Set(fields)];
+}
+
+/** A field live servers have beyond the main fields (specs/observed-fields.yaml or a team's file): never contract. */
+export function observedFieldSchema(register: string, field: string, sources: ObservedSources = OBSERVED_ONLY): Node {
+  const source = sources.find((c) => c.fields.some((e) => e.register === register && e.fields.includes(field)));
+  const catalogue = source ?? sources[0] ?? observed;
+  const note = catalogue.fields.find((e) => e.register === register && e.fields.includes(field))?.notes[field];
   return {
     type: 'string',
     ...(note ? { description: note } : {}),
     'x-erpcert-standing': 'observed',
-    'x-erpcert-observed': `served by live servers (${observed.evidence}); not in the docs' main fields`,
+    'x-erpcert-observed': `served by live servers (${catalogue.evidence}); not in the docs' main fields`,
   };
 }
 
-/** Observed fields of one register part, after the main ones (specs/observed-fields.yaml). */
-function observedProps(register: string, part: 'header' | 'rows', prefix = ''): Node {
+/** Observed fields of one register part, after the main ones. */
+function observedProps(sources: ObservedSources, register: string, part: 'header' | 'rows', prefix = ''): Node {
   return Object.fromEntries(
-    observedFieldsOf(register, part).map((f) => [`${prefix}${f}`, observedFieldSchema(register, f)]),
+    observedFieldsIn(sources, register, part).map((f) => [`${prefix}${f}`, observedFieldSchema(register, f, sources)]),
   );
 }
 
@@ -70,7 +88,14 @@ export function urlPattern(reg: RegisterDef): string {
 }
 
 /** Base properties first, then the register's fields, then `rows`; a field may not shadow a base property. */
-function recordProperties(reg: RegisterDef, base: Node, atRegister: string, atUrl: string, rows: Node): Node {
+function recordProperties(
+  reg: RegisterDef,
+  base: Node,
+  atRegister: string,
+  atUrl: string,
+  rows: Node,
+  sources: ObservedSources,
+): Node {
   const { rows: _rows, ...meta } = props(base);
   for (const f of reg.fields)
     if (f in meta) throw new Error(`registers.yaml: ${reg.name} field ${f} collides with a base record property`);
@@ -79,7 +104,7 @@ function recordProperties(reg: RegisterDef, base: Node, atRegister: string, atUr
     [atRegister]: { ...(meta[atRegister] as Node), const: reg.name },
     [atUrl]: { ...(meta[atUrl] as Node), pattern: urlPattern(reg) },
     ...fieldProps(reg.fields),
-    ...observedProps(reg.name, 'header'),
+    ...observedProps(sources, reg.name, 'header'),
     rows,
   };
 }
@@ -98,7 +123,7 @@ function noLines(items: Node, xml?: Node): Node {
   };
 }
 
-function recordSchemas(reg: RegisterDef, base: BaseSchemas): Node {
+function recordSchemas(reg: RegisterDef, base: BaseSchemas, sources: ObservedSources): Node {
   const R = reg.name;
   const hasRows = reg.rowFields.length > 0;
   const out: Node = {};
@@ -113,6 +138,7 @@ function recordSchemas(reg: RegisterDef, base: BaseSchemas): Node {
       '@register',
       '@url',
       hasRows ? { type: 'array', items: ref(`${R}Row`) } : noLines(ref('RowBase')),
+      sources,
     ),
     additionalProperties: rec.additionalProperties,
     'x-erpcert-doc': REGISTERS_DOC,
@@ -123,7 +149,7 @@ function recordSchemas(reg: RegisterDef, base: BaseSchemas): Node {
       description: `A line of a ${R} record.`,
       type: 'object',
       required: base.RowBase.required,
-      properties: { ...props(base.RowBase), ...fieldProps(reg.rowFields), ...observedProps(R, 'rows') },
+      properties: { ...props(base.RowBase), ...fieldProps(reg.rowFields), ...observedProps(sources, R, 'rows') },
       additionalProperties: base.RowBase.additionalProperties,
       'x-erpcert-doc': RECORD_DOC,
     };
@@ -148,7 +174,7 @@ function recordSchemas(reg: RegisterDef, base: BaseSchemas): Node {
   return out;
 }
 
-function xmlSchemas(reg: RegisterDef, base: BaseSchemas): Node {
+function xmlSchemas(reg: RegisterDef, base: BaseSchemas, sources: ObservedSources): Node {
   const R = reg.name;
   const hasRows = reg.rowFields.length > 0;
   const rec = base.RecordBaseXml;
@@ -164,6 +190,7 @@ function xmlSchemas(reg: RegisterDef, base: BaseSchemas): Node {
       'register',
       'url',
       hasRows ? { type: 'array', xml: rowsXml, items: ref(`${R}RowXml`) } : noLines(ref('RowBaseXml'), rowsXml),
+      sources,
     ),
     additionalProperties: rec.additionalProperties,
     xml: { name: R },
@@ -175,7 +202,7 @@ function xmlSchemas(reg: RegisterDef, base: BaseSchemas): Node {
       description: `XML form of a ${R} line: \`<row rownumber>\` with one element per row field.`,
       type: 'object',
       required: base.RowBaseXml.required,
-      properties: { ...props(base.RowBaseXml), ...fieldProps(reg.rowFields), ...observedProps(R, 'rows') },
+      properties: { ...props(base.RowBaseXml), ...fieldProps(reg.rowFields), ...observedProps(sources, R, 'rows') },
       additionalProperties: base.RowBaseXml.additionalProperties,
       xml: { name: 'row' },
       'x-erpcert-doc': RECORD_DOC,
@@ -235,7 +262,7 @@ function createFieldProps(reg: RegisterDef, required: readonly string[], prefix 
 }
 
 /** Request bodies of POST/PATCH (record-rest-api.md §4 Endpoints and rules 1-3). */
-function writeSchemas(reg: RegisterDef): Node {
+function writeSchemas(reg: RegisterDef, sources: ObservedSources): Node {
   const R = reg.name;
   const hasRows = reg.rowFields.length > 0;
   const out: Node = {};
@@ -243,7 +270,10 @@ function writeSchemas(reg: RegisterDef): Node {
   const formBody = (required: readonly string[]): Node => ({
     type: 'object',
     ...(required.length > 0 ? { required: required.map((k) => `set_field.${k}`) } : {}),
-    properties: { ...createFieldProps(reg, required, 'set_field.'), ...observedProps(R, 'header', 'set_field.') },
+    properties: {
+      ...createFieldProps(reg, required, 'set_field.'),
+      ...observedProps(sources, R, 'header', 'set_field.'),
+    },
     patternProperties: {
       [`^set_field\\.${FIELD_NAME}$`]: ref('FieldValue'),
       ...(hasRows ? { [rowSet]: ref('FieldValue') } : {}),
@@ -278,7 +308,7 @@ function writeSchemas(reg: RegisterDef): Node {
     properties: {
       '@register': { type: 'string', const: R },
       ...createFieldProps(reg, required),
-      ...observedProps(R, 'header'),
+      ...observedProps(sources, R, 'header'),
       rows: hasRows ? { type: 'array', items: ref(`${R}RowInput`) } : noLines({ type: 'object' }),
     },
     additionalProperties: ref('FieldValue'),
@@ -289,7 +319,7 @@ function writeSchemas(reg: RegisterDef): Node {
     out[`${R}RowInput`] = {
       description: `A ${R} line in a JSON create body.`,
       type: 'object',
-      properties: { ...fieldProps(reg.rowFields), ...observedProps(R, 'rows') },
+      properties: { ...fieldProps(reg.rowFields), ...observedProps(sources, R, 'rows') },
       additionalProperties: ref('FieldValue'),
       'x-erpcert-doc': 'record-rest-api.md#4-endpoints',
     };
@@ -317,11 +347,11 @@ function writeSchemas(reg: RegisterDef): Node {
   return out;
 }
 
-/** Every component schema of one register, in a fixed order. */
-export function registerSchemas(reg: RegisterDef, base: BaseSchemas): Node {
+/** Every component schema of one register, in a fixed order; observed fields come from `sources`. */
+export function registerSchemas(reg: RegisterDef, base: BaseSchemas, sources: ObservedSources = OBSERVED_ONLY): Node {
   return {
-    ...recordSchemas(reg, base),
-    ...xmlSchemas(reg, base),
-    ...(reg.readOnly ? {} : writeSchemas(reg)),
+    ...recordSchemas(reg, base, sources),
+    ...xmlSchemas(reg, base, sources),
+    ...(reg.readOnly ? {} : writeSchemas(reg, sources)),
   };
 }

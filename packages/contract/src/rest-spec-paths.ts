@@ -1,6 +1,12 @@
-import { observedFieldsOf } from '../src/observed.js';
-import type { RegisterDef } from '../src/registers.js';
-import { createKeyFields, type Node, observedFieldSchema } from './rest-spec-schemas.js';
+import type { RegisterDef } from './registers.js';
+import {
+  createKeyFields,
+  type Node,
+  OBSERVED_ONLY,
+  type ObservedSources,
+  observedFieldSchema,
+  observedFieldsIn,
+} from './rest-spec-schemas.js';
 
 const ENDPOINTS_DOC = 'record-rest-api.md#4-endpoints';
 /** Why a form body may be absent: a missing body and a form with no pairs look the same on the wire. */
@@ -25,15 +31,15 @@ function responses(success: Node): Node {
  * generic tools (fuzzers, mock servers, openapi-fetch) put `filter.Field=v` on the wire. Filters on fields
  * beyond the main ones are allowed by the docs but cannot be listed: full field lists are not shown.
  */
-function filterParams(reg: RegisterDef): Node[] {
+function filterParams(reg: RegisterDef, sources: ObservedSources): Node[] {
   const main = reg.fields.map((f) => ({
     name: `filter.${f}`,
     in: 'query',
     description: `Exact value match on ${f}. Several filters combine with AND.`,
     schema: { type: 'string' },
   }));
-  const extra = observedFieldsOf(reg.name, 'header').map((f) => {
-    const { type, ...mark } = observedFieldSchema(reg.name, f);
+  const extra = observedFieldsIn(sources, reg.name, 'header').map((f) => {
+    const { type, ...mark } = observedFieldSchema(reg.name, f, sources);
     return {
       name: `filter.${f}`,
       in: 'query',
@@ -90,8 +96,8 @@ export function registerResponse(reg: RegisterDef): Node {
   };
 }
 
-/** The two path items of one register: list/create and one record by key. */
-export function registerPaths(reg: RegisterDef): Node {
+/** The two path items of one register: list/create and one record by key; observed fields come from `sources`. */
+export function registerPaths(reg: RegisterDef, sources: ObservedSources = OBSERVED_ONLY): Node {
   const R = reg.name;
   const envelope = response(`${R}Envelope`);
   const readOnly = reg.readOnly ? { 'x-erpcert-read-only': true } : {};
@@ -104,7 +110,7 @@ export function registerPaths(reg: RegisterDef): Node {
       description:
         'All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed.',
       'x-erpcert-doc': ENDPOINTS_DOC,
-      parameters: [param('compcode'), ...LIST_PARAMS.map(param), ...filterParams(reg)],
+      parameters: [param('compcode'), ...LIST_PARAMS.map(param), ...filterParams(reg, sources)],
       responses: { '204': response('NothingDeleted'), ...responses(envelope) },
     },
   };
