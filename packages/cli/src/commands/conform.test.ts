@@ -70,6 +70,22 @@ describe('erpcert conform against the embedded server, on fixtures', () => {
     expect(run.stdout).toContain(`Reports: ${run.out}`);
   });
 
+  it('the terminal report opens with the coverage line, the one results.json carries', () => {
+    const judged = run.results?.coverage.judged;
+    expect(judged).toBeDefined();
+    expect(judged!.byLoad.map((r) => r.id).sort()).toEqual(
+      (run.results?.rules ?? [])
+        .filter((r) => r.kind === 'performance' && r.standing === 'documented')
+        .map((r) => r.id)
+        .sort(),
+    );
+    const first = run.stdout.split('\n').find((l) => l.startsWith('Coverage: '));
+    expect(first).toMatch(
+      new RegExp(`^Coverage: ${judged!.judged} of ${judged!.total} documented observable rules judged`),
+    );
+    expect(run.stdout.indexOf('Coverage: ')).toBeLessThan(run.stdout.indexOf('Area '));
+  });
+
   it('results.json matches results.schema.json and holds every rule with its verdict', () => {
     expect(validateResults(run.results).errors).toEqual([]);
     expect(run.results?.rules).toHaveLength(417);
@@ -122,7 +138,8 @@ describe('erpcert conform against the embedded server, on fixtures', () => {
 
   it('summary.md has the totals, the area table and the replay commands', () => {
     const md = run.read('summary.md');
-    expect(md).toMatch(/^## erpcert conform: FAIL \(2 rules failed, 1 rule could not be judged\)/);
+    expect(md).toMatch(/^\*\*Coverage: \d+ of \d+ documented observable rules judged/);
+    expect(md).toMatch(/^## erpcert conform: FAIL \(2 rules failed, 1 rule could not be judged\)/m);
     expect(md).toMatch(/\| REST\.QUERY \| 15 \| \d+ \| 1 \| 1 \|/);
     expect(md).toContain('erpcert conform --only REST.QUERY.RANGE_FROM_TO\n');
   });

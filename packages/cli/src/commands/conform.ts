@@ -5,6 +5,7 @@ import { type RunningServer, startServer } from '@erpcert/refserver';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
 import type { OptionValues } from '../options.js';
 import { ResultsCollector } from '../reports/collector.js';
+import { coverageLine, readLoadReport } from '../reports/coverage-line.js';
 import { fixturesInfo } from '../reports/fixtures-section.js';
 import { ProgressPrinter } from '../reports/progress.js';
 import { conformCommand, type ReplayBase } from '../reports/replay.js';
@@ -85,6 +86,12 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   const now = hooks.now ?? (() => new Date());
   const started = now();
   const s = conformSettings(values, io.cwd, started);
+  const loadDir = values['load-report'];
+  const load = typeof loadDir === 'string' ? readLoadReport(loadDir, io.cwd) : undefined;
+  if (load && 'error' in load) {
+    io.err.write(`erpcert conform: --load-report: ${load.error}. Nothing was run.\n`);
+    return 2;
+  }
   const signer = openReportSigner(values, io, 'conform');
   if (signer === 'refused') return 2;
   let server: RunningServer | undefined;
@@ -265,6 +272,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     fixtures: fixturesInfo(s.fixturePrefix, readFixtureAccounts(fixtureFiles(ledger).accounts)),
     errors,
     problems,
+    ...(load ? { load } : {}),
   });
   const written = writeReports(doc, s.outDir, {
     docsBase: `${relative(s.outDir, docsDir).split('\\').join('/')}/`,
@@ -274,6 +282,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     say(
       `results.json does not match results.schema.json (a bug of erpcert): ${written.schemaErrors.slice(0, 3).join('; ')}`,
     );
+  if (doc.coverage.judged) out.write(`\n${coverageLine(doc.coverage.judged)}\n`);
   out.write(`\n${renderSummaryTable(doc)}`);
   for (const f of doc.failures)
     out.write(`\n${f.verdict} ${f.rules.join(', ')}: ${f.message}\n  Reproduce with: ${f.replay}\n`);
@@ -368,6 +377,12 @@ export const conform: Command = {
       help: 'seconds to wait for the target before giving up on a request of the runner',
     },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
+    {
+      name: 'load-report',
+      type: 'string',
+      arg: 'DIR',
+      help: 'an erpcert load report folder: its verdicts of the REST.LIMITS.* rules go into the coverage line',
+    },
     signKeyFlag,
   ],
   details: [

@@ -1,4 +1,5 @@
 import { docAnchor, type Rule } from '@erpcert/contract';
+import { judgedCoverage, type LoadReportVerdicts } from './coverage-line.js';
 import { curlLine, type ReplayBase, replayCommand } from './replay.js';
 import {
   type AreaCounts,
@@ -36,6 +37,8 @@ export interface RunContext {
   readonly errors: readonly string[];
   /** Other problems to list (ledger lines that could not be read, ...). */
   readonly problems?: readonly string[];
+  /** The performance rules' verdicts of a load run (`--load-report DIR`). */
+  readonly load?: LoadReportVerdicts;
 }
 
 function count(verdicts: readonly ReportVerdict[]): VerdictCounts {
@@ -248,7 +251,7 @@ export class ResultsCollector {
       rules,
       tests,
       failures,
-      coverage: coverageOf(rules),
+      coverage: coverageOf(rules, ctx.load),
       cleanup: ctx.cleanup,
       ...(ctx.fixtures ? { fixtures: ctx.fixtures } : {}),
       problems,
@@ -257,7 +260,7 @@ export class ResultsCollector {
 }
 
 /** The coverage table: documented and inferred observable rules with and without tests. */
-export function coverageOf(rules: readonly RuleResult[]): CoverageInfo {
+export function coverageOf(rules: readonly RuleResult[], load?: LoadReportVerdicts): CoverageInfo {
   const observable = rules.filter((r) => r.observable);
   const split = (standing: 'documented' | 'inferred') => {
     const of = observable.filter((r) => r.standing === standing);
@@ -272,5 +275,6 @@ export function coverageOf(rules: readonly RuleResult[]): CoverageInfo {
     inferred: split('inferred'),
     unspecified: { total: unspecified.length, withTests: unspecified.filter((r) => r.tested).length },
     notObservable: rules.filter((r) => !r.observable).map((r) => r.id),
+    judged: judgedCoverage(rules, load),
   };
 }

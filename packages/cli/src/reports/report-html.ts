@@ -5,6 +5,7 @@
  * masked exchange, curl line and replay command, the cleanup residue and the coverage table.
  */
 import { signatureLine } from '../attest/signature-line.js';
+import { coverageLine } from './coverage-line.js';
 import { fixturesHtml } from './fixtures-section.js';
 import { esc, page, verdictBadge } from './html.js';
 import type { FailureEntry, ResultsDocument, RuleResult, VerdictCounts } from './results.js';
@@ -199,6 +200,7 @@ export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOption
         : 'ERROR: the run could not be completed';
   const body = [
     '<header>',
+    ...(doc.coverage.judged ? [`<p id="coverage-line">${esc(coverageLine(doc.coverage.judged))}</p>`] : []),
     '<h1>erpcert conformance report</h1>',
     `<p><span class="outcome outcome-${esc(run.outcome)}" id="outcome">${esc(outcome)}</span></p>`,
     facts(doc),

@@ -4,7 +4,9 @@
  * against the schema). Stable API: add optional fields freely, change or remove one only with a new
  * {@link RESULTS_SCHEMA_VERSION}. Absent values are `null`, never missing.
  */
+
 import type { RuleKind, RuleStanding } from '@erpcert/contract';
+import type { JudgedCoverage } from './coverage-line.js';
 import type { Profile, RecordedExchange, ThrottleCounts, Verdict } from './runner.js';
 
 /** Version of the results.json layout. */
@@ -156,6 +158,8 @@ export interface CoverageInfo {
   readonly unspecified: { readonly total: number; readonly withTests: number };
   /** Rules no black-box client can check. */
   readonly notObservable: readonly string[];
+  /** The coverage line: documented observable rules judged, of how many (optional: added without a version bump). */
+  readonly judged?: JudgedCoverage;
 }
 
 /** A record the run could not delete. */

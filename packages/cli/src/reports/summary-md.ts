@@ -3,6 +3,7 @@
  * totals, a table per rule area, the failures with their replay commands, the residue and the problems.
  */
 import { signatureLine } from '../attest/signature-line.js';
+import { coverageLine } from './coverage-line.js';
 import { fixturesMd } from './fixtures-section.js';
 import type { ResultsDocument, VerdictCounts } from './results.js';
 
@@ -46,6 +47,7 @@ export function renderSummaryMd(doc: ResultsDocument): string {
             .join(', ')})`
         : 'ERROR (the run could not be completed)';
   const out: string[] = [
+    ...(doc.coverage.judged ? [`**${coverageLine(doc.coverage.judged)}**`, ''] : []),
     `## erpcert conform: ${head}`,
     '',
     `Target \`${run.target.url}\`${run.target.embedded ? ' (embedded reference server)' : ''} · profile ${run.profile}` +

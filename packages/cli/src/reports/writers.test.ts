@@ -78,7 +78,9 @@ describe('renderSummaryMd', () => {
   });
 
   it('states the outcome, the totals and every area', () => {
-    expect(md.split('\n')[0]).toBe('## erpcert conform: FAIL (1 rule failed, 1 rule could not be judged)');
+    // the first line states coverage: documented observable rules judged, of how many (issue 18)
+    expect(md.split('\n')[0]).toMatch(/^\*\*Coverage: \d+ of \d+ documented observable rules judged/);
+    expect(md.split('\n')[2]).toBe('## erpcert conform: FAIL (1 rule failed, 1 rule could not be judged)');
     expect(md).toContain('| Area | Rules | PASS | FAIL | ERROR | WARN | SKIP | not judged |');
     expect(md).toContain(`| **Total** | ${doc.totals.rules} | 1 | 1 | 1 | 1 | 1 | ${doc.totals.NONE} |`);
     expect(md).toMatch(/\| REST\.ERRORS \| 3 \| 0 \| 0 \| 0 \| 1 \| 0 \| 2 \|/);

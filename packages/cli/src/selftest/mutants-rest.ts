@@ -116,6 +116,7 @@ export function readOnlyAcceptsWrite(
 
 /** The REST mutants. */
 export function restMutants(): Mutant[] {
+  let numbered = 0;
   return [
     {
       id: 'json-empty-null',
@@ -195,6 +196,8 @@ export function restMutants(): Mutant[] {
       id: 'patch-changes-nothing',
       description: 'PATCH answers with the record as it was and changes nothing',
       breaks: ['REST.WRITE.UPDATE_PATCH'],
+      // the sequence rightly stays: REST.SEQ.MONOTONIC must not FAIL beside (preconditions first)
+      select: 'REST.WRITE.*,REST.SEQ.*',
       // the same URL read by GET: the reference server answers the record by key, unchanged. The request's
       // content-type goes (a header whose value is undefined made node refuse the request: a proxy 502)
       request: (req) => {
@@ -224,6 +227,41 @@ export function restMutants(): Mutant[] {
             cut = true;
           }
         return cut ? { ...req, body: Buffer.from(JSON.stringify(doc), 'utf8') } : req;
+      },
+    },
+    {
+      id: 'rest-stp-text-as-item',
+      description: 'REST reads of invoices report text rows (stp 2) as item rows (stp 1)',
+      breaks: ['REST.RECORD.ROW_TYPES'],
+      // the portal's insertrow, read through this misreporting read, must get no verdict (preconditions first)
+      select: 'REST.WRITE.*,PORTAL.ROWS.*',
+      response: (req, res) => {
+        if (!isGet(req) || restRegister(req) !== 'IVVc') return res;
+        const body = text(res);
+        const out = body.replace(/"stp":"2"/g, '"stp":"1"').replace(/<stp>2<\/stp>/g, '<stp>1</stp>');
+        return out === body ? res : withText(res, out);
+      },
+    },
+    {
+      id: 'json-post-numbers-contacts',
+      description: 'a JSON POST of a contact without Code gets a Code from the server (a required value it filled)',
+      breaks: ['REST.WRITE.JSON_REQUIRED_VALUES'],
+      request: (req) => {
+        if (req.method !== 'POST' || restRegister(req) !== 'CUVc' || !isJsonBody(req)) return req;
+        let doc: { data?: { CUVc?: Record<string, unknown>[] } };
+        try {
+          doc = JSON.parse(req.body.toString('utf8'));
+        } catch {
+          return req;
+        }
+        let filled = false;
+        for (const [i, r] of (doc.data?.CUVc ?? []).entries())
+          if (typeof r === 'object' && r !== null && (r.Code === undefined || r.Code === '')) {
+            numbered += 1;
+            r.Code = `AUTO${numbered}${i}`;
+            filled = true;
+          }
+        return filled ? { ...req, body: Buffer.from(JSON.stringify(doc), 'utf8') } : req;
       },
     },
     {

@@ -4,6 +4,7 @@
  * mutant must FAIL exactly those rules (selftest.test.ts).
  */
 import { portalMutants } from './mutants-portal.js';
+import { portalWriteMutants } from './mutants-portal-writes.js';
 import { readOnlyAcceptsWrite, restMutants } from './mutants-rest.js';
 import { transportMutants } from './mutants-transport.js';
 import type { Mutant, ProxyRequest } from './proxy.js';
@@ -337,6 +338,8 @@ export function mutants(ctx: MutantContext): Mutant[] {
       id: 'hsession-ignored',
       description: 'a request with only the HSESSION cookie is refused',
       breaks: ['REST.AUTH.HSESSION_ACCEPTED', 'PORTAL.AUTH.HSESSION_ONLY'],
+      // deactivate, whose session cookie never authenticates, must not FAIL beside (preconditions first)
+      select: 'REST.AUTH.*,PORTAL.AUTH.*,PORTAL.LOGIN.*',
       request: (req) =>
         header(req, 'authorization') === undefined && /HSESSION=/.test(header(req, 'cookie') ?? '')
           ? {
@@ -354,6 +357,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
     ),
     ...restMutants(),
     ...portalMutants(ctx),
+    ...portalWriteMutants(),
     ...transportMutants(),
     {
       id: 'okflag-ignored',

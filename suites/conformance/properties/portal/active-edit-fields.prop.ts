@@ -7,8 +7,10 @@ import {
   deleteRecord,
   expectRule,
   fieldValue,
+  ledgerCreated,
   type RuleContext,
   ruleProperty,
+  ruleTest,
   show,
 } from '../../src/harness/index.js';
 import { attempt, createDocument, describeOutcome, jsonBody, textOf } from '../../src/harness/portal.js';
@@ -159,5 +161,44 @@ describe('active edit fields', () => {
       await attempt(deleteRecord(ctx, 'ORVc', id));
     },
     { numRuns: 3, writes: true },
+  );
+
+  // "With shipments, headerFields=true, matrixFields=false, exceptionHeaderList=CustCode" (rule 9). No documented
+  // operation makes a shipment, and how a shipment shows is not documented beyond this answer: the suite makes
+  // an invoice of its own order (createslinvoicefromorder, which delivers the order on the reference server),
+  // and an answer with matrixFields false is the shipped form, all of whose members are then judged. An order
+  // the target still answers as unshipped gives no verdict (its shipments are not shown).
+  ruleTest(
+    ['PORTAL.AEF.ORVC_WITH_SHIPMENTS', 'PORTAL.AEF.ACTIVEEDITFIELDS'],
+    'activeeditfields of an order invoiced by createslinvoicefromorder, when shipped: headerFields true, matrixFields false, exceptionHeaderList CustCode',
+    async (ctx) => {
+      const usercode = ctx.target.usercode;
+      if (usercode === undefined) ctx.skip('no --usercode configured: createslinvoicefromorder requires usercode (§4)');
+      const order = await createDocument(ctx, 'ORVc', [{ stp: '1' }], 'aef shipped');
+      let invoice = '';
+      try {
+        const o = await attempt(ctx.client.portal.createslinvoicefromorder({ id: order, usercode } as never));
+        if (!o.ok)
+          ctx.skip(`createslinvoicefromorder of the suite's order ${order} was refused: ${describeOutcome(o)}`);
+        invoice = (o.value as { newdata?: string }).newdata ?? '';
+        if (invoice !== '') ledgerCreated(ctx, 'IVVc', invoice);
+        const a = (await activeFields(ctx, 'ORVc', order)).activeFields ?? {};
+        if (a.matrixFields !== false)
+          ctx.skip(`the target answers order ${order}, invoiced as ${invoice || '?'}, as unshipped: ${show(a)}`);
+        const names = String(a.exceptionHeaderList ?? '')
+          .split(',')
+          .map((f) => f.trim())
+          .filter((f) => f !== '');
+        expectRule(
+          a.headerFields === true && names.length === 1 && names[0] === 'CustCode',
+          'PORTAL.AEF.ORVC_WITH_SHIPMENTS',
+          () => `order ${order} with a shipment (matrixFields false) answered activeFields ${show(a)}`,
+        );
+      } finally {
+        if (invoice !== '') await attempt(deleteRecord(ctx, 'IVVc', invoice));
+        await attempt(deleteRecord(ctx, 'ORVc', order));
+      }
+    },
+    { writes: true },
   );
 });

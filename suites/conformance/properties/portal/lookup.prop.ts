@@ -25,6 +25,7 @@ import {
   expectSuccess,
   failureText,
   judgeQuiet,
+  LOOKUP_FIELDS,
   LOOKUP_REGISTERS,
   type LookupRegister,
   loosePrefix,
@@ -59,6 +60,8 @@ interface SearchPick {
   readonly terms: readonly TermPick[];
   readonly junk: string | undefined;
   readonly decoy: boolean;
+  /** A member example: one searched field, searched alone (a term that no other searched field starts). */
+  readonly member?: string;
 }
 
 const searchPick: fc.Arbitrary<SearchPick> = fc.record({
@@ -94,6 +97,39 @@ const registerExamples: [SearchPick][] = LOOKUP_REGISTERS.map((register, i) => [
   },
 ]);
 
+/**
+ * One search per searched field of each lookup register (§4 rule 2: INVc Code, Name; CUVc, VEVc, AllCUVc Code,
+ * Name, RegNr1; UserVc Code, Name), in every run: a server that does not search one of them is caught whichever
+ * records the random picks meet.
+ */
+const memberExamples: [SearchPick][] = LOOKUP_REGISTERS.flatMap((register) =>
+  LOOKUP_FIELDS[register].map((member): [SearchPick] => [
+    { register, record: 0, terms: [], junk: undefined, decoy: false, member },
+  ]),
+);
+
+/**
+ * The search text of a member example: the first word of the member field of a record the lookup must cover,
+ * that starts none of the record's other searched fields (so only the member can find it), taking the word that
+ * the fewest records match; undefined when no record has one.
+ */
+function memberText(pick: SearchPick, records: readonly SourceRecord[], runTag: string): string | undefined {
+  const field = pick.member!;
+  const others = LOOKUP_FIELDS[pick.register].filter((f) => f !== field);
+  // AllCUVc: a customer, which every reading of the contact lookups covers (ALLCUVC_ALL_CONTACTS is its own test)
+  const must = pick.register === 'AllCUVc' ? 'CUVc' : pick.register;
+  const covered = records.filter((r) => mayCover(pick.register, r) && !fieldValue(r, 'Code').startsWith(runTag));
+  let best: { word: string; matches: number } | undefined;
+  for (const r of covered) {
+    if (!mustCover(must, r)) continue;
+    const word = fieldValue(r, field).trim().split(/\s+/)[0] ?? '';
+    if (word.length < 2 || others.some((f) => loosePrefix(fieldValue(r, f), word))) continue;
+    const matches = covered.filter((o) => matchesAll(searchedValues(pick.register, o), [word], loosePrefix)).length;
+    if (best === undefined || matches < best.matches) best = { word, matches };
+  }
+  return best?.word;
+}
+
 /** Source records per lookup register, re-read when the target's sequence moved. */
 const sources = new Map<LookupRegister, { seq: bigint | undefined; records: SourceRecord[] | string }>();
 
@@ -121,6 +157,7 @@ function cutTerm(values: readonly string[], pick: TermPick): string | undefined 
  * made (those may be gone by the time the lookup runs).
  */
 function searchText(pick: SearchPick, records: readonly SourceRecord[], runTag: string): string | undefined {
+  if (pick.member !== undefined) return memberText(pick, records, runTag);
   const covered = records.filter((r) => mayCover(pick.register, r) && !fieldValue(r, 'Code').startsWith(runTag));
   if (covered.length === 0) return undefined;
   const record = covered[pick.record % covered.length]!;
@@ -289,7 +326,11 @@ describe('pastespecial', () => {
     'a record whose searched fields start with every term is returned when at most 50 records can match',
     [searchPick],
     async (ctx, pick) => {
-      const rule = pick.register === 'AllCUVc' ? 'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS' : searchFieldsRule(pick.register);
+      // a member example isolates one searched field: a miss is that field's rule, AllCUVc's too
+      const rule =
+        pick.register === 'AllCUVc' && pick.member === undefined
+          ? 'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS'
+          : searchFieldsRule(pick.register);
       await judgeQuiet(ctx, rule, async () => {
         const records = await source(ctx, pick.register);
         if (typeof records === 'string') ctx.skip(records);
@@ -304,7 +345,7 @@ describe('pastespecial', () => {
         return missingMatch(pick.register, rule, id, result, records, ctx.target.runTag);
       });
     },
-    { numRuns: 20, examples: registerExamples },
+    { numRuns: 20, examples: [...registerExamples, ...memberExamples] },
   );
 
   ruleProperty(

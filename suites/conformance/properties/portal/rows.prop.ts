@@ -5,6 +5,7 @@ import type { RestRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
+  confirmed,
   deleteRecord,
   expectRule,
   fieldValue,
@@ -44,7 +45,22 @@ async function freshDocument(ctx: RuleContext, register: 'IVVc' | 'ORVc', rows: 
     ctx.skip(
       `${register} ${serNr}, created with ${rows.length} rows, reads back with ${before ? rowsOf(before).length : 'no'} rows`,
     );
-  return { serNr, before: rowKeys(before) };
+  return { serNr, before: rowKeys(before), record: before };
+}
+
+/**
+ * Why the REST read of this document does not show `stp` faithfully for row type `type`, or undefined when it
+ * does: every row the suite created (each with its stp) reads back with it, and one of them has `type`. The
+ * portal's insertrow type is judged through this read only then.
+ */
+function stpUnfaithful(rows: readonly RowSpec[], record: RestRecord | undefined, type: number): string | undefined {
+  const got = record ? rowsOf(record).map((r) => fieldValue(r, 'stp')) : [];
+  const wrong = rows.findIndex((r, i) => got[i] !== r.stp);
+  if (wrong >= 0)
+    return `row ${wrong + 1}, created with stp ${rows[wrong]!.stp}, reads back through /api/1/ with stp ${show(got[wrong])}`;
+  if (!rows.some((r) => r.stp === String(type)))
+    return `no row of the document has stp ${type}, so the REST read of that row type is unconfirmed`;
+  return undefined;
 }
 
 /** Deletes the record now; a refused delete leaves it to the run's cleanup (it is in the ledger). */
@@ -131,7 +147,7 @@ describe('deleterow and insertrow ids', () => {
       ),
     ],
     async (ctx, { rows, after, type }) => {
-      const { serNr, before } = await freshDocument(ctx, 'IVVc', rows, 'insertrow');
+      const { serNr, before, record: created } = await freshDocument(ctx, 'IVVc', rows, 'insertrow');
       const id = `${serNr}:${after}:${type}`;
       const o = await attempt(ctx.client.portal.insertrow({ register: 'IVVc', id }));
       const res = expectSuccess(o, 'PORTAL.ROWS.INSERTROW', `insertrow register=IVVc&id=${id}`);
@@ -154,11 +170,14 @@ describe('deleterow and insertrow ids', () => {
           `insertrow id=${id}: rows ${show(before)} became ${show(keys)}; the new row belongs at position ${after + 1}`,
       );
       const stp = fieldValue(afterRows[after] ?? {}, 'stp');
-      expectRule(
-        stp === String(type),
-        'PORTAL.ROWS.INSERTROW_ROWTYPE',
-        () => `insertrow id=${id}: the new row (position ${after + 1}) has stp ${show(stp)}, not ${type}`,
-      );
+      // the portal's row type is read through /api/1/: judged only where that read showed stp faithfully
+      const unfaithful = stpUnfaithful(rows, created, type);
+      if (confirmed(ctx, 'PORTAL.ROWS.INSERTROW_ROWTYPE', unfaithful === undefined, () => unfaithful!))
+        expectRule(
+          stp === String(type),
+          'PORTAL.ROWS.INSERTROW_ROWTYPE',
+          () => `insertrow id=${id}: the new row (position ${after + 1}) has stp ${show(stp)}, not ${type}`,
+        );
       await cleanUp(ctx, 'IVVc', serNr);
     },
     {
@@ -167,7 +186,8 @@ describe('deleterow and insertrow ids', () => {
       // at the beginning and after a row, in every run (INSERTROW_AT_BEGINNING, INSERTROW_POSITION)
       examples: [
         [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
-        [{ rows: [{ stp: '1' }, { stp: '1' }], after: 1, type: 2 }],
+        // a row of the inserted type among the document's own, so that the read of its stp is confirmed
+        [{ rows: [{ stp: '2' }, { stp: '1' }], after: 1, type: 2 }],
       ],
     },
   );

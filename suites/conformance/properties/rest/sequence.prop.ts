@@ -9,6 +9,7 @@ import {
   assertSequenceAdvanced,
   assertSequenceHeader,
   Baselines,
+  confirmed,
   createJson,
   deleteRecord,
   expectRule,
@@ -16,6 +17,7 @@ import {
   isRefusal,
   judgeStable,
   keyFromUrl,
+  ledgerCreated,
   probe,
   type RuleContext,
   readBack,
@@ -58,7 +60,8 @@ async function currentSequence(ctx: RuleContext, rule: string): Promise<bigint> 
 /**
  * Runs the operations on the run's own records, checking after each write that the sequence moved
  * forward (REST.SEQ.MONOTONIC). Deletes without a live record, or when the portal refuses to delete,
- * are left out (`deletes: false` leaves every delete out).
+ * are left out (`deletes: false` leaves every delete out). An update or delete is read back first: one that
+ * changed nothing gives MONOTONIC no verdict, and the effects hold what the target stores.
  */
 async function apply(ctx: RuleContext, ops: readonly Op[], deletes: boolean): Promise<Effects> {
   const since = await currentSequence(ctx, 'REST.SEQ.MONOTONIC');
@@ -70,6 +73,8 @@ async function apply(ctx: RuleContext, ops: readonly Op[], deletes: boolean): Pr
     const codes = [...live.keys()];
     let after: bigint | undefined;
     let what: string;
+    // the write's effect, confirmed by a read (a create is read back by the feeds' own checks)
+    let changed = true;
     if (op.kind === 'create' || codes.length === 0) {
       const code = uniqueCode(ctx);
       const name = `${ctx.target.runTag} seq ${n++}`;
@@ -81,10 +86,14 @@ async function apply(ctx: RuleContext, ops: readonly Op[], deletes: boolean): Pr
       const code = codes[op.target % codes.length]!;
       const name = `${ctx.target.runTag} seq ${n++}`;
       const env = await ctx.client.rest.update(REGISTER, code, { Name: name }, [], { format: 'json' });
-      live.set(code, name);
       // the body of PATCH is not shown (§4 rule 9); the Sequence header is on every response (rule 6)
       after = sequenceOf(env) ?? (await currentSequence(ctx, 'REST.SEQ.MONOTONIC'));
       what = `updating ${REGISTER} ${code}`;
+      // preconditions first: a PATCH that changed nothing rightly leaves the sequence where it was (and the
+      // feeds hold the old value); the rule the PATCH broke is judged by the write tests
+      const stored = fieldValue((await readBack(ctx, REGISTER, 'Code', code)) ?? {}, 'Name');
+      changed = stored === name;
+      live.set(code, stored === '' ? (live.get(code) ?? '') : stored);
     } else {
       if (!deletes) continue;
       const code = codes[op.target % codes.length]!;
@@ -94,13 +103,17 @@ async function apply(ctx: RuleContext, ops: readonly Op[], deletes: boolean): Pr
         if (isRefusal(err)) ctx.skip(`the portal delete of ${REGISTER} is refused: ${(err as Error).message}`);
         throw err;
       }
-      live.delete(code);
-      deleted.add(code);
       after = await currentSequence(ctx, 'REST.SEQ.MONOTONIC');
       what = `deleting ${REGISTER} ${code}`;
+      changed = (await readBack(ctx, REGISTER, 'Code', code)) === undefined;
+      if (changed) {
+        live.delete(code);
+        deleted.add(code);
+      } else ledgerCreated(ctx, REGISTER, code); // still there: the run's cleanup tries again
     }
-    assertSequenceAdvanced(prev, after, 'REST.SEQ.MONOTONIC', what);
-    prev = after!;
+    if (confirmed(ctx, 'REST.SEQ.MONOTONIC', changed, () => `${what} changed nothing that a read shows`))
+      assertSequenceAdvanced(prev, after, 'REST.SEQ.MONOTONIC', what);
+    if (after !== undefined && after > prev) prev = after;
   }
   return { since, live, deleted };
 }

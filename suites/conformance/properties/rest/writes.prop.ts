@@ -86,6 +86,13 @@ describe('REST writes', () => {
         format: 'json',
       });
       const record = await invoice(ctx, key, 'REST.WRITE.CREATE_FORM');
+      // the tag row was sent as a text row: it reads back as one (the insertrow row type rests on this read)
+      const tag = rowsOf(record).find((r) => fieldValue(r, 'Spec') === tagRow(ctx, 'autofill').Spec);
+      expectRule(
+        fieldValue(tag ?? {}, 'stp') === '2',
+        'REST.RECORD.ROW_TYPES',
+        () => `invoice ${key}: the text row (sent with stp 2) reads back as ${show(tag)}`,
+      );
       for (const [field, want] of [
         ['Addr0', contact.name],
         ['PayDeal', contact.payDeal],

@@ -6,9 +6,6 @@
 
 /** REST rules without a conformance test, and why. */
 export const REST_GAPS: Readonly<Record<string, string>> = {
-  // §4 rule 2 says "All required values must be supplied" but no document names the required values of any
-  // register, so no request can be built that must be refused.
-  'REST.WRITE.JSON_REQUIRED_VALUES': 'the required values of a register are not shown',
   // §8 figures are typical throughput and latency, measured by `erpcert load` (k6/autocannon), not judged
   // by the conformance suite, which must stay fast and gentle on a staging ERP.
   'REST.LIMITS.UNFILTERED_READ_COST': 'performance: measured by erpcert load',
@@ -22,41 +19,8 @@ export const REST_GAPS: Readonly<Record<string, string>> = {
   'REST.ENVELOPE.FAILURE_XML_OR_JSON': 'judged on every 5xx answer by the harness; no request provokes one',
 };
 
-/**
- * PORTAL rules without a conformance test (properties/portal/, properties/model/), and why. Most are writes
- * whose result the suite could not identify or undo on a staging ERP (DESIGN.md "Running against somebody's
- * staging ERP"), or behaviour whose data the docs do not name.
- */
+/** PORTAL rules without a conformance test (properties/portal/, properties/model/), and why. */
 export const PORTAL_GAPS: Readonly<Record<string, string>> = {
-  // serving sendemail means sending a real e-mail to a real customer: a conformance run never does that; the
-  // refusals without an address are tested (PORTAL.EMAIL.PRECONDITIONS, PORTAL.EMAIL.SENDEMAIL)
-  'PORTAL.EMAIL.REGISTERS': 'a successful sendemail sends a real e-mail from the target',
-  // the signing sub-actions create signing activities and sessions whose ids their answers do not show
-  // (operation rule 11), so the records cannot be put into the ledger and cleaned up; signactivity's
-  // parameters are not shown at all (operation rule 13)
-  'PORTAL.SIGN.REGISTERS': 'creates signing records the suite cannot identify (answers not shown)',
-  'PORTAL.SIGN.CREATESIGNINGACTIVITY': 'creates signing records the suite cannot identify (answers not shown)',
-  'PORTAL.SIGN.CREATESIGNINGSESS': 'creates signing records the suite cannot identify (answers not shown)',
-  'PORTAL.SIGN.STARTSIGNING': 'needs a signing activity the suite cannot create identifiably',
-  'PORTAL.SIGN.SIGNACTIVITY': 'its parameters are not shown (operation rule 13)',
-  'PORTAL.SIGN.CANCELSIGNING': 'needs a signing activity the suite cannot create identifiably',
-  // linktosourcerecord creates an activity whose id its answer does not show; addcomment and
-  // settaskdescription write to an activity, and the suite writes only to records it made itself
-  'PORTAL.ACTIVITY.LINKTOSOURCERECORD': 'creates an activity the suite cannot identify (answer not shown)',
-  'PORTAL.ACTIVITY.ADDCOMMENT': 'writes to an activity; the suite cannot make one it can identify',
-  'PORTAL.ACTIVITY.SETTASKDESCRIPTION': 'writes to an activity; the suite cannot make one it can identify',
-  // a callback registration cannot be undone through the documented API: a run must not leave one behind
-  'PORTAL.EVENTS.REGISTERAPI': 'a registration cannot be removed again through the documented API',
-  'PORTAL.EVENTS.REGISTERAPI_REQUEST': 'a registration cannot be removed again through the documented API',
-  // no documented operation makes a shipment of an order or a lock on a record
-  'PORTAL.AEF.ORVC_WITH_SHIPMENTS': 'no documented operation makes a shipment of an order',
-  'PORTAL.ERRORS.RECORD_LOCKED': 'what locks a record is not documented, and no operation makes a lock',
-  // the data these triggers load lives in registers or settings the docs do not name
-  'PORTAL.TRIGGER.IVVC_MACHINENAME_DRAWER': 'the drawer of a machine is target configuration the docs do not name',
-  'PORTAL.TRIGGER.ORVC_RECEPY': 'recipes (BOM) live in a register the docs do not name',
-  'PORTAL.TRIGGER.ACTVC_TEXTCODE': 'text templates live in a register the docs do not name',
-  // "Quant (may change price for quantity discounts)": any outcome conforms, so no answer can fail it
-  'PORTAL.TRIGGER.ORVC_QUANT_DISCOUNT': 'a "may" admits every outcome: no answer can break it',
   // judged by the harness on every 5xx answer of every test (target-fault.ts), as its REST twin
   'PORTAL.ERRORS.FAILURE_FORM': 'judged on every 5xx answer by the harness; no request provokes one',
 };

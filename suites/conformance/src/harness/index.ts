@@ -95,6 +95,7 @@ export type {
 } from './meta.js';
 export { TARGET_ENV } from './meta.js';
 export { observe } from './observations.js';
+export { confirmed } from './preconditions.js';
 export {
   ascendingOrder,
   compareWithModel,

@@ -94,6 +94,11 @@ export interface ConformanceMeta {
   faults?: TargetFault[];
   /** Throttled answers (429, or 503 with `Retry-After`) of the test; absent when there were none. */
   throttling?: ThrottleCounts;
+  /**
+   * Rules a case of which was left without a verdict because what the check rests on was not confirmed by a
+   * read (preconditions.ts), with the first reason: a rule no case judged SKIPs with it.
+   */
+  unconfirmed?: Record<string, string>;
 }
 
 /** What the client did with throttled answers (client retry-after.ts), summed over a test or a run. */

@@ -81,7 +81,8 @@ export async function createDocument(
     const spec = taggedSpec(ctx, what, i + 1);
     if (r.stp === '2') return { stp: '2', Spec: spec };
     return {
-      ...(r.stp === '3' ? { stp: '3' } : {}),
+      // stp sent on every row (1 normal item row, §2 "Identifier formats"): a read of it can then be checked
+      stp: r.stp,
       ArtCode: basis.items[i % basis.items.length]!,
       Quant: r.quant ?? String(1 + (i % 4)),
       ...(r.price !== undefined ? { Price: r.price } : {}),

@@ -4,6 +4,13 @@
  */
 
 export {
+  type ActivitySnapshot,
+  activitySnapshot,
+  type NewActivity,
+  newActivity,
+  resAttribute,
+} from './portal-activities.js';
+export {
   createDocument,
   type DocumentBasis,
   documentBasis,

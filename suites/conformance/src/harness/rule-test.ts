@@ -47,6 +47,12 @@ export interface RuleContext {
    * `violated` or `needShape` (which count by themselves). A rule never observed gets no PASS.
    */
   observe(rules: string | readonly string[], n?: number): void;
+  /**
+   * Records that a case of `rules` gets no verdict: what its check rests on (the change, a faithful read) was
+   * not confirmed by a read. Counts no observation; a rule no case judged SKIPs with the first reason. Call it
+   * through `confirmed` (preconditions.ts).
+   */
+  unconfirmed(rules: string | readonly string[], reason: string): void;
 }
 
 /** Options of {@link ruleTest}. */
@@ -148,6 +154,10 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
     },
     observe(rules: string | readonly string[], n = 1): void {
       for (const rule of typeof rules === 'string' ? [rules] : rules) observe(rule, n);
+    },
+    unconfirmed(rules: string | readonly string[], reason: string): void {
+      meta.unconfirmed ??= {};
+      for (const rule of typeof rules === 'string' ? [rules] : rules) meta.unconfirmed[rule] ??= reason;
     },
   };
   return { ctx, session };

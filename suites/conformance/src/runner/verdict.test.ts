@@ -8,6 +8,7 @@ import {
   type Profile,
   type RuleVerdict,
   type TestOutcome,
+  UNCONFIRMED,
   type Verdict,
   verdictsOf,
   violatedRules,
@@ -266,6 +267,24 @@ describe('verdictsOf (the mapping of src/harness/meta.ts)', () => {
       { rule: D, verdict: 'PASS' },
       { rule: I, verdict: 'SKIP', reason: NOT_EXERCISED },
       { rule: T, verdict: 'FAIL', reason: 'GET list X: HTTP 500: <html>' },
+    ]);
+  });
+});
+
+describe('preconditions first: cases left without a verdict', () => {
+  it('a rule no case judged SKIPs with the unconfirmed reason; a rule judged elsewhere in the test still PASSes', () => {
+    const got = verdictsOf(
+      [D, I],
+      passed({
+        observations: observed(D),
+        unconfirmed: { [D]: 'the delete changed nothing', [I]: 'the read misreports stp' },
+      }),
+      standingOf,
+      'full',
+    );
+    expect(got.verdicts).toEqual<RuleVerdict[]>([
+      { rule: D, verdict: 'PASS' },
+      { rule: I, verdict: 'SKIP', reason: `${UNCONFIRMED}: the read misreports stp` },
     ]);
   });
 });

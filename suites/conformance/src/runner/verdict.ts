@@ -12,6 +12,9 @@ export const PROFILES: readonly Profile[] = ['readonly', 'full', 'gate', 'strict
 /** The reason of a rule that a passing test tagged but no check of it observed. */
 export const NOT_EXERCISED = 'not exercised: no check of this rule asserted against target data';
 
+/** The reason of a rule whose every case was left without a verdict by an unconfirmed precondition. */
+export const UNCONFIRMED = 'not judged: what the check rests on was not confirmed by a read';
+
 /** How a test ended, as vitest and the harness (task.meta.erpcert) reported it. */
 export interface TestOutcome {
   readonly state: 'passed' | 'failed' | 'skipped';
@@ -114,7 +117,9 @@ export function verdictsOf(
       if (!known(rule)) return { rule, verdict: null };
       // an advisory is what the test observed of its unspecified rules
       if (warn) return { rule, verdict: 'WARN' };
-      return observed(rule) ? { rule, verdict: 'PASS' } : { rule, verdict: 'SKIP', reason: NOT_EXERCISED };
+      if (observed(rule)) return { rule, verdict: 'PASS' };
+      const unconfirmed = meta?.unconfirmed?.[rule];
+      return { rule, verdict: 'SKIP', reason: unconfirmed ? `${UNCONFIRMED}: ${unconfirmed}` : NOT_EXERCISED };
     });
     // a check of a rule the test is not tagged with held too: that rule was observed holding
     const untagged = Object.keys(meta?.observations ?? {}).filter((r) => !rules.includes(r) && known(r) && observed(r));

@@ -167,6 +167,21 @@ describe('ARVc and APVc', () => {
       expect((await list(a, 'APVc', { search })).records).toHaveLength(1);
     expect((await list(a, 'APVc', { ed: '2025-03-31' })).records).toHaveLength(0);
   });
+
+  it('an open payable whose invoice has no VEName names the vendor by its contact Name', async () => {
+    const a = app();
+    a.store.write(() => {
+      a.store.insert('VIVc', 1, {
+        fields: { SerNr: '10000403', VECode: 'C2', InvoiceNr: 'B-78', OKFlag: '1', PayVal: '10.00' },
+        rows: [],
+      });
+    });
+    const name = a.store.get('CUVc', 1, ['C2'])?.fields.Name ?? '';
+    expect(name).not.toBe('');
+    const { records } = await list(a, 'APVc');
+    expect(records.find((r) => r.SerNr === '10000403')?.VEName).toBe(name);
+    expect((await list(a, 'APVc', { search: name })).records.map((r) => r.SerNr)).toContain('10000403');
+  });
 });
 
 describe('Kanban', () => {

@@ -118,7 +118,8 @@ export function openPayables(ctx: PortalContext): Row[] {
       RVal: formatAmount(open / 100),
       CurncyCode: String(inv.CurncyCode ?? ''),
       VECode: String(inv.VECode ?? ''),
-      VEName: String(inv.VEName ?? ''),
+      // the invoice's own VEName, else the vendor's name (as ARVc's CustName: "VEName" of §2 names the vendor)
+      VEName: String(inv.VEName ?? '') || vendorName(ctx, String(inv.VECode ?? '')),
       DueDate: dueDate(ctx.today, inv.DueDate as string, inv.InvDate as string, inv.TransDate as string),
     });
   }
@@ -200,3 +201,13 @@ function openItemList(list: OpenItemList): PortalHandler {
 }
 
 export const openItemHandlers: readonly PortalHandler[] = LISTS.map(openItemList);
+
+/** The Name of the contact `code` (the vendor of a purchase invoice), '' when there is none. */
+function vendorName(ctx: PortalContext, code: string): string {
+  if (code === '') return '';
+  const name = ctx.app.store.db
+    .prepare('SELECT Name FROM "reg_CUVc" WHERE _company = ? AND Code = ?')
+    .pluck()
+    .get(ctx.company, code);
+  return typeof name === 'string' ? name : '';
+}

@@ -1,6 +1,7 @@
 import type { PortalContext, PortalHandler } from '../handler.js';
 import { PortalError } from '../handler.js';
 import { ensurePortalTables } from '../portal-tables.js';
+import { forgetWorkflowRecord } from '../workflow/workflow-tables.js';
 import { okXml } from '../xml.js';
 import { assertUnlocked, loadRecord } from './record-ref.js';
 
@@ -26,7 +27,7 @@ function contactInUse(ctx: PortalContext, code: string): string | undefined {
   return undefined;
 }
 
-/** Removes what the portal keeps about a record: attachments, links (inside the caller's transaction). */
+/** Removes what the portal keeps about a record: attachments, links, signings (inside the caller's transaction). */
 export function forgetRecord(ctx: PortalContext, register: string, id: string): void {
   const db = ctx.app.store.db;
   ensurePortalTables(db);
@@ -38,6 +39,7 @@ export function forgetRecord(ctx: PortalContext, register: string, id: string): 
   db.prepare(
     'DELETE FROM portal_links WHERE company = ? AND ((from_register = ? AND from_id = ?) OR (to_register = ? AND to_id = ?))',
   ).run(ctx.company, register, id, register, id);
+  forgetWorkflowRecord(db, ctx.company, register, id);
   ctx.portal.locks.forget(ctx.company, register, id);
 }
 

@@ -240,3 +240,16 @@ describe('signing refusals', () => {
     expect(JSON.parse((await page(a, path, 'GET', true)).text)).toMatchObject({ link: 'revoked', status: 4 });
   });
 });
+
+describe('deleting a signing activity', () => {
+  it('forgets its signing: the SerNr given out again makes a new signing, not an internal error', async () => {
+    const a = workflowApp();
+    const first = (await create(a, 'EPContractVc', WF.latContract)).res.newdata!;
+    expect((await op(a, 'cancelsigning', { id: first, regname: 'ActVc' })).errstr).toBe('');
+    expect(errstrOf((await portal(a, { action: 'delete', register: 'ActVc', id: first })).text)).toBe('');
+    const again = await create(a, 'EPContractVc', WF.latContract);
+    expect(again.errstr).toBe('');
+    expect(again.res.newdata).toBe(first);
+    expect(act(a, first)).toMatchObject({ ActType: 'SIGN', SourceRegister: 'EPContractVc' });
+  });
+});

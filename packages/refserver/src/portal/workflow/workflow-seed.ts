@@ -7,6 +7,7 @@ import { REPORTS } from '../reports/report-catalogue.js';
 import { setSetting } from '../settings.js';
 import { drawerSetting } from '../triggers/effects-sales.js';
 import { addApprovalRule } from './approval-rules.js';
+import { DEMO_MACHINE, seedTriggerExamples } from './trigger-examples-seed.js';
 import { configureWorkflow } from './workflow-config.js';
 import { ensureWorkflowTables } from './workflow-tables.js';
 
@@ -35,7 +36,8 @@ const LAT_EMPLOYEES = [
 /**
  * Part B's demo data (AppModule.seed, after part A's, inside the seeding transaction), in every demo company:
  * the workflow configuration (activity types, text templates, recipe KIT1, BI links), approval rules,
- * report-level access, the drawer of machine POS1, and the `lat` payroll master data (EPEmpVc L001..L003 with
+ * report-level access, the drawer of machine POS1 (and, with size > 0, demo records that use the machine, the
+ * recipe and a text template: trigger-examples-seed.ts), and the `lat` payroll master data (EPEmpVc L001..L003 with
  * an EPContractVc each); with size > 0 also one absence, one planned absence and one timesheet (EPTS2Vc) per
  * lat employee. Deterministic for a size.
  */
@@ -48,7 +50,8 @@ export function seedWorkflowDemo(app: App, size: number): void {
       addApprovalRule(store, c.code, { register, step, minAmount, approvers });
     for (const [group, reports] of Object.entries(DEMO_REPORT_ACCESS))
       for (const rep of reports) grantRight(store, c.code, group, reportRight(rep));
-    setSetting(store, c.code, drawerSetting('POS1'), 'DRAWER-1');
+    setSetting(store, c.code, drawerSetting(DEMO_MACHINE.name), DEMO_MACHINE.drawer);
+    if (size > 0) seedTriggerExamples(store, c.code);
     const w = new SeedWriter(store, c.code, new Prng(0x3b7f + c.code));
     LAT_EMPLOYEES.forEach(([code, first, last], i) => {
       w.add('EPEmpVc', {

@@ -56,3 +56,25 @@ export function ensureWorkflowTables(db: Db): void {
   db.exec(DDL);
   done.add(db);
 }
+
+/**
+ * Drops what part B keeps about a deleted record (inside the caller's transaction): the signing, signers,
+ * signing links, comments and approval step of a deleted activity, and the signings of a deleted document.
+ * Without it a SerNr given out again (the next SerNr after a deleted last one) would meet the old rows.
+ */
+export function forgetWorkflowRecord(db: Db, company: number, register: string, id: string): void {
+  ensureWorkflowTables(db);
+  if (register === 'ActVc') {
+    for (const table of ['wf_signings', 'wf_signers', 'wf_sign_tokens', 'wf_comments', 'wf_approval_steps'])
+      db.prepare(`DELETE FROM ${table} WHERE company = ? AND activity = ?`).run(company, id);
+    return;
+  }
+  const activities = db
+    .prepare('SELECT activity FROM wf_signings WHERE company = ? AND register = ? AND record_id = ?')
+    .pluck()
+    .all(company, register, id) as string[];
+  for (const activity of activities)
+    for (const table of ['wf_signers', 'wf_sign_tokens'])
+      db.prepare(`DELETE FROM ${table} WHERE company = ? AND activity = ?`).run(company, activity);
+  db.prepare('DELETE FROM wf_signings WHERE company = ? AND register = ? AND record_id = ?').run(company, register, id);
+}

@@ -1,0 +1,90 @@
+// Activities and callbacks (portal-action-api.md §4 "Link to source record", "Add comment", "Set task
+// description", "Register callback"; §6 "Events"). The answers beyond "operation result" are not shown (operation
+// rule 11), nor the request body shape of addcomment and settaskdescription (rule 12): the text is sent as the
+// plain body. Every activity made here is the suite's own, made from its own draft invoice, ledgered and deleted.
+import { randomUUID } from 'node:crypto';
+import { ErpError } from '@erpcert/client';
+import { describe } from 'vitest';
+import { deleteRecord, expectRule, type RuleContext, ruleTest, show } from '../../src/harness/index.js';
+import {
+  activitySnapshot,
+  assertPortalXml,
+  attempt,
+  createDocument,
+  describeOutcome,
+  expectSuccess,
+  newActivity,
+} from '../../src/harness/portal.js';
+
+/** Deletes what the test made, keeping the first failure of the test itself. */
+async function deleteQuietly(ctx: RuleContext, register: string, id: string | undefined): Promise<void> {
+  if (id === undefined) return;
+  // a refused delete leaves the record in the ledger: the run's cleanup tries again and reports it
+  await attempt(deleteRecord(ctx, register, id));
+}
+
+describe('activities', () => {
+  ruleTest(
+    ['PORTAL.ACTIVITY.LINKTOSOURCERECORD', 'PORTAL.ACTIVITY.ADDCOMMENT', 'PORTAL.ACTIVITY.SETTASKDESCRIPTION'],
+    'linktosourcerecord creates an activity for the suite’s own invoice; addcomment and settaskdescription on it answer an operation result',
+    async (ctx) => {
+      const invoice = await createDocument(ctx, 'IVVc', [{ stp: '1' }], 'activity source');
+      let activity: string | undefined;
+      try {
+        const before = await activitySnapshot(ctx);
+        const what = `linktosourcerecord sourceRegName=IVVc&sourceRecordId=${invoice}`;
+        const o = await attempt(
+          ctx.client.portal.linktosourcerecord({ sourceRegName: 'IVVc', sourceRecordId: invoice } as never),
+        );
+        const linked = expectSuccess(o, 'PORTAL.ACTIVITY.LINKTOSOURCERECORD', what);
+        const made = await newActivity(ctx, before, linked.raw);
+        activity = made.id;
+        expectRule(
+          made.created,
+          'PORTAL.ACTIVITY.LINKTOSOURCERECORD',
+          () => `${what} answered a success, but the ActVc list shows no new activity (${show(linked.raw.text, 200)})`,
+        );
+        if (activity === undefined)
+          ctx.skip('the target made an activity, but neither its answer nor the ActVc list shows which one');
+        const text = `${ctx.target.runTag} comment`;
+        const c = await attempt(ctx.client.portal.addcomment({ id: activity } as never, text));
+        const comment = expectSuccess(c, 'PORTAL.ACTIVITY.ADDCOMMENT', `addcomment id=${activity}`);
+        await assertPortalXml(ctx, comment.raw.text, 'portal-result', 'PORTAL.ACTIVITY.ADDCOMMENT');
+        const d = await attempt(
+          ctx.client.portal.settaskdescription({ id: activity } as never, `${ctx.target.runTag} task`),
+        );
+        const described = expectSuccess(d, 'PORTAL.ACTIVITY.SETTASKDESCRIPTION', `settaskdescription id=${activity}`);
+        await assertPortalXml(ctx, described.raw.text, 'portal-result', 'PORTAL.ACTIVITY.SETTASKDESCRIPTION');
+      } finally {
+        await deleteQuietly(ctx, 'ActVc', activity);
+        await deleteQuietly(ctx, 'IVVc', invoice);
+      }
+    },
+    { writes: true },
+  );
+});
+
+describe('events', () => {
+  // §6: registerapi "registers an external callback address"; the payload and when it is sent are not shown,
+  // so the registration is judged by its answer only: an operation result without an error. The address is
+  // the discard port of the target's own loopback, so no notification goes anywhere; the documented API has no
+  // way to remove a registration, and the report says so (README "What a run leaves behind").
+  ruleTest(
+    ['PORTAL.EVENTS.REGISTERAPI', 'PORTAL.EVENTS.REGISTERAPI_REQUEST'],
+    'registerapi with UUID, url, port and path registers the callback: an operation result with an empty errstr',
+    async (ctx) => {
+      const params = { UUID: randomUUID(), url: '127.0.0.1', port: '9', path: `/erpcert/${ctx.target.runTag}` };
+      const what = `registerapi ${new URLSearchParams(params).toString()}`;
+      const o = await attempt(ctx.client.portal.registerapi(params as never));
+      // an answer that is not an operation result at all breaks the request rule; a refusal, the registration
+      expectRule(
+        o.ok || o.error instanceof ErpError,
+        'PORTAL.EVENTS.REGISTERAPI_REQUEST',
+        () => `${what}: not an operation result: ${describeOutcome(o)}`,
+      );
+      const r = expectSuccess(o, 'PORTAL.EVENTS.REGISTERAPI', what);
+      await assertPortalXml(ctx, r.raw.text, 'portal-result', 'PORTAL.EVENTS.REGISTERAPI_REQUEST');
+    },
+    { writes: true },
+  );
+});
