@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { rules as catalogue, matchRules, type Rule, RuleGlobError } from '@erpcert/contract';
 import { type OptionValues, UsageError } from '../options.js';
 import { DEFAULT_FIXTURE_PREFIX, fixturePrefixProblem, type Profile } from '../reports/runner.js';
@@ -53,6 +53,21 @@ export interface ConformSettings {
   readonly cleanup: boolean;
   readonly timeoutMs: number;
   readonly outDir: string;
+  /** `--baseline FILE`: the known-deviations file to apply, resolved, and as the user named it. */
+  readonly baseline?: { readonly path: string; readonly name: string };
+  /** `--write-baseline FILE`: the known-deviations file to add this run's FAILs to. */
+  readonly writeBaseline?: { readonly path: string; readonly name: string };
+  /** `--strict-baseline`: a listed rule that PASSes fails the run. */
+  readonly strictBaseline: boolean;
+}
+
+/** A file option resolved against `cwd`, with the name a report may show (relative; never a path of this machine outside it). */
+function fileOption(value: unknown, cwd: string): { path: string; name: string } | undefined {
+  const given = str(value);
+  if (given === undefined) return undefined;
+  const path = resolve(cwd, given);
+  const rel = relative(cwd, path).split(sep).join('/');
+  return { path, name: rel.startsWith('..') || isAbsolute(rel) ? basename(path) : rel };
 }
 
 /** Checks the option values; throws UsageError with what to do (exit 2). */
@@ -112,6 +127,15 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
   const prefixProblem = fixturePrefixProblem(fixturePrefix);
   if (prefixProblem !== undefined) throw new UsageError(`--fixture-prefix: ${prefixProblem}`);
   const out = str(values.out);
+  const baseline = fileOption(values.baseline, cwd);
+  const writeBaseline = fileOption(values['write-baseline'], cwd);
+  if (baseline !== undefined && writeBaseline !== undefined && baseline.path !== writeBaseline.path)
+    throw new UsageError(
+      '--baseline and --write-baseline name different files: --write-baseline FILE reads FILE, adds the new FAILs and judges the run against it',
+    );
+  const strictBaseline = values['strict-baseline'] === true;
+  if (strictBaseline && baseline === undefined && writeBaseline === undefined)
+    throw new UsageError('--strict-baseline needs --baseline FILE (the known deviations it is strict about)');
   return {
     ...(target !== undefined ? { target } : {}),
     ...(str(values.user) !== undefined ? { user: str(values.user)! } : {}),
@@ -138,5 +162,8 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     cleanup: values.cleanup !== false,
     timeoutMs: timeout * 1000,
     outDir: out !== undefined ? resolve(cwd, out) : defaultReportDir(cwd, 'conformance', now),
+    ...(baseline !== undefined ? { baseline } : {}),
+    ...(writeBaseline !== undefined ? { writeBaseline } : {}),
+    strictBaseline,
   };
 }

@@ -272,6 +272,9 @@ describe('erpcert conform: configuration errors exit 2 with what to do', () => {
     [['--target', 'https://erp.example.com', '--other-compcode', '2'], '--other-compcode needs --compcode'],
     [['--compcode', '3', '--other-compcode', '3'], '--other-compcode must name another company than --compcode'],
     [['--other-compcode', '1'], '--other-compcode must name another company than --compcode'],
+    [['--baseline', 'a.yaml', '--write-baseline', 'b.yaml'], '--baseline and --write-baseline name different files'],
+    [['--strict-baseline'], '--strict-baseline needs --baseline FILE'],
+    [['--baseline', 'missing.yaml'], 'missing.yaml: no such file (--write-baseline FILE writes one). Nothing was run.'],
   ])('%j', async (args, message) => {
     const c = capture();
     expect(await main(['conform', ...args], c.io)).toBe(2);

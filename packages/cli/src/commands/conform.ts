@@ -1,34 +1,18 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { docsDir, getRule } from '@erpcert/contract';
-import { type RunningServer, startServer } from '@erpcert/refserver';
+import { join } from 'node:path';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
 import type { OptionValues } from '../options.js';
-import { ResultsCollector } from '../reports/collector.js';
-import { coverageLine, readLoadReport } from '../reports/coverage-line.js';
-import { fixturesInfo } from '../reports/fixtures-section.js';
-import { ProgressPrinter } from '../reports/progress.js';
-import { conformCommand, type ReplayBase } from '../reports/replay.js';
-import type { CleanupInfo, TargetInfo } from '../reports/results.js';
-import {
-  checkTarget,
-  cleanUp,
-  DEFAULT_FIXTURE_PREFIX,
-  fixtureFiles,
-  newRunTag,
-  RunEvents,
-  readFixtureAccounts,
-  readLedger,
-  type SuiteRunResult,
-  TARGET_ENV,
-  type TargetConnection,
-} from '../reports/runner.js';
-import { maskData, maskingWriter, runMasker } from '../reports/secrets.js';
-import { specInfo } from '../reports/spec-info.js';
-import { renderSummaryTable } from '../reports/summary-table.js';
-import { writeReports } from '../reports/write-reports.js';
+import { readLoadReport } from '../reports/coverage-line.js';
+import { DEFAULT_FIXTURE_PREFIX, newRunTag } from '../reports/runner.js';
+import { maskingWriter, runMasker } from '../reports/secrets.js';
 import { openReportSigner, signKeyFlag } from './certify.js';
-import { type ConformSettings, conformSettings, EMBEDDED_DEFAULT, EMBEDDED_SEED_SIZE } from './conform-settings.js';
+import { type CleanupStep, cleanupStep } from './conform-cleanup.js';
+import { readRunDeviations, settleKnownDeviations } from './conform-known-deviations.js';
+import { exitCodeOf, printOutcome, writeRunReports } from './conform-reports.js';
+import { conformSettings } from './conform-settings.js';
+import { listenToRun, replayBaseOf, runSuiteStep, type SuiteStep, withInterrupts } from './conform-suite.js';
+import { connectionOf, openTarget } from './conform-target.js';
+import { judgeRun } from './conform-verdicts.js';
 
 /** erpcert's version, from packages/cli/package.json. */
 export const TOOL_VERSION: string = JSON.parse(
@@ -46,46 +30,15 @@ export interface ConformHooks {
   readonly signal?: AbortSignal;
 }
 
-/** The second company of the run: `--other-compcode`, or for the embedded server the demo company that is not the run's. */
-function otherCompany(s: ConformSettings, conn: TargetConnection): number | undefined {
-  if (s.otherCompcode !== undefined || s.target !== undefined) return s.otherCompcode;
-  return conn.compcode === EMBEDDED_DEFAULT.otherCompcode ? EMBEDDED_DEFAULT.compcode : EMBEDDED_DEFAULT.otherCompcode;
-}
-
-/** The environment of the test workers (src/harness/meta.ts TARGET_ENV). */
-function workerEnv(s: ConformSettings, conn: TargetConnection, runTag: string, ledger: string): Record<string, string> {
-  const embedded = s.target === undefined;
-  const env: Record<string, string | number | undefined> = {
-    [TARGET_ENV.target]: conn.url,
-    [TARGET_ENV.user]: conn.user,
-    [TARGET_ENV.password]: conn.password,
-    [TARGET_ENV.compcode]: conn.compcode,
-    [TARGET_ENV.otherCompcode]: otherCompany(s, conn),
-    [TARGET_ENV.usercode]: s.usercode ?? (embedded ? EMBEDDED_DEFAULT.usercode : undefined),
-    [TARGET_ENV.unokUsercode]: s.unokUsercode ?? (embedded ? EMBEDDED_DEFAULT.unokUsercode : undefined),
-    [TARGET_ENV.limitedUsercode]: s.limitedUsercode ?? (embedded ? EMBEDDED_DEFAULT.limitedUsercode : undefined),
-    [TARGET_ENV.portalcc]: s.portalcc,
-    [TARGET_ENV.portalPath]: s.portalPath,
-    [TARGET_ENV.companyIn]: s.companyIn,
-    [TARGET_ENV.profile]: s.profile,
-    [TARGET_ENV.runs]: s.runs,
-    [TARGET_ENV.seed]: s.seed,
-    [TARGET_ENV.path]: s.path,
-    [TARGET_ENV.runTag]: runTag,
-    [TARGET_ENV.ledger]: ledger,
-    [TARGET_ENV.pace]: s.pace,
-    [TARGET_ENV.maxRetries]: s.maxRetries,
-    [TARGET_ENV.maxRetryWait]: s.maxRetryWait,
-    [TARGET_ENV.fixturePrefix]: s.fixturePrefix,
-  };
-  return Object.fromEntries(Object.entries(env).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
-}
-
-/** `erpcert conform`: see the command's --help and the README "Conformance runs". Resolves to the exit code. */
+/**
+ * `erpcert conform`: see the command's --help and the README "Conformance runs". Resolves to the exit code.
+ * Reads as the steps of a run: known deviations, target and preflight, suite, cleanup, verdicts, reports, exit code.
+ */
 export async function runConform(values: OptionValues, io: CommandIO, hooks: ConformHooks = {}): Promise<number> {
   const now = hooks.now ?? (() => new Date());
   const started = now();
   const s = conformSettings(values, io.cwd, started);
+  const deviations = readRunDeviations(s);
   const loadDir = values['load-report'];
   const load = typeof loadDir === 'string' ? readLoadReport(loadDir, io.cwd) : undefined;
   if (load && 'error' in load) {
@@ -94,208 +47,56 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   }
   const signer = openReportSigner(values, io, 'conform');
   if (signer === 'refused') return 2;
-  let server: RunningServer | undefined;
-  let conn: TargetConnection = {
-    url: s.target ?? '',
-    user: s.user ?? (s.target === undefined ? EMBEDDED_DEFAULT.user : undefined),
-    password: s.password ?? (s.target === undefined ? EMBEDDED_DEFAULT.password : undefined),
-    compcode: s.compcode ?? (s.target === undefined ? EMBEDDED_DEFAULT.compcode : undefined),
-    companyIn: s.companyIn,
-    portalPath: s.portalPath,
-    timeoutMs: s.timeoutMs,
-  };
-  const masker = runMasker(conn.user, conn.password);
+  const wanted = connectionOf(s);
+  const masker = runMasker(wanted.user, wanted.password);
   // everything printed passes through the mask, like everything written (DESIGN.md: passwords are never printed)
   const out = maskingWriter(io.out, masker);
   const err = maskingWriter(io.err, masker);
   const say = (line: string) => err.write(`erpcert conform: ${line}\n`);
-  if (s.target === undefined) {
-    try {
-      server = await startServer({
-        host: '127.0.0.1',
-        port: 0,
-        seed: EMBEDDED_SEED_SIZE,
-        user: conn.user,
-        password: conn.password,
-        log: () => {},
-      });
-    } catch (err) {
-      say(`cannot start the embedded reference server: ${(err as Error).message}`);
-      return 2;
-    }
-    conn = { ...conn, url: server.url };
-    say(`no --target: running against the embedded reference server at ${server.url}`);
-  } else {
-    const check = await checkTarget(conn);
-    if (!check.ok) {
-      say(`${check.message}. Nothing was run.`);
-      return 2;
-    }
-  }
+
+  const opened = await openTarget(s, wanted, say);
+  if (!opened.ok) return 2;
+  const { conn, server } = opened;
   mkdirSync(s.outDir, { recursive: true });
   const runTag = newRunTag();
   const ledger = join(s.outDir, 'ledger.jsonl');
-  const replay: ReplayBase = {
-    target: s.target,
-    user: s.user,
-    compcode: s.compcode,
-    otherCompcode: s.otherCompcode,
-    usercode: s.usercode,
-    unokUsercode: s.unokUsercode,
-    limitedUsercode: s.limitedUsercode,
-    portalcc: s.portalcc,
-    portalPath: s.portalPath,
-    companyIn: s.companyIn,
-    profile: s.profile,
-    runs: s.runs,
-    fixturePrefix: s.fixturePrefix,
-  };
-  const events = new RunEvents();
-  const collector = new ResultsCollector(s.scope, getRule, replay);
-  // every event is masked as data before anything reads it: the document, its curl lines and the progress
-  const progress = new ProgressPrinter(err, (io.err as { isTTY?: boolean }).isTTY === true);
-  events.on((e) => collector.listener(maskData(masker, e)));
-  events.on((e) => progress.listener(maskData(masker, e)));
-  const abort = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (abort.signal.aborted) {
-      // a second Ctrl-C: stop at once; the ledger lists what the run created
-      say(`${signal} again: exiting without cleanup; the records this run created are listed in ${ledger}`);
-      process.exit(2);
-    }
-    say(`${signal}: stopping the tests, then cleaning up and writing what is known (Ctrl-C again: exit at once)`);
-    abort.abort();
-  };
-  if (hooks.signal?.aborted) abort.abort();
-  else hooks.signal?.addEventListener('abort', () => abort.abort(), { once: true });
-  if (hooks.signals !== false) {
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
-  const errors: string[] = [];
-  let result: SuiteRunResult = { reason: 'interrupted', errors: [] };
-  let cleanup: CleanupInfo = { ledgerEntries: 0, deleted: 0, alreadyGone: 0, residue: [] };
-  const problems: string[] = [];
+  const replay = replayBaseOf(s);
+  const { events, collector } = listenToRun(s, replay, masker, err, (io.err as { isTTY?: boolean }).isTTY === true);
+
+  let suite: SuiteStep = { result: { reason: 'interrupted', errors: [] }, errors: [] };
+  let cleaned: CleanupStep = { cleanup: { ledgerEntries: 0, deleted: 0, alreadyGone: 0, residue: [] }, problems: [] };
   try {
-    say(
-      `profile ${s.profile}, run tag ${runTag}${s.only ? `, rules ${s.only} (${s.scope.length})` : ''}${s.shard ? `, shard ${s.shard}` : ''}`,
-    );
-    try {
-      // loaded here: vitest's Node API takes seconds to import, and only this command needs it
-      const { runSuite } = await import('../reports/run-suite.js');
-      result = await runSuite({
-        env: workerEnv(s, conn, runTag, ledger),
-        profile: s.profile,
-        events,
-        selected: s.only !== undefined ? s.scope.map((r) => r.id) : undefined,
-        // a selection runs few tests: one worker boots (imports client, contract, harness) once instead of
-        // twice, which is faster; the whole suite spreads over the config's two workers
-        maxWorkers: s.only !== undefined ? 1 : undefined,
-        shard: s.shard,
-        signal: abort.signal,
-        include: hooks.include,
-      });
-      errors.push(...result.errors);
-    } catch (err) {
-      errors.push(`the suite could not run: ${(err as Error).message}`);
-    }
-    const { entries, problems: ledgerProblems } = readLedger(ledger);
-    problems.push(...ledgerProblems);
-    if (!s.cleanup) {
-      const residue = entries.map((e) => ({
-        register: e.register,
-        key: e.key,
-        company: e.company ?? null,
-        status: 'left' as const,
-        reason: 'cleanup turned off (--no-cleanup)',
-      }));
-      cleanup = { ledgerEntries: entries.length, deleted: 0, alreadyGone: 0, residue };
-    } else if (entries.length > 0) {
-      say(`cleaning up ${entries.length} record(s) of run ${runTag}`);
-      const unokUsercode = s.unokUsercode ?? (s.target === undefined ? EMBEDDED_DEFAULT.unokUsercode : undefined);
-      const report = await cleanUp(conn, entries, { pace: s.pace, unokUsercode });
-      cleanup = {
-        ...report,
-        residue: report.residue.map((r) => ({
-          register: r.register,
-          key: r.key,
-          company: r.company ?? null,
-          status: r.status,
-          reason: r.reason,
-        })),
-      };
-    }
+    await withInterrupts({ signals: hooks.signals !== false, signal: hooks.signal, ledger, say }, async (signal) => {
+      say(
+        `profile ${s.profile}, run tag ${runTag}${s.only ? `, rules ${s.only} (${s.scope.length})` : ''}${s.shard ? `, shard ${s.shard}` : ''}`,
+      );
+      suite = await runSuiteStep(s, conn, { runTag, ledger, events, signal, include: hooks.include });
+      cleaned = await cleanupStep(s, conn, ledger, runTag, say);
+    });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
     await server?.close();
   }
-  const finished = now();
-  const target: TargetInfo = {
-    url: conn.url,
-    embedded: s.target === undefined,
-    user: conn.user ?? null,
-    compcode: conn.compcode ?? null,
-    otherCompcode: otherCompany(s, conn) ?? null,
-    companyIn: s.companyIn,
-    portalPath: s.portalPath,
-    portalcc: s.portalcc ?? null,
-    usercode: s.usercode ?? (s.target === undefined ? EMBEDDED_DEFAULT.usercode : null),
-  };
-  const repeat: (string | number)[] = [
-    ...(s.only ? ['--only', s.only] : []),
-    ...(s.seed !== undefined ? ['--seed', s.seed] : []),
-    ...(s.path ? ['--path', s.path] : []),
-    ...(s.shard ? ['--shard', s.shard] : []),
-    ...(s.pace ? ['--pace', s.pace] : []),
-  ];
-  const doc = collector.build({
-    run: {
-      startedAt: started.toISOString(),
-      finishedAt: finished.toISOString(),
-      durationMs: Math.max(0, finished.getTime() - started.getTime()),
-      target,
-      profile: s.profile,
-      runs: s.runs ?? null,
-      seed: s.seed ?? null,
-      path: s.path ?? null,
-      only: s.only ?? null,
-      shard: s.shard ?? null,
-      pace: s.pace ?? null,
-      runTag,
-      interrupted: result.reason === 'interrupted',
-      command: conformCommand(replay, repeat),
-    },
-    spec: specInfo(),
+
+  const judged = judgeRun(s, collector, {
+    started,
+    finished: now(),
+    conn,
+    replay,
+    runTag,
+    ledger,
+    result: suite.result,
+    errors: suite.errors,
+    problems: cleaned.problems,
+    cleanup: cleaned.cleanup,
     toolVersion: TOOL_VERSION,
-    cleanup,
-    fixtures: fixturesInfo(s.fixturePrefix, readFixtureAccounts(fixtureFiles(ledger).accounts)),
-    errors,
-    problems,
     ...(load ? { load } : {}),
   });
-  const written = writeReports(doc, s.outDir, {
-    docsBase: `${relative(s.outDir, docsDir).split('\\').join('/')}/`,
-    masker,
-  });
-  if (written.schemaErrors.length > 0)
-    say(
-      `results.json does not match results.schema.json (a bug of erpcert): ${written.schemaErrors.slice(0, 3).join('; ')}`,
-    );
-  if (doc.coverage.judged) out.write(`\n${coverageLine(doc.coverage.judged)}\n`);
-  out.write(`\n${renderSummaryTable(doc)}`);
-  for (const f of doc.failures)
-    out.write(`\n${f.verdict} ${f.rules.join(', ')}: ${f.message}\n  Reproduce with: ${f.replay}\n`);
-  for (const p of doc.problems.slice(0, 10)) out.write(`\nproblem: ${p}\n`);
-  const left = doc.cleanup.residue.filter((r) => r.status === 'left').length;
-  if (left > 0) out.write(`\n${left} record(s) of run ${runTag} were left on the target: see the report's residue.\n`);
-  if (s.only !== undefined && doc.totals.NONE === doc.totals.rules) {
-    out.write(`\nNo test of the suite judged any of the ${doc.totals.rules} rule(s) --only ${s.only} selects.\n`);
-  }
-  out.write(`\nReports: ${s.outDir}\n`);
+  const doc = settleKnownDeviations(judged, s, deviations, started.toISOString().slice(0, 10), say);
+  writeRunReports(doc, s, masker, say);
+  printOutcome(doc, s, out);
   // signs the folder (src/attest/certify-folder.ts), re-rendering the reports with the key named in their header
   if (signer !== undefined && signer.sign(s.outDir) !== 0) return 2;
-  return doc.run.exitCode;
+  return exitCodeOf(doc);
 }
 
 export const conform: Command = {
@@ -378,6 +179,23 @@ export const conform: Command = {
     },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
     {
+      name: 'baseline',
+      type: 'string',
+      arg: 'FILE',
+      help: 'known deviations (YAML): a FAIL or ERROR of a listed rule is KNOWN and does not fail the run',
+    },
+    {
+      name: 'write-baseline',
+      type: 'string',
+      arg: 'FILE',
+      help: "add this run's FAILs to FILE (created if missing) with empty reasons; entries already written are kept",
+    },
+    {
+      name: 'strict-baseline',
+      type: 'boolean',
+      help: 'a rule the baseline lists that now PASSes fails the run (exit 1): remove it from the file',
+    },
+    {
       name: 'load-report',
       type: 'string',
       arg: 'DIR',
@@ -393,8 +211,14 @@ export const conform: Command = {
     'Records the suite cannot delete (e.g. the more than 50 lookup items) are one fixture set with codes',
     '<prefix><set><nn> (ERPCERT-FX-LK01..55): created once, reused and repaired by later runs, listed in the',
     'report apart from the residue. --profile readonly creates nothing; tests that need a missing set SKIP.',
-    'Exit codes: 0 no rule failed; 1 a documented or inferred rule failed; 2 wrong configuration, target',
-    'unreachable or credentials refused, or the run could not be completed (interrupted, a test file did not load).',
+    'Known deviations (--baseline FILE, README "CI gate"): a YAML list of accepted rules, each with rule, reason and',
+    'optionally expires (YYYY-MM-DD) and ticket. A FAIL or ERROR of a listed rule is KNOWN, never a PASS. An entry',
+    'past its expiry fails the run; a listed rule that PASSes is reported "fixed: remove it from the baseline".',
+    'In erpcert.config.json put it in the "conform" section ("erpcert load --baseline" is another thing).',
+    'Exit codes: 0 no rule failed (or every FAIL and ERROR is KNOWN); 1 a documented or inferred rule failed or',
+    'ERRORed, a baseline entry expired, or (--strict-baseline) a listed rule passes; 2 wrong configuration (a',
+    'baseline file that cannot be used names its line), target unreachable or credentials refused, or the run',
+    'could not be completed (interrupted, a test file did not load).',
   ].join('\n'),
   run: (values, _positionals, io) => runConform(values, io),
 };

@@ -41,15 +41,16 @@ export interface RunContext {
   readonly load?: LoadReportVerdicts;
 }
 
-function count(verdicts: readonly ReportVerdict[]): VerdictCounts {
-  const c = { rules: verdicts.length, PASS: 0, FAIL: 0, ERROR: 0, WARN: 0, SKIP: 0, NONE: 0 };
+/** Counts of rules per verdict. */
+export function countVerdicts(verdicts: readonly ReportVerdict[]): VerdictCounts {
+  const c = { rules: verdicts.length, PASS: 0, FAIL: 0, ERROR: 0, WARN: 0, SKIP: 0, KNOWN: 0, NONE: 0 };
   for (const v of verdicts) c[v]++;
   return c;
 }
 
 /** The FAIL and ERROR entries of one test, before they get their indexes. */
-function entriesOf(t: TestEvent): Omit<FailureEntry, 'test' | 'curl' | 'replay'>[] {
-  const out: Omit<FailureEntry, 'test' | 'curl' | 'replay'>[] = [];
+function entriesOf(t: TestEvent): Omit<FailureEntry, 'test' | 'curl' | 'replay' | 'known'>[] {
+  const out: Omit<FailureEntry, 'test' | 'curl' | 'replay' | 'known'>[] = [];
   const f = t.failure;
   const base = {
     counterexample: f?.counterexample ?? null,
@@ -152,6 +153,7 @@ export class ResultsCollector {
         failures.push({
           test: testId(t),
           ...e,
+          known: false,
           curl: last ? curlLine(last) : null,
           replay: replayCommand(this.#replay, e.rules, e.seed ?? undefined, e.path ?? undefined),
         });
@@ -197,6 +199,7 @@ export class ResultsCollector {
         reason: verdict === 'PASS' ? null : (decisive?.rv.reason ?? decisive?.t.reason ?? null),
         tests: judging.map((x) => testId(x.t)),
         failures: [...new Set(failureIdx)],
+        known: null,
       };
     });
     const tests: TestEntry[] = this.#tests.map((t) => ({
@@ -212,7 +215,7 @@ export class ResultsCollector {
     }));
     const areas: AreaCounts[] = [...new Set(rules.map((r) => r.area))].map((area) => ({
       area,
-      ...count(rules.filter((r) => r.area === area).map((r) => r.verdict)),
+      ...countVerdicts(rules.filter((r) => r.area === area).map((r) => r.verdict)),
     }));
     const problems = [
       ...ctx.errors,
@@ -231,7 +234,7 @@ export class ResultsCollector {
       ],
       ...(ctx.problems ?? []),
     ];
-    const totals = count(rules.map((r) => r.verdict));
+    const totals = countVerdicts(rules.map((r) => r.verdict));
     const broken = ctx.run.interrupted || ctx.errors.length + this.#runErrors.length + this.#moduleErrors.length > 0;
     // an ERROR fails the run like a FAIL: the target misbehaved where a check needed an answer
     const exitCode = broken ? 2 : totals.FAIL + totals.ERROR > 0 ? 1 : 0;
@@ -254,6 +257,7 @@ export class ResultsCollector {
       coverage: coverageOf(rules, ctx.load),
       cleanup: ctx.cleanup,
       ...(ctx.fixtures ? { fixtures: ctx.fixtures } : {}),
+      knownDeviations: null,
       problems,
     };
   }

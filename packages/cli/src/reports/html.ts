@@ -35,7 +35,7 @@ pre { background: var(--bg-alt); border: 1px solid var(--line); padding: 8px; wh
 .muted { color: var(--muted); } .small { font-size: 12px; }
 .v { display: inline-block; min-width: 48px; text-align: center; font-weight: 700; font-size: 12px; border-radius: 3px; padding: 1px 6px; color: #fff; }
 .v-pass { background: var(--pass); } .v-fail { background: var(--fail); } .v-error { background: var(--error); } .v-warn { background: var(--warn); }
-.v-skip { background: var(--skip); } .v-none { background: #fff; color: var(--none); border: 1px solid var(--none); }
+.v-skip { background: var(--skip); } .v-known { background: #6e40c9; } .v-none { background: #fff; color: var(--none); border: 1px solid var(--none); }
 .outcome { font-size: 16px; font-weight: 700; padding: 6px 10px; border-radius: 4px; display: inline-block; color: #fff; }
 .outcome-pass { background: var(--pass); } .outcome-fail { background: var(--fail); } .outcome-error { background: var(--warn); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }

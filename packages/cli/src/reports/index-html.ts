@@ -51,7 +51,7 @@ function conformanceListing(doc: Json, name: string, dir: string, fallbackDate: 
     date: text(run.startedAt) ?? fallbackDate,
     target: text(obj(run.target)?.url) ?? 'unknown',
     outcome: text(run.outcome) ?? 'unknown',
-    summary: `${n('PASS')} PASS, ${n('FAIL')} FAIL, ${n('ERROR')} ERROR, ${n('WARN')} WARN, ${n('SKIP')} SKIP${scope.length ? ` (${scope.join(', ')})` : ''}`,
+    summary: `${n('PASS')} PASS, ${n('FAIL')} FAIL, ${n('ERROR')} ERROR, ${n('KNOWN') > 0 ? `${n('KNOWN')} KNOWN, ` : ''}${n('WARN')} WARN, ${n('SKIP')} SKIP${scope.length ? ` (${scope.join(', ')})` : ''}`,
     href: linkFor('conformance', name, dir),
   };
 }

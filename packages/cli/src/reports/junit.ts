@@ -3,7 +3,8 @@
  * `<failure>` with the message, the counterexample and the replay command; ERROR (the rule could not be
  * judged: the target faulted or the suite did) is an `<error>` with the message, the exchange's curl line
  * and the replay command, counted in `errors`; SKIP is `<skipped>` with the
- * reason; WARN passes with the advisory in `<system-out>`. Rules no test judged (NONE) are left out:
+ * reason; KNOWN (a FAIL or ERROR the known-deviations file accepts) is `<skipped>` with the accepted reason,
+ * counted in `skipped`, and the evidence in `<system-out>`; WARN passes with the advisory in `<system-out>`. Rules no test judged (NONE) are left out:
  * the coverage table of report.html and results.json lists them.
  */
 import type { FailureEntry, ResultsDocument, RuleResult } from './results.js';
@@ -53,6 +54,15 @@ function testcase(rule: RuleResult, doc: ResultsDocument, durationOf: (testId: s
   if (rule.verdict === 'PASS') return `${open}/>`;
   if (rule.verdict === 'SKIP')
     return `${open}>\n      <skipped message="${attr(rule.reason ?? 'skipped')}"/>\n    </testcase>`;
+  if (rule.verdict === 'KNOWN' && rule.known !== null) {
+    const k = rule.known;
+    const message = `KNOWN (${k.verdict}), accepted by the baseline: ${k.reason || 'no reason given yet'}${k.expires ? `; expires ${k.expires}` : ''}${k.ticket ? `; ${k.ticket}` : ''}`;
+    const evidence = rule.failures
+      .map((i) => doc.failures[i]!)
+      .map(failureText)
+      .join('\n\n----\n\n');
+    return `${open}>\n      <skipped message="${attr(message)}"/>${evidence ? `\n      <system-out>${xmlEscape(evidence)}</system-out>` : ''}\n    </testcase>`;
+  }
   if (rule.verdict === 'WARN') {
     return `${open}>\n      <system-out>${xmlEscape(`WARN (advisory, ${rule.standing}): ${rule.reason ?? ''}`)}</system-out>\n    </testcase>`;
   }
@@ -81,7 +91,7 @@ export function renderJunit(doc: ResultsDocument): string {
     const n = (v: string) => rules.filter((r) => r.verdict === v).length;
     const time = seconds(rules.flatMap((r) => r.tests).reduce((s, t) => s + durationOf(t), 0));
     return [
-      `  <testsuite name="${attr(area)}" tests="${rules.length}" failures="${n('FAIL')}" errors="${n('ERROR')}" skipped="${n('SKIP')}" time="${time}" timestamp="${attr(doc.run.startedAt)}">`,
+      `  <testsuite name="${attr(area)}" tests="${rules.length}" failures="${n('FAIL')}" errors="${n('ERROR')}" skipped="${n('SKIP') + n('KNOWN')}" time="${time}" timestamp="${attr(doc.run.startedAt)}">`,
       ...rules.map((r) => testcase(r, doc, durationOf)),
       '  </testsuite>',
     ].join('\n');
@@ -89,7 +99,7 @@ export function renderJunit(doc: ResultsDocument): string {
   const count = (v: string) => judged.filter((r) => r.verdict === v).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="erpcert conform ${attr(doc.run.target.url)}" tests="${judged.length}" failures="${count('FAIL')}" errors="${count('ERROR')}" skipped="${count('SKIP')}" time="${seconds(doc.run.durationMs)}">`,
+    `<testsuites name="erpcert conform ${attr(doc.run.target.url)}" tests="${judged.length}" failures="${count('FAIL')}" errors="${count('ERROR')}" skipped="${count('SKIP') + count('KNOWN')}" time="${seconds(doc.run.durationMs)}">`,
     ...suites,
     '</testsuites>',
     '',

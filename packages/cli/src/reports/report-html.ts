@@ -5,6 +5,7 @@
  * masked exchange, curl line and replay command, the cleanup residue and the coverage table.
  */
 import { signatureLine } from '../attest/signature-line.js';
+import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
 import { coverageLine } from './coverage-line.js';
 import { fixturesHtml } from './fixtures-section.js';
 import { esc, page, verdictBadge } from './html.js';
@@ -23,10 +24,30 @@ function clip(text: string): string {
   return text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}\n... (${text.length - MAX_BODY} more characters)` : text;
 }
 
-function countsRow(label: string, c: VerdictCounts, strong = false): string {
+function countsRow(label: string, c: VerdictCounts, known: boolean, strong = false): string {
   const cell = (n: number) => `<td class="n">${n}</td>`;
   const name = strong ? `<strong>${esc(label)}</strong>` : esc(label);
-  return `<tr><th scope="row">${name}</th>${cell(c.rules)}${cell(c.PASS)}${cell(c.FAIL)}${cell(c.ERROR)}${cell(c.WARN)}${cell(c.SKIP)}${cell(c.NONE)}</tr>`;
+  return `<tr><th scope="row">${name}</th>${cell(c.rules)}${cell(c.PASS)}${cell(c.FAIL)}${cell(c.ERROR)}${known ? cell(c.KNOWN) : ''}${cell(c.WARN)}${cell(c.SKIP)}${cell(c.NONE)}</tr>`;
+}
+
+/** The known-deviations section: the file, every KNOWN rule with its entry, the expired and fixed entries. */
+function knownDeviations(doc: ResultsDocument): string {
+  const kd = doc.knownDeviations;
+  if (kd === null) return '';
+  const known = doc.rules.filter((r) => r.known !== null);
+  const rows = known.map((r) => {
+    const k = r.known!;
+    return `<tr data-rule="${esc(r.id)}"><td class="ids"><a href="#rule-${esc(r.id)}">${esc(r.id)}</a></td><td>${esc(k.verdict)}</td><td>${k.reason ? esc(k.reason) : '<span class="muted">no reason given yet</span>'}</td><td>${esc(k.expires ?? '')}</td><td>${esc(k.ticket ?? '')}</td></tr>`;
+  });
+  const lines = knownDeviationsVerdictLines(kd);
+  return [
+    '<h2 id="known-deviations">Known deviations</h2>',
+    `<p>${kd.entries} entr${kd.entries === 1 ? 'y' : 'ies'} in <code>${esc(kd.file)}</code>${kd.strict ? ' (--strict-baseline)' : ''}: ${known.length} KNOWN, ${kd.fixed.length} fixed, ${kd.expired.length} expired, ${kd.unjudged.length} not judged in this run. A KNOWN rule is not conformant: the team has accepted the deviation for now.</p>`,
+    known.length > 0
+      ? `<table id="known-table"><thead><tr><th>Rule</th><th>Verdict of the tests</th><th>Reason</th><th>Expires</th><th>Ticket</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+      : '',
+    lines.length > 0 ? `<ul id="known-notes">${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : '',
+  ].join('\n');
 }
 
 function facts(doc: ResultsDocument): string {
@@ -69,8 +90,13 @@ function matrix(doc: ResultsDocument, docsBase: string): string {
       r.standing === 'inferred' && r.inferredFrom
         ? `<div class="muted small">Inferred: ${esc(r.inferredFrom)}</div>`
         : '',
-      r.reason !== null && r.verdict !== 'FAIL' ? `<div class="muted small">${esc(r.reason)}</div>` : '',
-      r.verdict === 'FAIL' || r.verdict === 'ERROR'
+      r.reason !== null && r.verdict !== 'FAIL' && r.verdict !== 'KNOWN'
+        ? `<div class="muted small">${esc(r.reason)}</div>`
+        : '',
+      r.known !== null
+        ? `<div class="small">known deviation (${esc(r.known.verdict)}): ${esc(r.known.reason || 'no reason given yet')}</div>`
+        : '',
+      r.verdict === 'FAIL' || r.verdict === 'ERROR' || r.verdict === 'KNOWN'
         ? r.failures
             .map((i) => {
               const what = doc.failures[i]?.verdict === 'ERROR' ? 'error' : 'failure';
@@ -122,8 +148,11 @@ function failureBlock(f: FailureEntry, i: number, doc: ResultsDocument): string 
       : '';
   const last = f.exchanges.at(-1);
   return [
-    `<section class="failure" id="failure-${i + 1}" data-rules="${esc(f.rules.join(','))}" data-verdict="${esc(f.verdict)}">`,
-    `<h3>${f.verdict === 'ERROR' ? 'Error' : 'Failure'} ${i + 1}: ${titles.join('; ')}</h3>`,
+    `<section class="failure" id="failure-${i + 1}" data-rules="${esc(f.rules.join(','))}" data-verdict="${esc(f.verdict)}"${f.known ? ' data-known="true"' : ''}>`,
+    `<h3>${f.known ? 'Known ' : ''}${f.verdict === 'ERROR' ? (f.known ? 'error' : 'Error') : f.known ? 'failure' : 'Failure'} ${i + 1}: ${titles.join('; ')}</h3>`,
+    f.known
+      ? '<p class="muted small">KNOWN: the known-deviations file accepts every rule of this entry; it does not fail the run.</p>'
+      : '',
     f.verdict === 'ERROR'
       ? '<p class="muted small">ERROR: these rules could not be judged; the exchange shows what the target answered.</p>'
       : '',
@@ -189,13 +218,15 @@ function coverage(doc: ResultsDocument): string {
 /** Renders report.html from a results document. */
 export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOptions): string {
   const { run, totals } = doc;
+  const known = doc.knownDeviations !== null;
   const outcome =
     run.outcome === 'pass'
-      ? 'PASS: no rule failed, none could not be judged'
+      ? `PASS: no rule failed, none could not be judged${totals.KNOWN > 0 ? ` (${totals.KNOWN} known deviation(s) accepted, not conformant)` : ''}`
       : run.outcome === 'fail'
         ? [
             ...(totals.FAIL > 0 ? [`FAIL: ${totals.FAIL} rule(s) failed`] : ['FAIL']),
             ...(totals.ERROR > 0 ? [`${totals.ERROR} rule(s) could not be judged (ERROR)`] : []),
+            ...(totals.FAIL + totals.ERROR === 0 ? ['the known-deviations file needs attention'] : []),
           ].join(', ')
         : 'ERROR: the run could not be completed';
   const body = [
@@ -206,15 +237,18 @@ export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOption
     facts(doc),
     '</header>',
     '<h2 id="summary">Summary by rule area</h2>',
-    '<table id="areas"><thead><tr><th>Area</th><th class="n">Rules</th><th class="n">PASS</th><th class="n">FAIL</th><th class="n">ERROR</th><th class="n">WARN</th><th class="n">SKIP</th><th class="n">Not judged</th></tr></thead>',
-    `<tbody>${countsRow('Total', totals, true)}${doc.areas.map((a) => countsRow(a.area, a)).join('')}</tbody></table>`,
+    `<table id="areas"><thead><tr><th>Area</th><th class="n">Rules</th><th class="n">PASS</th><th class="n">FAIL</th><th class="n">ERROR</th>${known ? '<th class="n">KNOWN</th>' : ''}<th class="n">WARN</th><th class="n">SKIP</th><th class="n">Not judged</th></tr></thead>`,
+    `<tbody>${countsRow('Total', totals, known, true)}${doc.areas.map((a) => countsRow(a.area, a, known)).join('')}</tbody></table>`,
     '<p class="small muted">PASS: the rule held in every check of this run, and at least one check observed it. ' +
       'FAIL: a documented or inferred rule is broken. ERROR: the rule could not be judged: the target answered 5xx, a ' +
       'body that does not parse, a reset or a timeout where a check needed an answer (the transport rules FAIL with the ' +
       'evidence), or the suite failed without naming a rule. WARN: advisory (strict profile). ' +
       'SKIP: the target lacks the data, permission or module, or no check observed the rule. Not judged: no test covers the rule, or it is unspecified ' +
       '(the docs say "not shown") outside the strict profile. Standing: documented (the docs state it), inferred ' +
-      '(follows directly from what they state), unspecified (never a FAIL).</p>',
+      '(follows directly from what they state), unspecified (never a FAIL).' +
+      (known ? ' KNOWN: a FAIL or ERROR of a rule the known-deviations file accepts; never counted as a PASS.' : '') +
+      '</p>',
+    knownDeviations(doc),
     '<h2 id="rules">Rule matrix</h2>',
     matrix(doc, options.docsBase),
     `<h2 id="failures">Failures and errors (${doc.failures.length})</h2>`,

@@ -9,15 +9,19 @@ import type { RuleKind, RuleStanding } from '@erpcert/contract';
 import type { JudgedCoverage } from './coverage-line.js';
 import type { Profile, RecordedExchange, ThrottleCounts, Verdict } from './runner.js';
 
-/** Version of the results.json layout. */
 /**
  * Version of the results.json layout. 2 (issue 9): the verdict ERROR (in every verdict and count), the
- * `observations` of every rule and test, and `verdict` on every failure entry (FAIL or ERROR).
+ * `observations` of every rule and test, and `verdict` on every failure entry (FAIL or ERROR). 3 (issue 19):
+ * the verdict KNOWN (a FAIL or ERROR of a rule the run's known-deviations file accepts) in every rule verdict and
+ * count, `known` on every rule and failure entry, and the `knownDeviations` section.
  */
-export const RESULTS_SCHEMA_VERSION = 2;
+export const RESULTS_SCHEMA_VERSION = 3;
 
-/** A rule's verdict in the report: one of the five, or `NONE` when nothing judged it (no test, or not judged). */
-export type ReportVerdict = Verdict | 'NONE';
+/**
+ * A rule's verdict in the report: one of the five the tests give, `KNOWN` when the run's known-deviations file
+ * (`--baseline`) accepts the rule's FAIL or ERROR (never counted as PASS), or `NONE` when nothing judged it.
+ */
+export type ReportVerdict = Verdict | 'KNOWN' | 'NONE';
 
 /** Counts of rules per verdict. */
 export interface VerdictCounts {
@@ -27,6 +31,8 @@ export interface VerdictCounts {
   readonly ERROR: number;
   readonly WARN: number;
   readonly SKIP: number;
+  /** FAILs and ERRORs the known-deviations file accepts. */
+  readonly KNOWN: number;
   readonly NONE: number;
 }
 
@@ -109,6 +115,38 @@ export interface RuleResult {
   readonly tests: readonly string[];
   /** Indexes into {@link ResultsDocument.failures}: the FAILs and ERRORs behind the verdict. */
   readonly failures: readonly number[];
+  /** For a KNOWN rule: the verdict the tests gave and the entry that accepts it; else null. */
+  readonly known: KnownVerdictInfo | null;
+}
+
+/** What made a rule KNOWN. */
+export interface KnownVerdictInfo {
+  /** The verdict of the tests, which the known-deviations file accepts. */
+  readonly verdict: 'FAIL' | 'ERROR';
+  readonly reason: string;
+  readonly expires: string | null;
+  readonly ticket: string | null;
+}
+
+/** The run's known-deviations file (`--baseline`) and what this run made of each entry. */
+export interface KnownDeviationsInfo {
+  /** The file as named on the command line or in erpcert.config.json. */
+  readonly file: string;
+  readonly entries: number;
+  /** `--strict-baseline`: a fixed entry fails the run. */
+  readonly strict: boolean;
+  /** Listed rules that FAILed or ERRORed: KNOWN. */
+  readonly known: readonly string[];
+  /** Listed rules that PASSed: "fixed: remove it from the baseline". */
+  readonly fixed: readonly string[];
+  /** Entries past their expiry day: they accept nothing and fail the run. */
+  readonly expired: readonly { readonly rule: string; readonly expires: string }[];
+  /** Listed rules this run did not judge PASS, FAIL or ERROR (outside --only, SKIP, not judged). */
+  readonly unjudged: readonly string[];
+  /** Listed rules without a reason (written by --write-baseline and not filled in). */
+  readonly withoutReason: readonly string[];
+  /** `--write-baseline`: the rules this run added to the file (null when the run wrote no file). */
+  readonly added: readonly string[] | null;
 }
 
 /** One test that ran. */
@@ -136,6 +174,8 @@ export interface FailureEntry {
   readonly verdict: 'FAIL' | 'ERROR';
   /** The rules this entry makes FAIL, or ERROR. */
   readonly rules: readonly string[];
+  /** Every rule of the entry is KNOWN: accepted by the known-deviations file. */
+  readonly known: boolean;
   readonly message: string;
   readonly counterexample: string | null;
   readonly seed: number | null;
@@ -239,6 +279,8 @@ export interface ResultsDocument {
   readonly cleanup: CleanupInfo;
   /** The fixture set (added in schema version 1; absent in older documents). */
   readonly fixtures?: FixturesInfo;
+  /** The known-deviations file of the run (`--baseline`), null without one. */
+  readonly knownDeviations: KnownDeviationsInfo | null;
   /** Defects of the run or the suite: files that did not load, tests without rule ids, unknown ids, ... */
   readonly problems: readonly string[];
   /** The signature over this folder; absent or null when it is not signed. */

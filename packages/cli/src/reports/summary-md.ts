@@ -3,6 +3,7 @@
  * totals, a table per rule area, the failures with their replay commands, the residue and the problems.
  */
 import { signatureLine } from '../attest/signature-line.js';
+import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
 import { coverageLine } from './coverage-line.js';
 import { fixturesMd } from './fixtures-section.js';
 import type { ResultsDocument, VerdictCounts } from './results.js';
@@ -28,20 +29,50 @@ function clip(text: string): string {
     : text;
 }
 
-function row(label: string, c: VerdictCounts): string {
-  return `| ${label} | ${c.rules} | ${c.PASS} | ${c.FAIL} | ${c.ERROR} | ${c.WARN} | ${c.SKIP} | ${c.NONE} |`;
+function row(label: string, c: VerdictCounts, known: boolean): string {
+  return `| ${label} | ${c.rules} | ${c.PASS} | ${c.FAIL} | ${c.ERROR} |${known ? ` ${c.KNOWN} |` : ''} ${c.WARN} | ${c.SKIP} | ${c.NONE} |`;
+}
+
+/** The known-deviations section: every KNOWN rule with its entry, and the entries that expired or are fixed. */
+function knownMd(doc: ResultsDocument): string[] {
+  const kd = doc.knownDeviations;
+  if (kd === null) return [];
+  const known = doc.rules.filter((r) => r.known !== null);
+  const out = [
+    '',
+    '### Known deviations',
+    '',
+    `${kd.entries} entr${kd.entries === 1 ? 'y' : 'ies'} in \`${mdCell(kd.file)}\`${kd.strict ? ' (--strict-baseline)' : ''}: ` +
+      `${known.length} KNOWN, ${kd.fixed.length} fixed, ${kd.expired.length} expired, ${kd.unjudged.length} not judged in this run.` +
+      `${kd.added !== null ? ` This run added ${kd.added.length} (--write-baseline).` : ''}`,
+  ];
+  if (known.length > 0) {
+    out.push('', '| Rule | Verdict of the tests | Reason | Expires | Ticket |', '|---|---|---|---|---|');
+    for (const r of known) {
+      const k = r.known!;
+      out.push(
+        `| ${r.id} | ${k.verdict} | ${mdCell(k.reason || '(no reason given yet)')} | ${k.expires ?? ''} | ${mdCell(k.ticket ?? '')} |`,
+      );
+    }
+  }
+  const lines = knownDeviationsVerdictLines(kd);
+  if (lines.length > 0) out.push('', ...lines.map((l) => `- ${mdCell(l)}`));
+  return out;
 }
 
 /** Renders summary.md from a results document. */
 export function renderSummaryMd(doc: ResultsDocument): string {
   const { run, totals } = doc;
+  const known = doc.knownDeviations !== null;
+  const gateNotes = known ? knownDeviationsVerdictLines(doc.knownDeviations!) : [];
   const head =
     run.outcome === 'pass'
-      ? 'PASS'
+      ? `PASS${totals.KNOWN > 0 ? ` (${totals.KNOWN} known deviation${totals.KNOWN === 1 ? '' : 's'})` : ''}`
       : run.outcome === 'fail'
         ? `FAIL (${[
             totals.FAIL > 0 ? `${totals.FAIL} rule${totals.FAIL === 1 ? '' : 's'} failed` : '',
             totals.ERROR > 0 ? `${totals.ERROR} rule${totals.ERROR === 1 ? '' : 's'} could not be judged` : '',
+            totals.FAIL + totals.ERROR === 0 && gateNotes.length > 0 ? 'the baseline needs attention' : '',
           ]
             .filter(Boolean)
             .join(', ')})`
@@ -57,28 +88,31 @@ export function renderSummaryMd(doc: ResultsDocument): string {
     '',
     `Signature: ${signatureLine(doc.attestation)}`,
     '',
-    '| Area | Rules | PASS | FAIL | ERROR | WARN | SKIP | not judged |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
-    row('**Total**', totals),
-    ...doc.areas.map((a) => row(a.area, a)),
+    `| Area | Rules | PASS | FAIL | ERROR |${known ? ' KNOWN |' : ''} WARN | SKIP | not judged |`,
+    `|---|---:|---:|---:|---:|${known ? '---:|' : ''}---:|---:|---:|`,
+    row('**Total**', totals, known),
+    ...doc.areas.map((a) => row(a.area, a, known)),
     '',
     'PASS: the rule held in at least one observation. FAIL: a documented or inferred rule is broken. ERROR: the rule',
     'could not be judged (the target answered 5xx, a body that does not parse, a reset or a timeout; or the suite',
     'failed without naming a rule). WARN: advisory (strict profile). SKIP: the target lacks data, permission or',
     'module, or no check observed the rule. Not judged: no test covers the rule, or it is unspecified and the',
     'profile is not strict.',
+    ...(known ? ['KNOWN: a FAIL or ERROR of a rule the known-deviations file accepts; never counted as a PASS.'] : []),
   ];
-  if (doc.failures.length > 0) {
+  out.push(...knownMd(doc));
+  const failures = doc.failures.filter((f) => !f.known);
+  if (failures.length > 0) {
     out.push('', '### Failures and errors', '');
-    for (const f of doc.failures.slice(0, MAX_FAILURES)) {
+    for (const f of failures.slice(0, MAX_FAILURES)) {
       const titles = f.rules.map((id) => `${id}: ${doc.rules.find((r) => r.id === id)?.title ?? ''}`);
       out.push(`#### ${f.verdict} ${mdCell(titles.join('; '))}`, '', mdCell(clip(f.message)), '');
       if (f.counterexample !== null) out.push('Counterexample:', '', fence(clip(f.counterexample)), '');
       out.push('Reproduce with:', '', fence(f.replay, 'sh'), '');
     }
-    if (doc.failures.length > MAX_FAILURES) {
+    if (failures.length > MAX_FAILURES) {
       out.push(
-        `... and ${doc.failures.length - MAX_FAILURES} more failures and errors: see report.html or results.json.`,
+        `... and ${failures.length - MAX_FAILURES} more failures and errors: see report.html or results.json.`,
         '',
       );
     }

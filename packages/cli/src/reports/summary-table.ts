@@ -2,8 +2,11 @@ import type { ResultsDocument, VerdictCounts } from './results.js';
 
 /** The per-area table printed at the end of `erpcert conform` (stdout). */
 export function renderSummaryTable(doc: ResultsDocument): string {
-  const head = ['Area', 'Rules', 'PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP', 'Not judged'];
-  const cells = (c: VerdictCounts) => [c.rules, c.PASS, c.FAIL, c.ERROR, c.WARN, c.SKIP, c.NONE].map(String);
+  // the KNOWN column only when the run had a known-deviations file: a run without one reads as before
+  const known = doc.knownDeviations !== null;
+  const head = ['Area', 'Rules', 'PASS', 'FAIL', 'ERROR', ...(known ? ['KNOWN'] : []), 'WARN', 'SKIP', 'Not judged'];
+  const cells = (c: VerdictCounts) =>
+    [c.rules, c.PASS, c.FAIL, c.ERROR, ...(known ? [c.KNOWN] : []), c.WARN, c.SKIP, c.NONE].map(String);
   const rows = [...doc.areas.map((a) => [a.area, ...cells(a)]), ['Total', ...cells(doc.totals)]];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>

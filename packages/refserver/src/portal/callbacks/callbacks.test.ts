@@ -8,6 +8,8 @@ import { errstrOf, portal, resOf } from '../testing/portal-client.js';
 import { loadPortalFixture, PF } from '../testing/portal-fixture.js';
 import { callbackUrl, recordIdString } from './callback-handlers.js';
 
+/** How long a notice may take to arrive: vi.waitFor's default of 1 s ran out on a loaded machine. */
+const WAIT = { timeout: 15_000 };
 const UUID = '3f2b6c1e-8a4d-4e2f-9b1c-0d5e6f7a8b9c';
 const apps: App[] = [];
 const servers: Server[] = [];
@@ -79,10 +81,10 @@ describe('registerapi', () => {
 
     const write = await call(a, 'POST', '/api/1/ObjVc', { form: { 'set_field.Code': 'HOOKED' } });
     expect(write.status).toBe(200);
-    await vi.waitFor(() => expect(rx.got).toHaveLength(1));
+    await vi.waitFor(() => expect(rx.got).toHaveLength(1), WAIT);
     // the write answered while the receiver still held the first delivery
     release();
-    await vi.waitFor(() => expect(rx.got).toHaveLength(2));
+    await vi.waitFor(() => expect(rx.got).toHaveLength(2), WAIT);
     const want = {
       uuid: UUID,
       event: 'insert',
@@ -103,7 +105,10 @@ describe('registerapi', () => {
     await portal(a, { action: 'action', register: 'registerapi', UUID, url: `http://127.0.0.1:${rx.port}/x` });
     a.store.insert('ObjVc', 2, { fields: { Code: 'OTHER' }, rows: [] });
     await portal(a, { action: 'delete', register: 'IVVc', id: PF.draftInvoice });
-    await vi.waitFor(() => expect(a.logs.join('\n')).toMatch(/gave up on a notice after 2 attempt\(s\): HTTP 503/));
+    await vi.waitFor(
+      () => expect(a.logs.join('\n')).toMatch(/gave up on a notice after 2 attempt\(s\): HTTP 503/),
+      WAIT,
+    );
     expect(rx.got.map((g) => [g.body.event, g.body.register, g.body.id])).toEqual([
       ['delete', 'IVVc', PF.draftInvoice],
       ['delete', 'IVVc', PF.draftInvoice],

@@ -1,0 +1,77 @@
+/**
+ * The known-deviations steps of `erpcert conform` (`--baseline`, `--write-baseline`, `--strict-baseline`):
+ * the file is read and checked before anything runs (a wrong file is exit 2, nothing run), and applied to the
+ * judged run (known-deviations/apply-known-deviations.ts), after `--write-baseline` has added the run's FAILs.
+ */
+import { existsSync } from 'node:fs';
+import { getRule } from '@erpcert/contract';
+import { applyKnownDeviations } from '../known-deviations/apply-known-deviations.js';
+import {
+  type KnownDeviations,
+  KnownDeviationsError,
+  parseKnownDeviations,
+  readKnownDeviations,
+  writeKnownDeviations,
+} from '../known-deviations/known-deviations-file.js';
+import { UsageError } from '../options.js';
+import type { ResultsDocument } from '../reports/results.js';
+import type { ConformSettings } from './conform-settings.js';
+
+const isRule = (id: string) => getRule(id) !== undefined;
+
+function read(file: { path: string; name: string }, mayBeMissing: boolean): KnownDeviations {
+  try {
+    if (mayBeMissing && !existsSync(file.path)) return parseKnownDeviations('', file.name, isRule);
+    return readKnownDeviations(file.path, file.name, isRule);
+  } catch (err) {
+    if (err instanceof KnownDeviationsError) throw new UsageError(`${err.message}. Nothing was run.`);
+    throw err;
+  }
+}
+
+/**
+ * Reads the run's known-deviations file before the run: `--baseline FILE` must exist; `--write-baseline FILE`
+ * may not exist yet. Throws UsageError naming the file and line (exit 2) for a file that cannot be used.
+ */
+export function readRunDeviations(s: ConformSettings): KnownDeviations | undefined {
+  if (s.writeBaseline !== undefined) return read(s.writeBaseline, true);
+  if (s.baseline !== undefined) return read(s.baseline, false);
+  return undefined;
+}
+
+/**
+ * Applies the known deviations to the judged run. With `--write-baseline`, first adds the run's FAILs to the
+ * file (reasons already written are kept) and judges the run against the file as written. A run that could
+ * not be completed (exit 2) writes nothing. ERRORs are not written: an ERROR is no observed deviation (list
+ * the rule by hand to accept it).
+ */
+export function settleKnownDeviations(
+  doc: ResultsDocument,
+  s: ConformSettings,
+  deviations: KnownDeviations | undefined,
+  today: string,
+  say: (line: string) => void,
+): ResultsDocument {
+  if (deviations === undefined) return doc;
+  const options = { today, strict: s.strictBaseline };
+  if (s.writeBaseline === undefined || doc.run.exitCode === 2) {
+    if (s.writeBaseline !== undefined) say(`the run could not be completed: ${s.writeBaseline.name} was not written`);
+    return applyKnownDeviations(doc, deviations, options);
+  }
+  const failing = doc.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id);
+  const added = writeKnownDeviations(s.writeBaseline.path, failing);
+  say(
+    `${s.writeBaseline.name}: ${added.length} new FAIL(s) added${added.length > 0 ? ' with empty reasons to fill in' : ''}, ${deviations.entries.length} entr${deviations.entries.length === 1 ? 'y' : 'ies'} kept as written`,
+  );
+  const errored = doc.rules.filter((r) => r.verdict === 'ERROR' && !deviations.entries.some((e) => e.rule === r.id));
+  if (errored.length > 0)
+    say(
+      `${errored.length} ERROR(s) not written (${errored
+        .slice(0, 5)
+        .map((r) => r.id)
+        .join(
+          ', ',
+        )}${errored.length > 5 ? ', ...' : ''}): an ERROR is no observed deviation; list the rule by hand to accept it`,
+    );
+  return applyKnownDeviations(doc, read(s.writeBaseline, false), { ...options, added });
+}
