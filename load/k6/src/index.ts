@@ -41,7 +41,7 @@ export {
   scenarios,
 } from '../scenarios/catalogue.js';
 export { K6Error, type K6ErrorKind } from './errors.js';
-export { builtK6, k6Available, k6Path } from './k6-binary.js';
+export { builtK6, k6Available, k6BuildCommand, k6MissingHint, k6Path } from './k6-binary.js';
 export {
   type MachineCpuReading,
   type MachineCpuUse,

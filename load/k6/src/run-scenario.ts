@@ -14,7 +14,7 @@ import { isK6SummaryData, type K6SummaryData } from '../lib/summary-data.js';
 import type { LoadScenarioResult } from '../scenarios/catalogue.js';
 import { scenarios } from '../scenarios/catalogue.js';
 import { K6Error } from './errors.js';
-import { k6Path, packageDir } from './k6-binary.js';
+import { k6MissingHint, k6Path, packageDir } from './k6-binary.js';
 import { type K6GeneratorUse, lastK6Error, runK6Process } from './k6-process.js';
 import { failedResult, type K6ScenarioOptions, type K6Step, k6Env, k6OutputFiles } from './run-options.js';
 import { runK6Saturation } from './run-saturation.js';
@@ -81,10 +81,7 @@ export async function runK6ScenarioDetailed(options: K6ScenarioOptions, step?: K
   }
   const k6 = options.k6Path ?? k6Path();
   if (k6 === undefined) {
-    throw new K6Error(
-      'not-found',
-      'k6 is not built: run "pnpm --filter @erpcert/load-k6 build" (needs Go), or use autocannon',
-    );
+    throw new K6Error('not-found', `k6 is not built: ${k6MissingHint()}; or use autocannon`);
   }
   const outDir = resolve(options.outDir);
   const dashboard = options.webDashboardExport === undefined ? undefined : resolve(options.webDashboardExport);

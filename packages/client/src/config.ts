@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js';
 import type { ExchangeObserver } from './exchange.js';
 import type { PacingOptions } from './pacer.js';
+import type { RetryAfterOptions } from './retry-after.js';
 
 /** HTTP Basic credentials (record-rest-api.md §5, portal-action-api.md §5). */
 export interface BasicAuth {
@@ -68,6 +69,11 @@ export interface ClientConfig {
   readonly portalcc?: 'est' | 'lat';
   /** Timeout of one exchange in milliseconds. @defaultValue 30000 */
   readonly timeoutMs?: number;
+  /**
+   * Honour 429 and 503 answers that carry `Retry-After`: wait and send again, at most `maxRetries` times and never
+   * longer than `maxWaitMs` at once; `false` hands every throttled answer on. @defaultValue `{ maxRetries: 3, maxWaitMs: 30000 }`
+   */
+  readonly retryAfter?: RetryAfterOptions | false;
   /** Minimum spacing of request starts, shared by every call of this client. */
   readonly pacing?: PacingOptions;
   /** Called with every completed exchange (secrets masked). */

@@ -57,7 +57,17 @@ export interface Exchange {
   readonly response?: ExchangeResponse;
   /** Transport failure text when there is no response. */
   readonly error?: string;
+  /**
+   * A throttled answer (429 or 503 with `Retry-After`, retry-after.ts): `retried` with the wait when the client
+   * waited and sent the request again, `gave-up` with the reason when it handed this answer on.
+   */
+  readonly throttle?: ExchangeThrottle;
 }
+
+/** What the client did with a throttled answer. */
+export type ExchangeThrottle =
+  | { readonly outcome: 'retried'; readonly waitMs: number }
+  | { readonly outcome: 'gave-up'; readonly reason: string };
 
 /** Receives every exchange of a client once it is complete. Must not throw. */
 export type ExchangeObserver = (exchange: Exchange) => void;

@@ -4,10 +4,11 @@ import { decodeText, parseContentType } from './charset.js';
 import { type Clock, systemClock } from './clock.js';
 import { type AuthOverride, type ClientConfig, DEFAULT_TIMEOUT_MS } from './config.js';
 import { ConfigError, TransportError } from './errors.js';
-import type { Exchange, ExchangeBody, ExchangeHeader } from './exchange.js';
+import type { Exchange, ExchangeBody, ExchangeHeader, ExchangeThrottle } from './exchange.js';
 import { Masker } from './mask.js';
 import { OAuthTokenSource } from './oauth.js';
 import { Pacer } from './pacer.js';
+import { decideThrottle } from './retry-after.js';
 import { HttpTransport, type WireFailure, type WireResponse } from './transport.js';
 import { buildUrl, type QueryPair } from './url.js';
 
@@ -139,7 +140,41 @@ export class HttpCore {
     return res;
   }
 
+  /**
+   * One request, sent again while the answer is throttled (429 or 503 with `Retry-After`) and the client's
+   * bounds allow (retry-after.ts). Every answer, the throttled ones included, reaches the exchange observer,
+   * marked with what the client did about it.
+   */
   async #exchange(spec: SendSpec, url: URL, attempt: AuthAttempt): Promise<RawResponse> {
+    for (let retries = 0; ; retries++) {
+      const { raw, exchange } = await this.#sendOnce(spec, url, attempt);
+      const decision = decideThrottle(
+        raw.status,
+        raw.header('retry-after'),
+        retries,
+        this.#config.retryAfter,
+        Date.now(),
+      );
+      const throttle: ExchangeThrottle | undefined =
+        decision.action === 'retry'
+          ? { outcome: 'retried', waitMs: decision.waitMs }
+          : decision.action === 'give-up'
+            ? { outcome: 'gave-up', reason: decision.reason }
+            : undefined;
+      const marked = throttle ? { ...exchange(), throttle } : undefined;
+      if (this.#config.onExchange) this.#observe(marked ?? exchange());
+      // the answer handed on carries the mark too: an error built from it says the client gave up on a throttle
+      if (decision.action !== 'retry') return marked ? { ...raw, exchange: marked } : raw;
+      await this.clock.sleep(decision.waitMs);
+      if (spec.options?.signal?.aborted) return raw;
+    }
+  }
+
+  async #sendOnce(
+    spec: SendSpec,
+    url: URL,
+    attempt: AuthAttempt,
+  ): Promise<{ raw: RawResponse; exchange: () => Exchange }> {
     const headers: Record<string, string> = {
       'User-Agent': this.#config.userAgent ?? 'erpcert-client',
       // real servers answer in Latin-1 unless the request mentions UTF-8 (DESIGN.md "the wire is rough")
@@ -198,8 +233,7 @@ export class HttpCore {
         return Array.isArray(v) ? v[0] : v;
       },
     };
-    if (this.#config.onExchange) this.#observe(record());
-    return raw;
+    return { raw, exchange: record };
   }
 
   #observe(exchange: Exchange): void {

@@ -43,6 +43,7 @@ export type {
   ExchangeObserver,
   ExchangeRequest,
   ExchangeResponse,
+  ExchangeThrottle,
 } from './exchange.js';
 export { headerValue } from './exchange.js';
 export { type Har, type HarEntry, HarRecorder, harEntry, toHar, writeHar } from './har.js';
@@ -98,6 +99,15 @@ export {
 } from './rest-iterators.js';
 export { companyQuery, formBody, keyParts, listQueryPairs, type RecordKey, restPath } from './rest-request.js';
 export type * from './rest-types.js';
+export {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_MAX_RETRY_WAIT_MS,
+  decideThrottle,
+  type RetryAfterOptions,
+  retryAfterMs,
+  THROTTLE_STATUSES,
+  type ThrottleDecision,
+} from './retry-after.js';
 export { encodeQuery, encodeQueryComponent, type QueryPair } from './url.js';
 export {
   asElement,

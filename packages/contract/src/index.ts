@@ -44,7 +44,7 @@ export {
   observedFieldsOf,
   parseRegistersFile,
 } from './observed.js';
-export { docsDir, repoRoot, specsDir } from './paths.js';
+export { contractPackageDir, docsDir, findContentRoots, inCheckout, repoRoot, specsDir } from './paths.js';
 export { portalSuccessKind } from './portal-success-kind.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
 export { buildRestSpec, restSpecDocument, type SpecNode, toYaml } from './rest-spec-build.js';

@@ -2,13 +2,19 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { repoRoot } from './paths.js';
+import { contractPackageDir, inCheckout, repoRoot } from './paths.js';
 
 /**
- * Where parsed YAML is kept as JSON: inside node_modules, so a fresh install starts empty and nothing here is
- * ever committed.
+ * Where parsed YAML is kept as JSON: inside node_modules (the checkout's, or the installed package's own), so a
+ * fresh install starts empty and nothing here is ever committed.
  */
-export const YAML_CACHE_DIR: string = join(repoRoot, 'node_modules', '.cache', 'erpcert', 'yaml');
+export const YAML_CACHE_DIR: string = join(
+  inCheckout ? repoRoot : contractPackageDir,
+  'node_modules',
+  '.cache',
+  'erpcert',
+  'yaml',
+);
 
 /** True when `JSON.parse(JSON.stringify(value))` gives back an equal value: plain objects, arrays, strings, finite numbers, booleans, null. */
 export function isJsonSafe(value: unknown): boolean {

@@ -44,6 +44,10 @@ export interface ConformSettings {
   readonly scope: readonly Rule[];
   readonly shard?: string;
   readonly pace?: number;
+  /** `--max-retries`: resends of one request after throttled answers (429/503 with Retry-After). */
+  readonly maxRetries?: number;
+  /** `--max-retry-wait`: the longest single Retry-After wait, in seconds. */
+  readonly maxRetryWait?: number;
   /** Prefix of the fixture set kept on the target (`--fixture-prefix`). */
   readonly fixturePrefix: string;
   readonly cleanup: boolean;
@@ -127,6 +131,13 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
   const pace = paceText === undefined ? undefined : Number(paceText);
   if (pace !== undefined && !(Number.isFinite(pace) && pace > 0))
     throw new UsageError(`--pace must be a positive number of requests per second, got ${JSON.stringify(paceText)}`);
+  const maxRetries = int(values['max-retries']);
+  if (maxRetries !== undefined && maxRetries < 0)
+    throw new UsageError(`--max-retries must be 0 or more, got ${maxRetries}`);
+  const waitText = str(values['max-retry-wait']);
+  const maxRetryWait = waitText === undefined ? undefined : Number(waitText);
+  if (maxRetryWait !== undefined && !(Number.isFinite(maxRetryWait) && maxRetryWait > 0))
+    throw new UsageError(`--max-retry-wait must be a positive number of seconds, got ${JSON.stringify(waitText)}`);
   const fixturePrefix = str(values['fixture-prefix']) ?? DEFAULT_FIXTURE_PREFIX;
   const prefixProblem = fixturePrefixProblem(fixturePrefix);
   if (prefixProblem !== undefined) throw new UsageError(`--fixture-prefix: ${prefixProblem}`);
@@ -160,6 +171,8 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     scope,
     ...(shard !== undefined ? { shard } : {}),
     ...(pace !== undefined ? { pace } : {}),
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
+    ...(maxRetryWait !== undefined ? { maxRetryWait } : {}),
     fixturePrefix,
     cleanup: values.cleanup !== false,
     allowPermanentWrites: values['allow-permanent-writes'] === true,

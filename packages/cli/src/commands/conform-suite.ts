@@ -40,6 +40,8 @@ export function workerEnv(
     [TARGET_ENV.runTag]: runTag,
     [TARGET_ENV.ledger]: ledger,
     [TARGET_ENV.pace]: s.pace,
+    [TARGET_ENV.maxRetries]: s.maxRetries,
+    [TARGET_ENV.maxRetryWait]: s.maxRetryWait,
     [TARGET_ENV.fixturePrefix]: s.fixturePrefix,
     // always set, so that a value inherited from the shell never opts in
     [TARGET_ENV.permanentWrites]: permanentWritesOf(s, disposable),

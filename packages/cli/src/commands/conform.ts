@@ -137,9 +137,9 @@ export const conform: Command = {
     {
       name: 'profile',
       type: 'string',
-      choices: ['readonly', 'full', 'strict'],
+      choices: ['readonly', 'full', 'gate', 'strict'],
       default: 'full',
-      help: 'readonly writes nothing; full creates tagged records and removes them; strict also reports advisory WARNs',
+      help: 'readonly writes nothing; full creates tagged records and removes them; gate judges the same rules as full with the fewest requests (per commit); strict also reports advisory WARNs',
     },
     { name: 'runs', type: 'int', arg: 'N', help: 'fast-check runs per property (default: the suite default)' },
     { name: 'seed', type: 'int', arg: 'S', help: 'fast-check seed, to replay a run' },
@@ -157,6 +157,18 @@ export const conform: Command = {
       help: 'run the i-th of n parts of the test files (one part per machine)',
     },
     { name: 'pace', type: 'string', arg: 'R', help: 'at most R requests per second per test worker (staging targets)' },
+    {
+      name: 'max-retries',
+      type: 'int',
+      arg: 'N',
+      help: 'resend a request at most N times after 429/503 answers with Retry-After (default 3; 0 never waits)',
+    },
+    {
+      name: 'max-retry-wait',
+      type: 'string',
+      arg: 'S',
+      help: 'wait at most S seconds for one Retry-After (default 30); a longer one gives the rule ERROR',
+    },
     {
       name: 'fixture-prefix',
       type: 'string',

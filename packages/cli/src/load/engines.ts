@@ -15,6 +15,7 @@ export {
   type DocumentedFigure,
   K6Error,
   type K6ScenarioOptions,
+  k6MissingHint,
   k6Path,
   type LimitedBy,
   type LoadScenario,

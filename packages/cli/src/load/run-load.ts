@@ -9,6 +9,7 @@ import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.js';
 import { engineLine } from './engine-line.js';
 import {
   K6Error,
+  k6MissingHint,
   k6Path,
   LoadConfigError,
   type LoadRunOptions,
@@ -48,10 +49,7 @@ class LoadStop extends Error {}
 
 function engineChoice(s: LoadSettings, k6: string | undefined): { engine: 'k6' | 'autocannon'; note: string } {
   if (s.engine === 'k6') {
-    if (!k6)
-      throw new LoadStop(
-        '--engine k6, but k6 is not built: run "pnpm --filter @erpcert/load-k6 build" (needs Go), or use --engine autocannon',
-      );
+    if (!k6) throw new LoadStop(`--engine k6, but k6 is not built: ${k6MissingHint()}; or use --engine autocannon`);
     return { engine: 'k6', note: `asked for with --engine k6 (${engineLine('k6', k6)})` };
   }
   if (s.engine === 'autocannon')
@@ -60,7 +58,7 @@ function engineChoice(s: LoadSettings, k6: string | undefined): { engine: 'k6' |
     ? { engine: 'k6', note: `k6 is built (${engineLine('k6', k6)}); --engine autocannon for the Node-only run` }
     : {
         engine: 'autocannon',
-        note: 'k6 is not built (pnpm --filter @erpcert/load-k6 build, needs Go), so the Node-only autocannon engine runs',
+        note: `k6 is not built (${k6MissingHint()}), so the Node-only autocannon engine runs meanwhile`,
       };
 }
 

@@ -66,6 +66,27 @@ describe('ResultsCollector', () => {
     expect(validateResults(doc).errors).toEqual([]);
   });
 
+  it('throttled answers: summed over the tests into run.throttling; absent when the target throttled none', () => {
+    const a = testEvent({
+      rules: ['REST.QUERY.LIMIT'],
+      state: 'passed',
+      verdicts: [{ rule: 'REST.QUERY.LIMIT', verdict: 'PASS' }],
+      throttling: { retried: 2, waitedMs: 3000, gaveUp: 0 },
+    });
+    const b = testEvent({
+      rules: ['REST.QUERY.OFFSET'],
+      state: 'failed',
+      verdicts: [{ rule: 'REST.QUERY.OFFSET', verdict: 'ERROR' }],
+      throttling: { retried: 3, waitedMs: 3000, gaveUp: 1 },
+    });
+    const doc = sampleResults({ events: [start, a, b, end], scope: 'REST.QUERY.*' });
+    expect(doc.run.throttling).toEqual({ retried: 5, waitedMs: 6000, gaveUp: 1 });
+    expect(validateResults(doc).errors).toEqual([]);
+    const quiet = sampleResults({ events: [start, pass('REST.QUERY.LIMIT'), end], scope: 'REST.QUERY.*' });
+    expect(quiet.run).not.toHaveProperty('throttling');
+    expect(validateResults(quiet).errors).toEqual([]);
+  });
+
   it('counts per area and in total agree with the rule verdicts', () => {
     const doc = sampleResults();
     expect(doc.areas.map((a) => a.area)).toEqual(['REST.QUERY', 'REST.ERRORS']);

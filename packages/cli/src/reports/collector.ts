@@ -16,7 +16,14 @@ import {
   type TestEntry,
   type VerdictCounts,
 } from './results.js';
-import { combineVerdicts, type RuleVerdict, type RunEvent, type TestEvent, type Verdict } from './runner.js';
+import {
+  combineVerdicts,
+  type RuleVerdict,
+  type RunEvent,
+  type TestEvent,
+  type ThrottleCounts,
+  type Verdict,
+} from './runner.js';
 
 /** What the collector cannot learn from the events. */
 export interface RunContext {
@@ -86,6 +93,18 @@ function entriesOf(t: TestEvent): Omit<FailureEntry, 'test' | 'curl' | 'replay' 
  * or the `--only` selection), the failures and errors with their replay commands, the observations, the
  * coverage and the problems.
  */
+/** `{ throttling }`: the throttled answers of the run's tests summed; nothing when the target throttled none. */
+function throttlingOf(tests: readonly TestEvent[]): { throttling: ThrottleCounts } | Record<string, never> {
+  const sum = { retried: 0, waitedMs: 0, gaveUp: 0 };
+  for (const t of tests) {
+    if (!t.throttling) continue;
+    sum.retried += t.throttling.retried;
+    sum.waitedMs += t.throttling.waitedMs;
+    sum.gaveUp += t.throttling.gaveUp;
+  }
+  return sum.retried + sum.gaveUp > 0 ? { throttling: sum } : {};
+}
+
 export class ResultsCollector {
   readonly #scope: readonly Rule[];
   readonly #lookup: (id: string) => Rule | undefined;
@@ -223,7 +242,12 @@ export class ResultsCollector {
       schemaVersion: RESULTS_SCHEMA_VERSION,
       kind: 'erpcert-conformance',
       tool: { name: 'erpcert', version: ctx.toolVersion },
-      run: { ...ctx.run, outcome: exitCode === 2 ? 'error' : exitCode === 1 ? 'fail' : 'pass', exitCode },
+      run: {
+        ...ctx.run,
+        ...throttlingOf(this.#tests),
+        outcome: exitCode === 2 ? 'error' : exitCode === 1 ? 'fail' : 'pass',
+        exitCode,
+      },
       spec: ctx.spec,
       totals,
       areas,

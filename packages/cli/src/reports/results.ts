@@ -7,7 +7,7 @@
 
 import type { RuleKind, RuleStanding } from '@erpcert/contract';
 import type { JudgedCoverage } from './coverage-line.js';
-import type { Profile, RecordedExchange, Verdict } from './runner.js';
+import type { Profile, RecordedExchange, ThrottleCounts, Verdict } from './runner.js';
 
 /**
  * Version of the results.json layout. 2 (issue 9): the verdict ERROR (in every verdict and count), the
@@ -70,6 +70,8 @@ export interface RunInfo {
   readonly pace: number | null;
   readonly runTag: string;
   readonly interrupted: boolean;
+  /** Throttled answers (429, or 503 with Retry-After) the run met; absent when the target throttled none. */
+  readonly throttling?: ThrottleCounts;
   /** `pass`: no FAIL and no ERROR; `fail`: a FAIL or an ERROR (exit 1); `error`: the run could not be completed (exit 2). */
   readonly outcome: 'pass' | 'fail' | 'error';
   readonly exitCode: 0 | 1 | 2;

@@ -64,6 +64,19 @@ describe('judgeMutant', () => {
     expect(o.status).toBe('judged');
   });
 
+  it.each<[string, MutantRun[], { caught: boolean; precise: boolean }]>([
+    [
+      'no run FAILs anything',
+      [run(1, []), run(2, [], { errored: ['REST.QUERY.LIMIT'] })],
+      { caught: true, precise: false },
+    ],
+    ['one run FAILs a rule', [run(1, []), run(2, ['REST.QUERY.LIMIT'])], { caught: false, precise: false }],
+  ])('a harmless mutant (a throttling server) is caught when %s', (_name, runs, want) => {
+    const harmless: Mutant = { id: 'h', description: 'd', breaks: [], harmless: true, select: 'REST.QUERY.*' };
+    const o = judgeMutant(harmless, runs, selected);
+    expect({ caught: o.caught, precise: o.precise }).toEqual(want);
+  });
+
   it('tells collateral FAILs inside the selection from those outside it, and lists ERRORs', () => {
     const o = judgeMutant(
       mutant,

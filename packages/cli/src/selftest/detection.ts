@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { inCheckout, repoRoot } from '@erpcert/contract';
 import type { ResultsDocument } from '../reports/results.js';
 import { TRANSPORT_RULES } from '../reports/runner.js';
 import type { GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
@@ -122,7 +122,11 @@ export function judgeMutant(
     breaks: m.breaks,
     select: selectionOf(m),
     status: status === 'judged' && !completed ? 'error' : status,
-    caught: completed && runs.every((r) => m.breaks.every((b) => r.failed.includes(b))),
+    caught:
+      completed &&
+      (m.harmless
+        ? runs.every((r) => r.failed.length === 0)
+        : runs.every((r) => m.breaks.every((b) => r.failed.includes(b)))),
     precise: completed && failed.length > 0 && extra.length === 0,
     repeatable: completed && runs.length >= 2 && runs.every((r) => sameSet(r.failed, runs[0]!.failed)),
     failed,
@@ -317,9 +321,13 @@ export function totalsLines(r: DetectionReport): string[] {
   ];
 }
 
-/** Writes detection.json under `reports/selftest/<timestamp>/` (or `dir`); returns the file. */
+/**
+ * Writes detection.json under `reports/selftest/<timestamp>/` (or `dir`); returns the file. `reports/` is the
+ * checkout's, or the working folder's when erpcert is an installed package (never inside node_modules).
+ */
 export function writeDetection(r: DetectionReport, dir?: string): string {
-  const folder = dir ?? join(repoRoot, 'reports', 'selftest', r.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-'));
+  const base = inCheckout ? repoRoot : process.cwd();
+  const folder = dir ?? join(base, 'reports', 'selftest', r.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-'));
   mkdirSync(folder, { recursive: true });
   const file = join(folder, 'detection.json');
   writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`, 'utf8');

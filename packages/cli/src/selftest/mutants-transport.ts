@@ -39,10 +39,33 @@ export function cutsShort(req: ProxyRequest, res: ProxyResponse): boolean {
   return isPortal(req) && portalAction(req) !== 'login';
 }
 
+/**
+ * A throttled answer as a rate limiter in front of an ERP sends it: 429 (RFC 6585 §4) or 503 with `Retry-After`
+ * (RFC 9110 §10.2.3) in delay-seconds, a plain-text body.
+ */
+export function throttledAnswer(status: 429 | 503, retryAfterSeconds: number): ProxyResponse {
+  return {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(retryAfterSeconds) },
+    body: Buffer.from(status === 429 ? 'Too Many Requests' : 'Service Unavailable', 'utf8'),
+  };
+}
+
 /** The transport mutants; `breaks` are the transport rules a run of the selection can FAIL. */
 export function transportMutants(): Mutant[] {
   const fail500 = everyNth(17);
+  const throttle429 = everyNth(9);
+  const throttle503 = everyNth(23);
   return [
+    {
+      id: 'throttles-with-retry-after',
+      description:
+        'one request in 9 is answered 429 and one in 23 is answered 503, each with Retry-After: 1 (a rate limiter); no rule may FAIL',
+      breaks: [],
+      harmless: true,
+      select: 'REST.QUERY.*,PORTAL.LIST.*,REST.ENVELOPE.*',
+      request: (req) => (throttle429() ? throttledAnswer(429, 1) : throttle503() ? throttledAnswer(503, 1) : req),
+    },
     {
       id: 'http-500-sometimes',
       description: 'one request in 17 is answered 500 with an HTML error page',

@@ -30,6 +30,11 @@ export interface Mutant {
   /** The rule ids (specs/rules.yaml) that break: the self-test expects FAIL on exactly these. */
   readonly breaks: readonly string[];
   /**
+   * The target stays within the contract in a way the suite must tolerate (a throttling server): `breaks` is
+   * empty, `select` names what to run, and the mutant is caught when no run FAILs any rule.
+   */
+  readonly harmless?: true;
+  /**
    * Rules the broken behaviour also breaks, whose checks a run may or may not reach (limit ignored also breaks
    * paging by offset and limit): a FAIL of one is precise, but none is required.
    */

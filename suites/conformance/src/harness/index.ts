@@ -84,7 +84,15 @@ export {
   LOOKUP_ITEMS,
 } from './fixture-scheme.js';
 export { fixtureSet, fixtureSkipReason } from './fixture-set.js';
-export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
+export { GATE_EXAMPLE_PATIENCE, GATE_PATIENCE, GateBudget } from './gate-budget.js';
+export type {
+  ConformanceMeta,
+  FailureDetail,
+  FailureKind,
+  RecordedExchange,
+  TargetFault,
+  ThrottleCounts,
+} from './meta.js';
 export { TARGET_ENV } from './meta.js';
 export { observe } from './observations.js';
 export {

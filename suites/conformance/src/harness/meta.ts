@@ -92,11 +92,23 @@ export interface ConformanceMeta {
   observations?: Record<string, number>;
   /** Faults of the target seen during the test (at most a few), whether or not the test failed. */
   faults?: TargetFault[];
+  /** Throttled answers (429, or 503 with `Retry-After`) of the test; absent when there were none. */
+  throttling?: ThrottleCounts;
   /**
    * Rules a case of which was left without a verdict because what the check rests on was not confirmed by a
    * read (preconditions.ts), with the first reason: a rule no case judged SKIPs with it.
    */
   unconfirmed?: Record<string, string>;
+}
+
+/** What the client did with throttled answers (client retry-after.ts), summed over a test or a run. */
+export interface ThrottleCounts {
+  /** Answers the client waited out and sent again. */
+  readonly retried: number;
+  /** Milliseconds it waited for them, in all. */
+  readonly waitedMs: number;
+  /** Throttled answers it handed on: past its bounds, or a 429 without `Retry-After`. */
+  readonly gaveUp: number;
 }
 
 declare module 'vitest' {
@@ -127,6 +139,10 @@ export const TARGET_ENV = {
   ledger: 'ERPCERT_LEDGER',
   /** Maximum requests per second per worker (pacing). */
   pace: 'ERPCERT_PACE',
+  /** Resends of one request after throttled answers (429/503 with Retry-After); 0 never waits. Default 3. */
+  maxRetries: 'ERPCERT_MAX_RETRIES',
+  /** The longest single Retry-After wait, in seconds; a longer one is not waited for. Default 30. */
+  maxRetryWait: 'ERPCERT_MAX_RETRY_WAIT',
   /** Optional: a portal usercode holding the un-confirm permission (unokrecord, portal §4 rule 6). */
   unokUsercode: 'ERPCERT_UNOK_USERCODE',
   /** Prefix of the fixture set's codes (fixture-scheme.ts); default `ERPCERT-FX-`. */

@@ -4,7 +4,7 @@
  * one after another, so "the current run" is well defined.
  */
 import type { Exchange, ExchangeBody, ExchangeHeader } from '@erpcert/client';
-import type { RecordedExchange, TargetFault } from './meta.js';
+import type { RecordedExchange, TargetFault, ThrottleCounts } from './meta.js';
 import { observe } from './observations.js';
 import { exchangeFault, TRANSPORT_RULES } from './target-fault.js';
 
@@ -81,6 +81,7 @@ export class ExchangeRecorder {
   #run: Exchange[] = [];
   #testFaults: TargetFault[] = [];
   #runFaults: TargetFault[] = [];
+  #throttling = { retried: 0, waitedMs: 0, gaveUp: 0 };
   /** At most this many exchanges are kept per test (the latest). @defaultValue 200 */
   readonly limit: number;
 
@@ -90,6 +91,7 @@ export class ExchangeRecorder {
 
   /** The client's exchange observer. */
   readonly observe = (e: Exchange): void => {
+    this.#countThrottle(e);
     const fault = exchangeFault(e);
     if (fault) {
       this.addFault(fault);
@@ -104,8 +106,22 @@ export class ExchangeRecorder {
     if (this.#run.length > this.limit) this.#run.splice(0, this.#run.length - this.limit);
   };
 
+  #countThrottle(e: Exchange): void {
+    if (e.throttle?.outcome === 'retried') {
+      this.#throttling.retried++;
+      this.#throttling.waitedMs += e.throttle.waitMs;
+    } else if (e.throttle?.outcome === 'gave-up' || e.response?.status === 429) this.#throttling.gaveUp++;
+  }
+
+  /** The throttled answers of the test so far; undefined when there were none. */
+  throttling(): ThrottleCounts | undefined {
+    const t = this.#throttling;
+    return t.retried + t.gaveUp > 0 ? { ...t } : undefined;
+  }
+
   /** Starts a test: forgets everything. */
   beginTest(): void {
+    this.#throttling = { retried: 0, waitedMs: 0, gaveUp: 0 };
     this.#test = [];
     this.#run = [];
     this.#testFaults = [];

@@ -13,6 +13,7 @@ import type { ErpClient } from '@erpcert/client';
 import fc from 'fast-check';
 import { type TestContext, test } from 'vitest';
 import type { Profile } from '../runner/verdict.js';
+import { GateBudget } from './gate-budget.js';
 import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 import { beginObservations, endObservations, observe } from './observations.js';
 import { permanentWriteSkip } from './permanent-writes.js';
@@ -173,6 +174,8 @@ function end(t: TestContext, session: WorkerSession): void {
   endObservations();
   const faults = session.recorder.testFaults();
   if (faults.length > 0) metaOf(t).faults = faults;
+  const throttling = session.recorder.throttling();
+  if (throttling) metaOf(t).throttling = throttling;
 }
 
 /** A violation's rule, read by name and shape (module copies under vitest make `instanceof` unreliable). */
@@ -349,8 +352,24 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
     let skipReason: string | undefined;
     let failing: RecordedExchange[] = [];
     let failingFaults: TargetFault[] = [];
+    // gate: a run is spent only while it can still observe a rule (gate-budget.ts); a replay runs as asked
+    const gate =
+      ctx.profile === 'gate' && ctx.target.path === undefined
+        ? new GateBudget(ids, metaOf(t).observations ?? {}, examples.length)
+        : undefined;
     const property = fc.asyncProperty(...([...arbs] as unknown as Arbitraries<Ts>), async (...values: Ts) => {
       if (skipReason !== undefined) return true;
+      if (gate && !gate.wanted()) return true;
+      let failed = true;
+      try {
+        const ok = await runOnce(...values);
+        failed = ok === false;
+        return ok;
+      } finally {
+        gate?.ran(failed);
+      }
+    });
+    async function runOnce(...values: Ts): Promise<boolean> {
       session.recorder.beginRun();
       try {
         const ok = await predicate(ctx, ...values);
@@ -368,7 +387,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
         failing = session.recorder.run();
         throw err;
       }
-    });
+    }
     let details: fc.RunDetails<Ts>;
     try {
       const params = checkParameters(ctx.target, opts.numRuns ?? DEFAULT_NUM_RUNS);

@@ -62,6 +62,30 @@ describe('exchangeFault', () => {
       null,
     ],
     ['no answer at all: a fault without a rule', exchange('rest', undefined), null],
+    [
+      'a 429 the client waited out and sent again is no fault',
+      { ...exchange('rest', 429, 'slow down'), throttle: { outcome: 'retried', waitMs: 1000 } },
+      undefined,
+    ],
+    [
+      'a text/plain 503 the client waited out is no fault',
+      { ...exchange('portal', 503, 'Service Unavailable'), throttle: { outcome: 'retried', waitMs: 1000 } },
+      undefined,
+    ],
+    [
+      'a 429 the client gave up on: a fault without a rule (ERROR, never FAIL)',
+      {
+        ...exchange('rest', 429, 'slow down'),
+        throttle: { outcome: 'gave-up', reason: 'still throttled after 3 retries' },
+      },
+      null,
+    ],
+    [
+      'a plain-text 503 with Retry-After it gave up on blames no failure form',
+      { ...exchange('rest', 503, 'Service Unavailable'), throttle: { outcome: 'gave-up', reason: 'too long' } },
+      null,
+    ],
+    ['a 429 without Retry-After: a fault without a rule', exchange('portal', 429, ''), null],
   ])('%s', (_name, e, want) => {
     const f = exchangeFault(e);
     if (want === undefined) expect(f).toBeUndefined();
@@ -105,6 +129,16 @@ describe('isTargetFault and errorFault: client errors', () => {
       undefined,
     ],
     ['a TypeError of the suite', new TypeError('x is undefined'), false, undefined],
+    ['a 429 handed on: a fault without a rule', new HttpStatusError(429, '', 'slow down', ctx), true, null],
+    [
+      'a plain-text 503 with Retry-After handed on: a fault without a rule',
+      new HttpStatusError(503, '', 'Service Unavailable', {
+        ...ctx,
+        exchange: { ...exchange('rest', 503, 'Service Unavailable'), throttle: { outcome: 'gave-up', reason: 'x' } },
+      }),
+      true,
+      null,
+    ],
   ])('%s', (_name, err, fault, rule) => {
     expect(isTargetFault(err)).toBe(fault);
     expect(errorFault(err)?.rule).toBe(rule);
@@ -113,6 +147,23 @@ describe('isTargetFault and errorFault: client errors', () => {
   it('a malformed PATCH answer is handled, never a FAIL (DESIGN.md): a fault without a rule', () => {
     const patch = new DecodeError('malformed JSON', { ...ctx, operation: 'update' }, syntax);
     expect(errorFault(patch)?.rule).toBeNull();
+  });
+});
+
+describe('ExchangeRecorder: throttled answers', () => {
+  it('counts what the client waited out and what it handed on, per test', () => {
+    const r = new ExchangeRecorder();
+    r.beginTest();
+    expect(r.throttling()).toBeUndefined();
+    r.observe({ ...exchange('rest', 429, ''), throttle: { outcome: 'retried', waitMs: 1000 } });
+    r.observe({ ...exchange('rest', 503, ''), throttle: { outcome: 'retried', waitMs: 2500 } });
+    r.observe({ ...exchange('rest', 429, ''), throttle: { outcome: 'gave-up', reason: 'x' } });
+    r.observe(exchange('portal', 429, ''));
+    r.observe(exchange('rest', 200, '<data/>'));
+    expect(r.throttling()).toEqual({ retried: 2, waitedMs: 3500, gaveUp: 2 });
+    expect(r.testFaults().map((f) => f.rule)).toEqual([null, null]);
+    r.beginTest();
+    expect(r.throttling()).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Faults of the target below the contract's level, detected centrally (issue 9 "A new verdict, ERROR"):
- * a 5xx answer, a body that does not parse, a reset or a timeout. Each is judged against the transport
+ * a 5xx answer, a body that does not parse, a reset or a timeout, a throttled answer (429, or 503 with
+ * `Retry-After`) the client did not wait out. Each is judged against the transport
  * rules of specs/rules.yaml (standing `inferred`) and gives the rules whose checks it cut short ERROR:
  *
  * - a 5xx answer whose body is not in a documented failure form: the REST answer is neither XML nor JSON
@@ -73,13 +74,35 @@ function statusLine(status: number, body: string | undefined): string {
   return `HTTP ${status}${snippet ? `: ${snippet}` : ' with an empty body'}`;
 }
 
-/** The fault an exchange shows by itself: a 5xx, or no answer (a cancelled request is ours, not a fault). */
+/**
+ * A throttled answer: 429, or a 503 the client read a `Retry-After` from (client retry-after.ts). Neither API
+ * document mentions throttling, so no rule is blamed: the client waited and sent the request again (no fault),
+ * or handed the answer on past its bounds, and then the checks it cut short get ERROR with the exchange.
+ */
+function throttleFault(e: Exchange, where: string): TargetFault | undefined {
+  const status = e.response?.status;
+  if (status !== 429 && e.throttle === undefined) return undefined;
+  const why = e.throttle?.outcome === 'gave-up' ? e.throttle.reason : 'no Retry-After to wait for';
+  return {
+    rule: null,
+    detail: `${where}: throttled, HTTP ${status} (${why})`,
+    exchange: toRecordedExchange(e),
+  };
+}
+
+/**
+ * The fault an exchange shows by itself: a 5xx, a throttled answer the client gave up on, or no answer (a
+ * cancelled request is ours, not a fault). A throttled answer the client waited for and sent again is none.
+ */
 export function exchangeFault(e: Exchange): TargetFault | undefined {
   const where = `${e.request.method} ${e.operation}${e.register ? ` ${e.register}` : ''}`;
   if (!e.response) {
     if (e.error === undefined || /abort/i.test(e.error)) return undefined;
     return { rule: null, detail: `${where}: no answer (${e.error})`, exchange: toRecordedExchange(e) };
   }
+  if (e.throttle?.outcome === 'retried') return undefined;
+  const throttled = throttleFault(e, where);
+  if (throttled) return throttled;
   if (e.response.status < 500) return undefined;
   const body = e.response.body.encoding === 'base64' ? '' : e.response.body.text;
   const rule = e.response.body.truncated ? null : failureFormRule(apiOf(e.api, e.request.url), body);
@@ -106,8 +129,13 @@ export function isTargetFault(err: unknown): boolean {
   if (!isErpClientError(err)) return false;
   if (err.kind === 'transport') return (err as TransportError).reason !== 'aborted';
   if (err.kind === 'decode') return isSyntaxError(err);
-  if (err.kind === 'http-status' || err.kind === 'erp') return (err.status ?? 0) >= 500;
+  if (err.kind === 'http-status' || err.kind === 'erp') return (err.status ?? 0) >= 500 || err.status === 429;
   return false;
+}
+
+/** True when a client error carries a throttled answer (429, or 503 with `Retry-After`): no rule is blamed. */
+function isThrottled(err: { status?: number | undefined; exchange?: Exchange | undefined }): boolean {
+  return err.status === 429 || err.exchange?.throttle !== undefined;
 }
 
 /** The fault a client error shows, or undefined for any other error. */
@@ -117,7 +145,8 @@ export function errorFault(err: unknown): TargetFault | undefined {
   const api = apiOf(err.exchange?.api, err.exchange?.request.url);
   const detail = err.message.split('\n')[0] ?? err.message;
   let rule: string | null = null;
-  if (err.kind === 'decode') {
+  if (isThrottled(err)) rule = null;
+  else if (err.kind === 'decode') {
     const text = err.exchange?.response?.body.text ?? '';
     // a malformed PATCH answer is what live servers do (DESIGN.md): handled, never a FAIL
     const exempt = api === 'rest' && err.operation === 'update';

@@ -42,6 +42,10 @@ export interface TargetConfig {
   readonly ledger: string;
   /** Requests per second at most, per worker. */
   readonly pace?: number;
+  /** Resends of one request after throttled answers (client retry-after.ts); default: the client's. */
+  readonly maxRetries?: number;
+  /** The longest single `Retry-After` wait, in milliseconds; default: the client's. */
+  readonly maxRetryWaitMs?: number;
   /** Prefix of the fixture set's codes (fixture-scheme.ts). @defaultValue 'ERPCERT-FX-' */
   readonly fixturePrefix: string;
   /** Whether tests may make what the documented APIs cannot remove (permanent-writes.ts). @defaultValue 'refused' */
@@ -53,7 +57,7 @@ export class TargetConfigError extends Error {
   override readonly name = 'TargetConfigError';
 }
 
-const PROFILES: readonly Profile[] = ['readonly', 'full', 'strict'];
+const PROFILES: readonly Profile[] = ['readonly', 'full', 'gate', 'strict'];
 
 function positiveInt(env: Readonly<Record<string, string | undefined>>, name: string): number | undefined {
   const raw = env[name];
@@ -104,6 +108,14 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
   const pace = paceText === undefined ? undefined : Number(paceText);
   if (pace !== undefined && !(Number.isFinite(pace) && pace > 0))
     throw new TargetConfigError(`${TARGET_ENV.pace} must be a positive number, got "${paceText}"`);
+  const maxRetriesText = get('maxRetries');
+  const maxRetries = maxRetriesText === undefined ? undefined : Number(maxRetriesText);
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0))
+    throw new TargetConfigError(`${TARGET_ENV.maxRetries} must be a whole number >= 0, got "${maxRetriesText}"`);
+  const waitText = get('maxRetryWait');
+  const maxRetryWait = waitText === undefined ? undefined : Number(waitText);
+  if (maxRetryWait !== undefined && !(Number.isFinite(maxRetryWait) && maxRetryWait > 0))
+    throw new TargetConfigError(`${TARGET_ENV.maxRetryWait} must be a positive number of seconds, got "${waitText}"`);
   const runTag = get('runTag') ?? newRunTag();
   if (!RUN_TAG_PATTERN.test(runTag) && !/^[A-Z0-9]{2,8}$/.test(runTag))
     throw new TargetConfigError(`${TARGET_ENV.runTag} must be 2 to 8 upper-case letters or digits, got "${runTag}"`);
@@ -140,6 +152,8 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
     runTag,
     ledger: get('ledger') ?? join(tmpdir(), `erpcert-ledger-${runTag}.jsonl`),
     ...(pace !== undefined ? { pace } : {}),
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
+    ...(maxRetryWait !== undefined ? { maxRetryWaitMs: Math.round(maxRetryWait * 1000) } : {}),
     fixturePrefix,
     permanentWrites,
   };

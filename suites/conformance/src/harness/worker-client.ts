@@ -25,6 +25,11 @@ export function clientConfigFor(target: TargetConfig, recorder: ExchangeRecorder
     ...(target.usercode !== undefined ? { usercode: target.usercode } : {}),
     ...(target.portalcc !== undefined ? { portalcc: target.portalcc } : {}),
     ...(target.pace !== undefined ? { pacing: { maxPerSecond: target.pace } } : {}),
+    // throttled answers (429/503 with Retry-After) are waited out within these bounds, never judged
+    retryAfter: {
+      ...(target.maxRetries !== undefined ? { maxRetries: target.maxRetries } : {}),
+      ...(target.maxRetryWaitMs !== undefined ? { maxWaitMs: target.maxRetryWaitMs } : {}),
+    },
     onExchange: recorder.observe,
     // a report keeps a few KiB of each body; the recorder cuts further
     maxRecordedBodyBytes: 64 * 1024,

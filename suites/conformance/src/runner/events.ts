@@ -3,7 +3,7 @@
  * the results collector and the report writers subscribe (STYLE.md, schemathesis: "the engine emits a
  * uniform stream regardless of what is listening"), so adding a reporter never touches the runner.
  */
-import type { FailureDetail, TargetFault } from '../harness/meta.js';
+import type { FailureDetail, TargetFault, ThrottleCounts } from '../harness/meta.js';
 import type { RuleVerdict } from './verdict.js';
 
 /** The run begins: the test files it will load, relative to the suite root. */
@@ -40,6 +40,8 @@ export interface TestEvent {
   readonly observations: Readonly<Record<string, number>>;
   /** Faults of the target seen during the test (5xx, no answer, a body that does not parse), with evidence. */
   readonly faults: readonly TargetFault[];
+  /** Throttled answers the test met (429, or 503 with `Retry-After`); absent when none. */
+  readonly throttling?: ThrottleCounts;
   readonly durationMs?: number;
 }
 

@@ -16,7 +16,14 @@ export {
   fixtureSchemeText,
   isFixtureCode,
 } from '../harness/fixture-scheme.js';
-export type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from '../harness/meta.js';
+export type {
+  ConformanceMeta,
+  FailureDetail,
+  FailureKind,
+  RecordedExchange,
+  TargetFault,
+  ThrottleCounts,
+} from '../harness/meta.js';
 export { TARGET_ENV } from '../harness/meta.js';
 export { TRANSPORT_RULES } from '../harness/target-fault.js';
 export {

@@ -1,7 +1,14 @@
 import type { RuleStanding } from '@erpcert/contract';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, TestRunEndReason, TestSpecification, Vitest } from 'vitest/node';
-import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from '../harness/meta.js';
+import type {
+  ConformanceMeta,
+  FailureDetail,
+  FailureKind,
+  RecordedExchange,
+  TargetFault,
+  ThrottleCounts,
+} from '../harness/meta.js';
 import type { RunEvents } from './events.js';
 import { rulesInName } from './rule-tags.js';
 import { type Profile, verdictsOf } from './verdict.js';
@@ -48,7 +55,17 @@ function readMeta(raw: unknown): ConformanceMeta | undefined {
     ...(failure ? { failure } : {}),
     ...(observations ? { observations } : {}),
     ...(faults.length > 0 ? { faults } : {}),
+    ...(readThrottling(m.throttling) ?? {}),
   };
+}
+
+/** `{ throttling }` when the record holds sane counts with something in them. */
+function readThrottling(raw: unknown): { throttling: ThrottleCounts } | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0);
+  const r = raw as Record<string, unknown>;
+  const throttling = { retried: n(r.retried), waitedMs: n(r.waitedMs), gaveUp: n(r.gaveUp) };
+  return throttling.retried + throttling.gaveUp > 0 ? { throttling } : undefined;
 }
 
 function readObservations(raw: unknown): Record<string, number> | undefined {
@@ -149,6 +166,7 @@ export class ConformanceReporter implements Reporter {
       ...(isSelected && result.state === 'failed' && meta?.failure ? { failure: meta.failure } : {}),
       observations: isSelected ? (meta?.observations ?? {}) : {},
       faults: isSelected ? (meta?.faults ?? []) : [],
+      ...(meta?.throttling ? { throttling: meta.throttling } : {}),
       errors,
       ...(duration !== undefined ? { durationMs: Math.round(duration) } : {}),
     });

@@ -6,8 +6,8 @@ export type Verdict = 'PASS' | 'FAIL' | 'ERROR' | 'WARN' | 'SKIP';
 /** Every verdict, in the order reports list them. */
 export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP'];
 /** What a run may do (DESIGN.md "Command-line contract" `--profile`). */
-export type Profile = 'readonly' | 'full' | 'strict';
-export const PROFILES: readonly Profile[] = ['readonly', 'full', 'strict'];
+export type Profile = 'readonly' | 'full' | 'gate' | 'strict';
+export const PROFILES: readonly Profile[] = ['readonly', 'full', 'gate', 'strict'];
 
 /** The reason of a rule that a passing test tagged but no check of it observed. */
 export const NOT_EXERCISED = 'not exercised: no check of this rule asserted against target data';

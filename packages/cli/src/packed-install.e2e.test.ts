@@ -1,0 +1,232 @@
+// erpcert as an npm package, proven without a registry: `pnpm pack` every package of the workspace, `npm install`
+// the tarballs into a new empty folder (dependencies come from the npm registry; better-sqlite3 builds its
+// addon), and run the CLI and the two libraries from there, as a project that has never seen this repository.
+// It takes minutes: most of it is npm's download and better-sqlite3's compile.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
+/** Every package an installed `erpcert` needs; the CLI depends on the other six. */
+const PACKAGES = [
+  'packages/contract',
+  'packages/client',
+  'packages/refserver',
+  'suites/conformance',
+  'load/autocannon',
+  'load/k6',
+  'packages/cli',
+];
+const MINUTE = 60_000;
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * The environment of the commands: without pnpm's `npm_*` variables (npm would read pnpm's settings from them)
+ * and without the `ERPCERT_*` settings of whoever runs the tests.
+ */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(npm_|ERPCERT_)/i.test(k)) env[k] = v;
+  return { ...env, ...extra };
+}
+
+function run(cmd: string, args: readonly string[], cwd: string, env = cleanEnv(), timeout = 10 * MINUTE): Promise<Run> {
+  return new Promise((done) => {
+    execFile(cmd, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+      done({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+/** pnpm as the test was started with it (`npm_execpath`), else from the PATH, else through corepack. */
+function pnpmCommand(): [string, string[]] {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/.test(execPath) && existsSync(execPath)) return [process.execPath, [execPath]];
+  const onPath = (process.env.PATH ?? '').split(':').some((d) => d !== '' && existsSync(join(d, 'pnpm')));
+  return onPath ? ['pnpm', []] : ['corepack', ['pnpm']];
+}
+
+const work = mkdtempSync(join(tmpdir(), 'erpcert-packed-'));
+const packs = join(work, 'packs');
+const project = join(work, 'project');
+let install: Run | undefined;
+
+beforeAll(async () => {
+  const [pnpm, pre] = pnpmCommand();
+  for (const pkg of PACKAGES) {
+    const packed = await run(pnpm, [...pre, 'pack', '--pack-destination', packs], join(repo, pkg), cleanEnv());
+    if (packed.code !== 0) throw new Error(`pnpm pack in ${pkg} exited ${packed.code}: ${packed.stderr}`);
+  }
+  const tarballs = readdirSync(packs)
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => join(packs, f));
+  // a new, empty project: nothing of the repository above it, no lockfile, no workspace
+  mkdirSync(project);
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'consumer', private: true, type: 'module' })}\n`,
+  );
+  install = await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--save-dev', ...tarballs],
+    project,
+    cleanEnv(),
+    20 * MINUTE,
+  );
+  if (install.code !== 0) throw new Error(`npm install exited ${install.code}: ${install.stderr.slice(-4000)}`);
+}, 30 * MINUTE);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('the packed packages, installed with npm into an empty project', () => {
+  it('packs each package with its dependencies as versions, not workspace: or catalog: specifiers', () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', 'erpcert', 'package.json'), 'utf8'));
+    expect(manifest.private).toBeUndefined();
+    const specs = Object.values({ ...manifest.dependencies }) as string[];
+    expect(specs.length).toBeGreaterThan(0);
+    for (const spec of specs) expect(spec).not.toMatch(/^(workspace|catalog):/);
+    // the contract package carries the specs and the documents, compiled sources and no test files
+    const contract = join(project, 'node_modules', '@erpcert', 'contract');
+    expect(existsSync(join(contract, 'dist', 'specs', 'rules.yaml'))).toBe(true);
+    expect(existsSync(join(contract, 'dist', 'docs', 'record-rest-api.md'))).toBe(true);
+    expect(existsSync(join(contract, 'dist', 'src', 'index.js'))).toBe(true);
+    expect(readdirSync(join(project, 'node_modules', 'erpcert', 'src')).some((f) => f.endsWith('.test.ts'))).toBe(
+      false,
+    );
+  });
+
+  it(
+    'npx erpcert conform runs the suite against the embedded server and exits 0',
+    async () => {
+      const r = await run('npx', ['erpcert', 'conform', '--out', 'reports/conform'], project);
+      expect(r.stderr + r.stdout).toMatch(/embedded reference server/);
+      expect(r.stdout + r.stderr).toMatch(/Total\s+\d+\s+[1-9]\d*\s+0\s+0\s/);
+      expect(r.code).toBe(0);
+      const results = JSON.parse(readFileSync(join(project, 'reports', 'conform', 'results.json'), 'utf8'));
+      expect(results.rules.length).toBeGreaterThan(100);
+    },
+    15 * MINUTE,
+  );
+
+  it(
+    'npx erpcert serve prints its URL, answers, and stops on SIGTERM',
+    async () => {
+      // npx runs the bin as its child and does not pass SIGTERM on: the signal goes to the process group
+      const proc: ChildProcess = spawn('npx', ['erpcert', 'serve', '--port', '0'], {
+        cwd: project,
+        env: cleanEnv(),
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      let url = '';
+      proc.stderr!.on('data', (d) => {
+        err += d;
+      });
+      const exited = new Promise<number | null>((done) => proc.on('exit', (code) => done(code)));
+      try {
+        url = await new Promise<string>((done, fail) => {
+          proc.stdout!.on('data', (d) => {
+            out += d;
+            if (out.includes('\n')) done(out.split('\n')[0]!);
+          });
+          void exited.then((code) => fail(new Error(`erpcert serve exited ${code}: ${err}`)));
+        });
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        const auth = `Basic ${Buffer.from('erpcert:erpcert').toString('base64')}`;
+        const res = await fetch(`${url}/api/1/`, { headers: { authorization: auth } });
+        expect(res.status).toBe(200);
+      } finally {
+        process.kill(-proc.pid!, 'SIGTERM');
+      }
+      await exited;
+      // npx is gone; the server it started stops on the same signal and its port closes
+      let stopped = false;
+      for (let i = 0; i < 50 && !stopped; i++) {
+        stopped = await fetch(`${url}/api/1/`).then(
+          () => false,
+          () => true,
+        );
+        if (!stopped) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(stopped).toBe(true);
+      expect(err).toMatch(/SIGTERM, stopping/);
+    },
+    5 * MINUTE,
+  );
+
+  it(
+    'npx erpcert load --engine autocannon runs a scenario against the embedded server',
+    async () => {
+      const r = await run(
+        'npx',
+        [
+          'erpcert',
+          'load',
+          '--engine',
+          'autocannon',
+          '--scenario',
+          'invoices',
+          '--duration',
+          '2',
+          '--out',
+          'reports/load',
+        ],
+        project,
+      );
+      expect(r.stderr).toMatch(/invoices/);
+      expect(r.code).toBe(0);
+      expect(existsSync(join(project, 'reports', 'load', 'results.json'))).toBe(true);
+    },
+    10 * MINUTE,
+  );
+
+  it(
+    'erpcert load without k6 says how to build it in an installed package',
+    async () => {
+      const r = await run(
+        'npx',
+        ['erpcert', 'load', '--engine', 'k6', '--scenario', 'invoices', '--duration', '2'],
+        project,
+        cleanEnv({ ERPCERT_K6: join(work, 'no-k6-here') }),
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/node_modules\/@erpcert\/load-k6\/scripts\/build-k6\.sh/);
+      expect(r.stderr).not.toMatch(/pnpm --filter/);
+    },
+    5 * MINUTE,
+  );
+
+  it(
+    "imports @erpcert/client and @erpcert/contract from a project's own script, with plain node",
+    async () => {
+      writeFileSync(
+        join(project, 'use-libraries.mjs'),
+        [
+          "import { createClient } from '@erpcert/client';",
+          "import { getRule, rules } from '@erpcert/contract';",
+          "const erp = createClient({ baseUrl: 'http://127.0.0.1:9', companyIn: 'query' });",
+          "console.log(JSON.stringify({ client: typeof erp, rule: getRule('PORTAL.LOOKUP.CAP50')?.id, rules: rules.length }));",
+        ].join('\n'),
+      );
+      const r = await run(process.execPath, ['use-libraries.mjs'], project);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const printed = JSON.parse(r.stdout);
+      expect(printed.client).toBe('object');
+      expect(printed.rule).toBe('PORTAL.LOOKUP.CAP50');
+      expect(printed.rules).toBeGreaterThan(100);
+    },
+    2 * MINUTE,
+  );
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { GateBudget } from './gate-budget.js';
+
+/**
+ * Drives a budget through runs: `observes[i]` are the rules run i observes when it is spent. Returns which runs
+ * were spent.
+ */
+function drive(
+  rules: string[],
+  examples: number,
+  observes: string[][],
+  options: { patience?: number; examplePatience?: number } = {},
+  failAt?: number,
+): number[] {
+  const counts: Record<string, number> = {};
+  const budget = new GateBudget(rules, counts, examples, options);
+  const spent: number[] = [];
+  observes.forEach((rs, i) => {
+    if (!budget.wanted()) return;
+    spent.push(i);
+    for (const r of rs) counts[r] = (counts[r] ?? 0) + 1;
+    budget.ran(i === failAt);
+  });
+  return spent;
+}
+
+describe('GateBudget', () => {
+  it('spends no run once every rule of the test is observed', () => {
+    expect(drive(['A', 'B'], 0, [['A'], ['B'], ['A', 'B'], ['A']])).toEqual([0, 1]);
+  });
+
+  it('runs every example that still observes a new rule (one rule per register)', () => {
+    const runs = [['R1'], ['R2'], ['R3'], ['R4'], ['R5']];
+    expect(drive(['R1', 'R2', 'R3', 'R4', 'R5'], 5, runs)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('stops the examples after examplePatience in a row observe nothing new, then tries generated runs', () => {
+    // rule B is named but never observed: without patience every run would be spent
+    const runs = [['A'], ['A'], ['A'], ['A'], ['A'], ['A'], ['A'], ['A']];
+    expect(drive(['A', 'B'], 6, runs, { examplePatience: 2, patience: 1 })).toEqual([0, 1, 2, 6]);
+  });
+
+  it('stops generated runs after patience in a row observe nothing new', () => {
+    const runs = [['A'], ['C'], ['A'], ['A'], ['A'], ['A']];
+    expect(drive(['A', 'B'], 0, runs, { patience: 2 })).toEqual([0, 1, 2, 3]);
+  });
+
+  it('a generated run that observes a rule not seen before (any rule) restarts the patience', () => {
+    const runs = [['A'], ['A'], ['X'], ['A'], ['A'], ['A']];
+    expect(drive(['A', 'B'], 0, runs, { patience: 2 })).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('after a failure every run is spent (fast-check shrinks by re-running)', () => {
+    const runs = [['A'], ['A'], ['A'], ['A'], ['A']];
+    expect(drive(['A'], 0, runs, {}, 0)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
