@@ -2,8 +2,8 @@
 # Checks a signed erpcert report folder with openssl, jq, base64 and sha256sum: no erpcert code involved.
 # Usage: openssl-verify.sh REPORT_DIR PUBLIC_KEY.pem   (exit 0: signature and every subject digest hold)
 set -euo pipefail
-dir=$1
-pub=$2
+dir=${1:?usage: openssl-verify.sh REPORT_DIR PUBLIC_KEY.pem}
+pub=${2:?usage: openssl-verify.sh REPORT_DIR PUBLIC_KEY.pem}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 att="$dir/attestation.intoto.jsonl"
