@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import {
   type ClientConfig,
   ConfigError,
@@ -12,44 +10,16 @@ import {
   isErpClientError,
 } from '@erpcert/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Served, serveChild, stopChild } from './testing/serve-child.js';
 
 // End-to-end: @erpcert/client against `erpcert serve` (the reference server) as a separate process, speaking HTTP only.
-const BIN = fileURLToPath(new URL('../bin/erpcert.mjs', import.meta.url));
 const USER = 'e2e-user';
 const PASSWORD = 'e2e-Password-1';
 
-interface Served {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
-function serve(extra: string[] = []): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--port', '0', '--seed-size', '30', '--user', USER, '--password', PASSWORD, ...extra],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d) => {
-      err += d;
-    });
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const url = /^(http:\/\/\S+)$/m.exec(out)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.on('exit', (code) => reject(new Error(`erpcert serve exited with ${code}: ${err}`)));
-  });
-}
-
-async function stop(served: Served | undefined): Promise<void> {
-  if (!served || served.child.exitCode !== null) return;
-  const exited = new Promise((r) => served.child.once('exit', r));
-  served.child.kill('SIGTERM');
-  await exited;
-}
+/** `erpcert serve` with the test's credentials and a small seed (testing/serve-child.ts starts and stops it). */
+const serve = (extra: string[] = []): Promise<Served> =>
+  serveChild(['--seed-size', '30', '--user', USER, '--password', PASSWORD, ...extra]);
+const stop = stopChild;
 
 let plain: Served | undefined;
 let quirky: Served | undefined;
