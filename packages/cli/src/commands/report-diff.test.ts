@@ -1,32 +1,18 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { Masker } from '@erpcert/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sampleLoadRun } from '../load/testing.js';
 import { writeLoadReports } from '../load/write-load-reports.js';
-import { main } from '../main.js';
 import { sampleResults, testEvent } from '../reports/testing.js';
 import { writeReports } from '../reports/write-reports.js';
+import { erpcert } from '../testing/run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'erpcert-diff-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function report(args: string[]) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.on('data', (d) => {
-    o += d;
-  });
-  err.on('data', (d) => {
-    e += d;
-  });
-  const code = await main(['report', ...args], { out, err, env: {}, cwd: root });
-  return { code, stdout: o, stderr: e };
-}
+const report = (args: string[]) => erpcert(['report', ...args], root);
 
 // old: the sample (SORT_ASCENDING PASS, FILTER_AND FAIL, ...); new: FILTER_AND fixed, SORT_ASCENDING broken
 const old = sampleResults();
