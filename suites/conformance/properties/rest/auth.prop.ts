@@ -2,7 +2,6 @@
 // credentials are refused on every REST operation, the HSESSION cookie alone works, GET /api/1/ starts a
 // session. Status codes are not shown (§7): a refusal is an error answer or the absence of data.
 import { type AuthOverride, isErpClientError, sessionFromSetCookie } from '@erpcert/client';
-import { registers as catalogue } from '@erpcert/contract';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
@@ -16,10 +15,10 @@ import {
   probe,
   type RuleContext,
   readBack,
-  registersWithData,
   ruleProperty,
   ruleTest,
   show,
+  tableRegistersWithData,
   uniqueCode,
   violated,
 } from '../../src/harness/index.js';
@@ -65,16 +64,12 @@ async function sessionOfBasicRead(ctx: RuleContext, basic: AuthOverride): Promis
   }
 }
 
-const TABLE = catalogue.map((r) => r.name);
-let withData: Promise<string[]> | undefined;
-
 describe('REST authentication', () => {
   ruleProperty(
     'REST.AUTH.BASIC',
     'reads with no or wrong credentials are refused: no records, no session',
     async (ctx) => {
-      withData ??= registersWithData(ctx, TABLE);
-      const list = await withData;
+      const list = await tableRegistersWithData(ctx);
       if (list.length === 0) ctx.skip('the target has no records to protect');
       return [fc.constantFrom(...list), fc.constantFrom('list', 'root'), badCredentials(ctx)];
     },
@@ -149,8 +144,7 @@ describe('REST authentication', () => {
     ['REST.AUTH.HSESSION_SET', 'REST.AUTH.HSESSION_ACCEPTED'],
     'a Basic request sets HSESSION; the cookie alone then reads the same records',
     async (ctx) => {
-      withData ??= registersWithData(ctx, TABLE);
-      const list = await withData;
+      const list = await tableRegistersWithData(ctx);
       if (list.length === 0) ctx.skip('the target has no records to read');
       return [fc.constantFrom(...list)];
     },

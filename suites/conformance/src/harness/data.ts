@@ -18,6 +18,7 @@ import fc from 'fast-check';
 import { appendLedger } from '../runner/ledger.js';
 import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
 import type { RuleContext } from './rule-test.js';
+import { runShared } from './run-shared.js';
 import { isTargetFault } from './target-fault.js';
 
 let counter = 0;
@@ -180,15 +181,17 @@ export async function registersWithData(ctx: RuleContext, candidates: readonly s
   return found;
 }
 
-let tableWithData: Promise<string[]> | undefined;
-
-/** The register table's registers that hold records on the target (one `limit=1` read each, once per worker). */
+/**
+ * The register table's registers that hold records on the target: one `limit=1` read each, once per run, shared
+ * by the workers (run-shared.ts).
+ */
 export function tableRegistersWithData(ctx: RuleContext): Promise<string[]> {
-  tableWithData ??= registersWithData(
-    ctx,
-    registerCatalogue.map((r) => r.name),
+  return runShared(ctx, 'table-registers-with-data', () =>
+    registersWithData(
+      ctx,
+      registerCatalogue.map((r) => r.name),
+    ),
   );
-  return tableWithData;
 }
 
 /**

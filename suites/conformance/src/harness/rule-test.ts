@@ -17,6 +17,7 @@ import { GateBudget } from './gate-budget.js';
 import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 import { beginObservations, endObservations, observe } from './observations.js';
 import { permanentWriteSkip } from './permanent-writes.js';
+import { setRequestTag } from './request-log.js';
 import type { TargetConfig } from './target.js';
 import { errorFault, isTargetFault } from './target-fault.js';
 import { requireRule } from './violation.js';
@@ -133,6 +134,7 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
   const meta: ConformanceMeta = { rules, observations };
   (t.task.meta as { erpcert?: ConformanceMeta }).erpcert = meta;
   beginObservations(observations);
+  setRequestTag(t.task.file?.name, name);
   const session = workerSession();
   session.recorder.beginTest();
   const strict = session.target.profile === 'strict';
@@ -172,6 +174,7 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
 /** Ends a test's records: the faults the recorder saw go into the meta, observations stop counting. */
 function end(t: TestContext, session: WorkerSession): void {
   endObservations();
+  setRequestTag(t.task.file?.name, undefined);
   const faults = session.recorder.testFaults();
   if (faults.length > 0) metaOf(t).faults = faults;
   const throttling = session.recorder.throttling();
