@@ -407,7 +407,8 @@ let created: Promise<{ made: Match[]; why: string[] }> | undefined;
  * once per target and reused), and 51 contacts (vendor and customer) this test creates and ledgers, whose Code
  * and Name start with a marker of their own (`uniqueCode`): no other test's record starts with it, so the
  * records a lookup finds cannot change between its two calls (issue 9, point 4). In the readonly profile only
- * the fixture items, when the target already holds them.
+ * the fixture items, when the target already holds them; in the gate profile only the items when they are
+ * complete (the contacts when they are not).
  */
 async function manyMatches(ctx: RuleContext): Promise<Match[]> {
   created ??= (async () => {
@@ -421,6 +422,9 @@ async function manyMatches(ctx: RuleContext): Promise<Match[]> {
       why.push('readonly profile: the 51 contacts of the CUVc, VEVc and AllCUVc cases would be created');
       return { made, why };
     }
+    // gate: the fixture items observe CAP50 and LOOKUP_NO_PAGINATION (TERMS_AND and PREFIX_CASE_INSENSITIVE are
+    // the other lookup properties' too); 51 contacts would cost 52 requests more (a create, a delete each)
+    if (ctx.profile === 'gate' && made.length > 0) return { made, why };
     const marker = uniqueCode(ctx, 'L');
     const contacts = Array.from({ length: 51 }, (_, i) => ({
       Code: `${marker}${String(i).padStart(2, '0')}`,

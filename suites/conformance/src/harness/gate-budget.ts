@@ -5,16 +5,39 @@
  * observed; no further example once {@link GATE_EXAMPLE_PATIENCE} examples in a row observed no rule that was
  * not observed before, and no further generated run once {@link GATE_PATIENCE} generated runs in a row did not.
  * A skipped run sends nothing and passes. After a failure nothing is skipped, so shrinking works as in full.
+ *
+ * Members: an example that names a member (one searched field, one served register, one code of a listing rule:
+ * {@link exampleMember}) observes a (rule, member) pair that no earlier run of the test observed while its
+ * member is new, so it is always spent, even once every rule is observed: a mutant that breaks one member is
+ * caught by that member's example only. Examples of a member already spent follow the patience.
  */
 
 /** Generated runs in a row that observed nothing new before the gate stops a property. @defaultValue 2 */
-export const GATE_PATIENCE = 2;
+export const GATE_PATIENCE = 1;
 /**
  * Examples in a row that observed nothing new before the gate stops a property's examples. Larger than
  * {@link GATE_PATIENCE}: the examples name cases whose rules random picks could miss, and several of them can
  * share a rule before the next one observes another. @defaultValue 6
  */
 export const GATE_EXAMPLE_PATIENCE = 6;
+
+/**
+ * The member an example names, or undefined: an argument's `member` (with its `register`, when it has one), else
+ * an argument's `register`, else the first argument when it is a string (a register or a case, as in
+ * `examples: [['IVVc'], ['ORVc']]`). Two examples with the same member observe the same member.
+ */
+export function exampleMember(values: readonly unknown[]): string | undefined {
+  const fields = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined);
+  for (const v of values) {
+    const o = fields(v);
+    if (typeof o?.member === 'string') return typeof o.register === 'string' ? `${o.register}.${o.member}` : o.member;
+  }
+  for (const v of values) {
+    const o = fields(v);
+    if (typeof o?.register === 'string') return o.register;
+  }
+  return typeof values[0] === 'string' ? values[0] : undefined;
+}
 
 /** Counts the rules observed so far against the test's rules and decides whether the next run is spent. */
 export class GateBudget {
@@ -24,11 +47,11 @@ export class GateBudget {
   #seen = 0;
   #stale = 0;
   #failed = false;
+  /** Members whose example was spent. */
+  readonly #members = new Set<string>();
+  /** The run being spent is an example of a new member: it observes something new whatever rules it adds. */
+  #newMember = false;
 
-  /**
-   * @param rules the rules the test names
-   * @param observations the test's observation counts (meta `observations`), updated as checks run
-   */
   readonly #examples: number;
   readonly #examplePatience: number;
   #runs = 0;
@@ -55,12 +78,21 @@ export class GateBudget {
     return Object.values(this.#observations).filter((n) => n > 0).length;
   }
 
-  /** True when the next run should be spent; call once per run, in order. */
-  wanted(): boolean {
+  /**
+   * True when the next run should be spent; call once per run, in order.
+   * @param member the member the run names (an example's {@link exampleMember}); ignored for generated runs
+   */
+  wanted(member?: string): boolean {
     const example = this.#runs < this.#examples;
     if (this.#runs === this.#examples) this.#stale = 0; // the generated runs start with their own patience
     this.#runs++;
+    this.#newMember = false;
     if (this.#failed) return true;
+    if (example && member !== undefined && !this.#members.has(member)) {
+      this.#members.add(member);
+      this.#newMember = true;
+      return true;
+    }
     if (this.#rules.every((r) => (this.#observations[r] ?? 0) > 0)) return false;
     return this.#stale < (example ? this.#examplePatience : this.#patience);
   }
@@ -69,7 +101,7 @@ export class GateBudget {
   ran(failed = false): void {
     if (failed) this.#failed = true;
     const observed = this.#observed();
-    if (observed > this.#seen) {
+    if (observed > this.#seen || this.#newMember) {
       this.#seen = observed;
       this.#stale = 0;
     } else this.#stale++;

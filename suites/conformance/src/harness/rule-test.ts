@@ -13,7 +13,7 @@ import type { ErpClient } from '@erpcert/client';
 import fc from 'fast-check';
 import { type TestContext, test } from 'vitest';
 import type { Profile } from '../runner/verdict.js';
-import { GateBudget } from './gate-budget.js';
+import { exampleMember, GateBudget } from './gate-budget.js';
 import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 import { beginObservations, endObservations, observe } from './observations.js';
 import { permanentWriteSkip } from './permanent-writes.js';
@@ -362,7 +362,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
         : undefined;
     const property = fc.asyncProperty(...([...arbs] as unknown as Arbitraries<Ts>), async (...values: Ts) => {
       if (skipReason !== undefined) return true;
-      if (gate && !gate.wanted()) return true;
+      if (gate && !gate.wanted(exampleMember(values))) return true;
       let failed = true;
       try {
         const ok = await runOnce(...values);
