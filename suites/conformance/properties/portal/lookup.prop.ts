@@ -133,8 +133,8 @@ function memberText(pick: SearchPick, records: readonly SourceRecord[], runTag: 
 /** Source records per lookup register, re-read when the target's sequence moved. */
 const sources = new Map<LookupRegister, { seq: bigint | undefined; records: SourceRecord[] | string }>();
 
-async function source(ctx: RuleContext, register: LookupRegister): Promise<SourceRecord[] | string> {
-  const seq = await currentSequence(ctx);
+async function source(ctx: RuleContext, register: LookupRegister, known?: bigint): Promise<SourceRecord[] | string> {
+  const seq = known ?? (await currentSequence(ctx)); // a sequence just read (judgeQuiet's) is not read again
   const hit = sources.get(register);
   if (hit && seq !== undefined && hit.seq === seq) return hit.records;
   const records = await readLookupSource(ctx, register);
@@ -331,8 +331,8 @@ describe('pastespecial', () => {
         pick.register === 'AllCUVc' && pick.member === undefined
           ? 'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS'
           : searchFieldsRule(pick.register);
-      await judgeQuiet(ctx, rule, async () => {
-        const records = await source(ctx, pick.register);
+      await judgeQuiet(ctx, rule, async (seq) => {
+        const records = await source(ctx, pick.register, seq);
         if (typeof records === 'string') ctx.skip(records);
         const id = searchText(pick, records, ctx.target.runTag);
         if (id === undefined) return null; // nothing to judge

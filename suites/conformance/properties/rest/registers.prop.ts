@@ -69,13 +69,22 @@ async function readPage(ctx: RuleContext, def: RegisterDef, format: 'xml' | 'jso
 const pages = new Map<string, Page[]>();
 
 /**
+ * The gate profile reads this many registers with data whole (the JSON page, the XML page, the base probe), and
+ * of the others only the JSON page, which judges their REST.REGISTER rule: the XML and base-register record
+ * checks of the sweep are judged on the first ones. @defaultValue 6
+ */
+const GATE_WHOLE_REGISTERS = 6;
+let readWhole = 0;
+
+/**
  * The register's first JSON page (one read: it shows whether the target serves the register and has records,
  * and is the JSON page the checks read), and whether it answers `updates_after` (a base register).
  */
-async function firstOf(ctx: RuleContext, def: RegisterDef) {
+async function firstOf(ctx: RuleContext, def: RegisterDef, probeBase = true) {
   const first = await probe(ctx, def.name, { limit: SAMPLE });
   if (!first.ok || first.records.length === 0) return { first, base: false };
-  const base = (await probe(ctx, def.name, { updates_after: first.envelope.sequence ?? '0', limit: 1 })).ok;
+  const base =
+    probeBase && (await probe(ctx, def.name, { updates_after: first.envelope.sequence ?? '0', limit: 1 })).ok;
   return { first, base, json: pageOf(def, 'json', first.envelope, base) };
 }
 
@@ -101,12 +110,14 @@ describe('REST registers of the register table', () => {
   for (const def of registers) {
     const rule = `REST.REGISTER.${def.name.toUpperCase()}`;
     ruleTest(rule, `${def.name} (${def.meaning}) lists records keyed by ${def.key.join(' + ')}`, async (ctx) => {
-      const { first, base, json } = await firstOf(ctx, def);
+      const whole = ctx.profile !== 'gate' || readWhole < GATE_WHOLE_REGISTERS;
+      const { first, base, json } = await firstOf(ctx, def, whole);
       if (!first.ok) ctx.skip(`the target does not serve ${def.name}: ${first.why}`);
       if (!json) ctx.skip(`the target has no ${def.name} records`);
+      if (whole) readWhole++;
       const read: Page[] = [];
       pages.set(def.name, read);
-      for (const format of ['json', 'xml'] as const) {
+      for (const format of whole ? (['json', 'xml'] as const) : (['json'] as const)) {
         const page = format === 'json' ? json : await readPage(ctx, def, format, base, rule);
         read.push(page);
         expectRule(

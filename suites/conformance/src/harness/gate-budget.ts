@@ -12,7 +12,7 @@
  * caught by that member's example only. Examples of a member already spent follow the patience.
  */
 
-/** Generated runs in a row that observed nothing new before the gate stops a property. @defaultValue 2 */
+/** Generated runs in a row that observed nothing new before the gate stops a property. @defaultValue 1 */
 export const GATE_PATIENCE = 1;
 /**
  * Examples in a row that observed nothing new before the gate stops a property's examples. Larger than

@@ -128,18 +128,19 @@ export interface QuietProblem {
  * there was nothing to judge; a `QuietProblem` when the difference breaks another rule, which it names) and
  * reports a difference as a violation of `rule` (or the problem's rule) only when no write happened
  * on the target while it ran (the REST sequence did not move; other tests write at the same time). A
- * difference seen while the data moved is tried again, at most `tries` times; an answer that meets the rule
+ * difference seen while the data moved is tried again, at most `tries` times (`attempt` gets the sequence read
+ * before it, so that it need not read it again); an answer that meets the rule
  * counts one observation of it. Returns false when the target never held still or nothing was judged.
  */
 export async function judgeQuiet(
   ctx: RuleContext,
   rule: string,
-  attempt: () => Promise<string | QuietProblem | undefined | null>,
+  attempt: (sequence: bigint | undefined) => Promise<string | QuietProblem | undefined | null>,
   tries = 4,
 ): Promise<boolean> {
   for (let i = 0; i < tries; i++) {
     const before = await currentSequence(ctx);
-    const problem = await attempt();
+    const problem = await attempt(before);
     if (problem === null) return false;
     if (problem === undefined) {
       observe(rule);

@@ -17,7 +17,7 @@ import { exampleMember, GateBudget } from './gate-budget.js';
 import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 import { beginObservations, endObservations, observe } from './observations.js';
 import { permanentWriteSkip } from './permanent-writes.js';
-import { setRequestTag } from './request-log.js';
+import { nextRequestRun, setRequestTag } from './request-log.js';
 import type { TargetConfig } from './target.js';
 import { errorFault, isTargetFault } from './target-fault.js';
 import { requireRule } from './violation.js';
@@ -374,6 +374,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
     });
     async function runOnce(...values: Ts): Promise<boolean> {
       session.recorder.beginRun();
+      nextRequestRun();
       try {
         const ok = await predicate(ctx, ...values);
         if (ok === false) {
