@@ -133,9 +133,15 @@ function memberText(pick: SearchPick, records: readonly SourceRecord[], runTag: 
 /** Source records per lookup register, re-read when the target's sequence moved. */
 const sources = new Map<LookupRegister, { seq: bigint | undefined; records: SourceRecord[] | string }>();
 
-async function source(ctx: RuleContext, register: LookupRegister, known?: bigint): Promise<SourceRecord[] | string> {
-  const seq = known ?? (await currentSequence(ctx)); // a sequence just read (judgeQuiet's) is not read again
+async function source(
+  ctx: RuleContext,
+  register: LookupRegister,
+  /** judgeQuiet's read (not read again), or `unchecked`: its optimistic attempt takes a cached read as it is */
+  known?: bigint | 'unchecked',
+): Promise<SourceRecord[] | string> {
   const hit = sources.get(register);
+  if (known === 'unchecked' && hit) return hit.records; // a difference it causes is judged again, carefully
+  const seq = typeof known === 'bigint' ? known : await currentSequence(ctx);
   if (hit && seq !== undefined && hit.seq === seq) return hit.records;
   const records = await readLookupSource(ctx, register);
   sources.set(register, { seq, records });
@@ -331,8 +337,8 @@ describe('pastespecial', () => {
         pick.register === 'AllCUVc' && pick.member === undefined
           ? 'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS'
           : searchFieldsRule(pick.register);
-      await judgeQuiet(ctx, rule, async (seq) => {
-        const records = await source(ctx, pick.register, seq);
+      await judgeQuiet(ctx, rule, async (quiet) => {
+        const records = await source(ctx, pick.register, quiet ? quiet.sequence : 'unchecked');
         if (typeof records === 'string') ctx.skip(records);
         const id = searchText(pick, records, ctx.target.runTag);
         if (id === undefined) return null; // nothing to judge
