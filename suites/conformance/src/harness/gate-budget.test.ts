@@ -9,7 +9,7 @@ function drive(
   rules: string[],
   examples: number,
   observes: string[][],
-  options: { patience?: number; examplePatience?: number } = {},
+  options: { patience?: number; examplePatience?: number; patienceAfterExamples?: number } = {},
   failAt?: number,
   members: (string | undefined)[] = [],
 ): number[] {
@@ -35,10 +35,16 @@ describe('GateBudget', () => {
     expect(drive(['R1', 'R2', 'R3', 'R4', 'R5'], 5, runs)).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('stops the examples after examplePatience in a row observe nothing new, then tries generated runs', () => {
+  it('stops the examples after examplePatience in a row observe nothing new, and spends no generated run', () => {
     // rule B is named but never observed: without patience every run would be spent
     const runs = [['A'], ['A'], ['A'], ['A'], ['A'], ['A'], ['A'], ['A']];
-    expect(drive(['A', 'B'], 6, runs, { examplePatience: 2, patience: 1 })).toEqual([0, 1, 2, 6]);
+    expect(drive(['A', 'B'], 6, runs, { examplePatience: 2, patience: 1 })).toEqual([0, 1, 2]);
+  });
+
+  it('after the examples, spends generated runs only as patienceAfterExamples allows', () => {
+    const runs = [['A'], ['A'], ['A'], ['A'], ['A'], ['A'], ['A'], ['A']];
+    const options = { examplePatience: 2, patience: 3, patienceAfterExamples: 1 };
+    expect(drive(['A', 'B'], 6, runs, options)).toEqual([0, 1, 2, 6]);
   });
 
   it('stops generated runs after patience in a row observe nothing new', () => {
