@@ -143,14 +143,14 @@ describe('the figures', () => {
       'detection:     2/4 (50.0%, target 98%)  NOT MET',
       'precision:     1/2 (50.0%, target 95%)  NOT MET',
       'repeatability: 2/3 (66.7%, target 100%)  NOT MET',
-      'baseline (no mutant, seeds 1, 2): no FAIL',
+      'baseline (no mutant, seeds 1, 2, profile full): no FAIL',
     ]);
   });
 
   it('a baseline with a FAIL is not clean and names the rule', () => {
     const r = detectionReport(new Date(), [1], { select: 'X', runs: [run(1, ['REST.QUERY.LIMIT'])] }, []);
     expect(r.baseline.clean).toBe(false);
-    expect(totalsLines(r).at(-1)).toBe('baseline (no mutant, seeds 1): FAIL REST.QUERY.LIMIT');
+    expect(totalsLines(r).at(-1)).toBe('baseline (no mutant, seeds 1, profile full): FAIL REST.QUERY.LIMIT');
   });
 
   it('one line per mutant says what was wrong', () => {
