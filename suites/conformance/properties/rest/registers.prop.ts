@@ -71,9 +71,9 @@ const pages = new Map<string, Page[]>();
 /**
  * The gate profile reads this many registers with data whole (the JSON page, the XML page, the base probe), and
  * of the others only the JSON page, which judges their REST.REGISTER rule: the XML and base-register record
- * checks of the sweep are judged on the first ones. @defaultValue 6
+ * checks of the sweep are judged on the first ones. @defaultValue 4
  */
-const GATE_WHOLE_REGISTERS = 6;
+const GATE_WHOLE_REGISTERS = 4;
 let readWhole = 0;
 
 /**
