@@ -85,7 +85,14 @@ describe('exampleMember', () => {
     ['a member with its register', [{ register: 'INVc', member: 'Name', record: 0 }], 'INVc.Name'],
     ['a member alone', [1, { member: 'Code' }], 'Code'],
     ['a register of an argument', [{ register: 'CUVc', term: 'x' }, 2], 'CUVc'],
+    [
+      'a searched field of a register',
+      [{ register: 'ARVc', record: {}, field: 'RefStr', upper: false }],
+      'ARVc.RefStr',
+    ],
+    ['a field alone', [{ field: 'Width', width: 1.5 }], 'Width'],
     ['a first argument that is a string', ['IVVc', 0, false], 'IVVc'],
+    ['a first argument that is a list of strings', [['ORVc', 'OrderType'], 'X1'], 'ORVc.OrderType'],
     ['nothing that names a member', [3, { stp: '1' }], undefined],
     ['a string that is not the first argument', [3, 'IVVc'], undefined],
   ])('%s', (_name, values, want) => {

@@ -30,21 +30,27 @@ export const GATE_EXAMPLE_PATIENCE = 6;
 export const GATE_PATIENCE_AFTER_EXAMPLES = 0;
 
 /**
- * The member an example names, or undefined: an argument's `member` (with its `register`, when it has one), else
- * an argument's `register`, else the first argument when it is a string (a register or a case, as in
- * `examples: [['IVVc'], ['ORVc']]`). Two examples with the same member observe the same member.
+ * The member an example names, or undefined: an argument's `member` or `field` (after its `register`, when it
+ * has one: one searched field of a register), else an argument's `register`, else the first argument when it is
+ * a string (a register or a case, as in `examples: [['IVVc'], ['ORVc']]`) or a list of strings (a register and
+ * its field, `[['ORVc', 'OrderType'], 'X1']`). Two examples with the same member observe the same member.
  */
 export function exampleMember(values: readonly unknown[]): string | undefined {
-  const fields = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined);
+  const fields = (v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   for (const v of values) {
     const o = fields(v);
-    if (typeof o?.member === 'string') return typeof o.register === 'string' ? `${o.register}.${o.member}` : o.member;
+    const name = typeof o?.member === 'string' ? o.member : typeof o?.field === 'string' ? o.field : undefined;
+    if (name !== undefined) return typeof o?.register === 'string' ? `${o.register}.${name}` : name;
   }
   for (const v of values) {
     const o = fields(v);
     if (typeof o?.register === 'string') return o.register;
   }
-  return typeof values[0] === 'string' ? values[0] : undefined;
+  const first = values[0];
+  if (typeof first === 'string') return first;
+  if (Array.isArray(first) && first.length > 0 && first.every((x) => typeof x === 'string')) return first.join('.');
+  return undefined;
 }
 
 /** Counts the rules observed so far against the test's rules and decides whether the next run is spent. */
