@@ -43,6 +43,31 @@ function badCredentials(ctx: RuleContext): fc.Arbitrary<{ label: string; auth: A
   );
 }
 
+/**
+ * One credential of each kind {@link badCredentials} draws, each naming its kind as the member it is (a server
+ * may refuse a wrong password and still serve a request without credentials): the examples of the read check.
+ */
+function badCredentialKinds(
+  ctx: RuleContext,
+): { member: string; label: string; auth: AuthOverride; header?: string }[] {
+  const user = ctx.target.user ?? 'erpcert';
+  const password = ctx.target.password === 'erpcert-wrong' ? 'erpcert-wrong-2' : 'erpcert-wrong';
+  return [
+    { member: 'none', label: 'no credentials', auth: 'none' },
+    { member: 'wrong password', label: `user ${user} with a wrong password`, auth: { user, password } },
+    {
+      member: 'unknown user',
+      label: 'unknown user erpcertnobody',
+      auth: {
+        user: user === 'erpcertnobody' ? 'erpcertnobody2' : 'erpcertnobody',
+        password: ctx.target.password ?? 'x',
+      },
+    },
+    { member: 'made-up cookie', label: 'a made-up HSESSION cookie', auth: { cookie: 'erpcertMadeUpSession0001' } },
+    { member: 'malformed header', label: 'a malformed Basic header', auth: 'none', header: 'Basic !!not-base64!!' },
+  ];
+}
+
 /** The call with the bad credentials: its records when the target answered with data, else undefined. */
 async function attempt(call: () => Promise<{ records: unknown[] }>): Promise<AnyRecord[] | undefined> {
   try {
@@ -100,7 +125,19 @@ describe('REST authentication', () => {
         () => `GET ${register} with ${cred.label} returned ${records?.length} records`,
       );
     },
-    { numRuns: 15 },
+    {
+      numRuns: 15,
+      // in every run, a list with each kind of bad credentials (the member examples), and the root without any
+      examples: async (ctx) => {
+        const [register] = await tableRegistersWithData(ctx);
+        if (register === undefined) return [];
+        const kinds = badCredentialKinds(ctx);
+        return [
+          ...kinds.map((cred) => [register, 'list', cred] as [string, 'list' | 'root', (typeof kinds)[number]]),
+          [register, 'root', { ...kinds[0]!, member: 'root, none' }],
+        ];
+      },
+    },
   );
 
   ruleProperty(
