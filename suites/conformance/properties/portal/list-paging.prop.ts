@@ -270,10 +270,7 @@ describe('portal list queries: shapes and paging', () => {
         const count = first.ok ? statedCount(register, first.value) : undefined;
         if (count === undefined) return `${register} page 1 states no count: ${describeOutcome(first)}`;
         // about 1 to 12 pages (gate: 4): perpage from the generated seed, at least count / 12 (gate: 4)
-        const perpage = Math.min(
-          100,
-          Math.max(Math.ceil(count / walkMax), 1 + (perpageSeed % Math.max(1, count))),
-        );
+        const perpage = Math.min(100, Math.max(Math.ceil(count / walkMax), 1 + (perpageSeed % Math.max(1, count))));
         // the walk follows the page size the server shows on page 1: paging by another size than asked is the
         // perpage checks' business (a page over perpage is PORTAL.LIMITS.PAGE_SIZE's, judged on every page);
         // the pages contradicting their own attributes or losing records is the paged shape's
