@@ -5,7 +5,14 @@ import { getRule } from '@erpcert/contract';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { expectRule, fieldValue, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
-import { attempt, readBySerNr, TRIGGER_REGISTERS, textOf, trigger } from '../../src/harness/portal.js';
+import {
+  attempt,
+  readBySerNr,
+  TRIGGER_REGISTERS,
+  type TriggerBody,
+  textOf,
+  trigger,
+} from '../../src/harness/portal.js';
 
 let sources: Promise<Record<string, string>> | undefined;
 
@@ -21,6 +28,29 @@ async function copySources(ctx: RuleContext): Promise<Record<string, string>> {
     return out;
   })();
   return sources;
+}
+
+const fresh = new Map<string, Promise<TriggerBody>>();
+
+/**
+ * The answer to __new of `vcname` (under `portalcc`), asked once per file and shared by the properties that
+ * only need a new record to change a field on: __new has no effect on the target and answers the same template
+ * each time. The request is checked as any trigger (under `rule`); a failed one is asked again by the next run.
+ */
+function newRecord(ctx: RuleContext, vcname: string, rule: string, portalcc?: 'est' | 'lat'): Promise<TriggerBody> {
+  const key = `${vcname}/${portalcc ?? ''}`;
+  let answer = fresh.get(key);
+  if (answer === undefined) {
+    answer = trigger(
+      ctx,
+      { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 },
+      rule,
+      portalcc ? { portalcc } : {},
+    );
+    fresh.set(key, answer);
+    answer.catch(() => fresh.delete(key));
+  }
+  return answer;
 }
 
 /** The payroll registers of the catalogue and the portalcc that selects them (§2: est, lat). */
@@ -64,11 +94,7 @@ describe('field-trigger catalogue', () => {
         );
         return;
       }
-      const body = await trigger(
-        ctx,
-        { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 },
-        'PORTAL.TRIGGER.NEW',
-      );
+      const body = await newRecord(ctx, vcname, 'PORTAL.TRIGGER.NEW');
       expectRule(
         body.success === true,
         'PORTAL.TRIGGER.NEW',
@@ -99,13 +125,9 @@ describe('field-trigger catalogue', () => {
     async (ctx, [vcname, field], value) => {
       const rule = `PORTAL.TRIGGER.${vcname.toUpperCase()}_${field.toUpperCase()}_RESERVED`;
       // the record as __new makes it, then the reserved field changed on it
-      const fresh = await trigger(
-        ctx,
-        { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 },
-        rule,
-      );
+      const { record } = await newRecord(ctx, vcname, rule);
       const header: Record<string, string> = {};
-      for (const [k, v] of Object.entries(fresh.record ?? {})) if (k !== 'rows' && typeof v === 'string') header[k] = v;
+      for (const [k, v] of Object.entries(record ?? {})) if (k !== 'rows' && typeof v === 'string') header[k] = v;
       header[field] = value;
       const body = await trigger(
         ctx,
@@ -167,14 +189,9 @@ describe('field-trigger catalogue', () => {
       if (fields.length === 0) return;
       const field = fields[pick % fields.length]!;
       const options = portalcc ? { portalcc } : {};
-      const fresh = await trigger(
-        ctx,
-        { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 },
-        rule,
-        options,
-      );
+      const { record } = await newRecord(ctx, vcname, rule, portalcc);
       const header: Record<string, string> = {};
-      for (const [k, v] of Object.entries(fresh.record ?? {})) if (k !== 'rows' && typeof v === 'string') header[k] = v;
+      for (const [k, v] of Object.entries(record ?? {})) if (k !== 'rows' && typeof v === 'string') header[k] = v;
       const row = { stp: '1' };
       // the field's own value again (no change): any trigger must take it
       const value = useRow ? '' : (header[field] ?? '');

@@ -41,6 +41,10 @@ const opsArb = fc.array(
   { minLength: 1, maxLength: 5 },
 );
 
+const CREATE: Op = { kind: 'create' };
+const UPDATE_FIRST: Op = { kind: 'update', target: 0 };
+const DELETE_FIRST: Op = { kind: 'delete', target: 0 };
+
 /** What a run did to its own records. */
 interface Effects {
   readonly since: bigint;
@@ -151,7 +155,8 @@ describe('REST sequence feeds', () => {
     async (ctx, ops) => {
       await apply(ctx, ops, true);
     },
-    { numRuns: 10, writes: true },
+    // each kind of write once in every run (a create, an update, a portal delete)
+    { numRuns: 10, writes: true, examples: [[[CREATE, UPDATE_FIRST, DELETE_FIRST]]] },
   );
 
   ruleProperty(
@@ -192,7 +197,8 @@ describe('REST sequence feeds', () => {
           () => `updates_after=${since} returns ${code}, which was deleted`,
         );
     },
-    { numRuns: 10, writes: true },
+    // in every run: a record updated after its create (its latest values), another created and deleted
+    { numRuns: 10, writes: true, examples: [[[CREATE, UPDATE_FIRST, CREATE, { kind: 'delete', target: 1 }]]] },
   );
 
   ruleProperty(
@@ -216,7 +222,8 @@ describe('REST sequence feeds', () => {
           () => `deletes_after=${since} lists ${REGISTER} ${code}, which exists`,
         );
     },
-    { numRuns: 10, writes: true },
+    // in every run: one record deleted, one that still exists
+    { numRuns: 10, writes: true, examples: [[[CREATE, CREATE, DELETE_FIRST]]] },
   );
 
   ruleProperty(
@@ -246,7 +253,8 @@ describe('REST sequence feeds', () => {
           () => `updates_after=${header} misses ${code}, written after that answer`,
         );
     },
-    { numRuns: 10, writes: true },
+    // in every run: a record written before the answer whose header is taken, and one after it
+    { numRuns: 10, writes: true, examples: [[[CREATE], [CREATE]]] },
   );
 
   const baselines = new Baselines();
