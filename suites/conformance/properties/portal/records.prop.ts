@@ -15,7 +15,7 @@ import {
 import {
   assertPortalXml,
   attempt,
-  createDocument,
+  createDocumentAnswer,
   expectSuccess,
   LIST_KEY,
   type ListRegister,
@@ -27,15 +27,22 @@ import {
 const DELETABLE = ['IVVc', 'ORVc', 'QTVc', 'CUVc'] as const;
 type Deletable = (typeof DELETABLE)[number];
 
+/**
+ * A record of the suite's own to delete: its key and UUID, the UUID as the create answered it, else read
+ * back (a record made under the same key later has another UUID).
+ */
 async function createOwn(ctx: RuleContext, register: Deletable): Promise<{ id: string; uuid: string }> {
-  let id: string;
-  if (register === 'CUVc') {
-    const [c] = await createJson(ctx, 'CUVc', [{ Code: uniqueCode(ctx, 'D'), Name: `${ctx.target.runTag} delete` }], {
-      format: 'json',
-    });
-    id = c!.key;
-  } else id = await createDocument(ctx, register, [{ stp: '1' }], 'delete');
-  return { id, uuid: fieldValue((await readOne(ctx, register, id)) ?? {}, 'UUID') };
+  const created =
+    register === 'CUVc'
+      ? (
+          await createJson(ctx, 'CUVc', [{ Code: uniqueCode(ctx, 'D'), Name: `${ctx.target.runTag} delete` }], {
+            format: 'json',
+          })
+        )[0]!
+      : await createDocumentAnswer(ctx, register, [{ stp: '1' }], 'delete');
+  const id = created.key;
+  const answered = created.record !== undefined ? fieldValue(created.record, 'UUID') : '';
+  return { id, uuid: answered || fieldValue((await readOne(ctx, register, id)) ?? {}, 'UUID') };
 }
 
 function readOne(ctx: RuleContext, register: Deletable, id: string) {

@@ -7,7 +7,7 @@
  * such field (ArtCode, Quant, Price, Sum), so a quotation is known by the ledger alone.
  */
 import type { RestRecord } from '@erpcert/client';
-import { createForm, probe } from './data.js';
+import { type Created, createForm, probe } from './data.js';
 import { fieldValue, rowsOf } from './records.js';
 import type { RuleContext } from './rule-test.js';
 
@@ -74,6 +74,17 @@ export async function createDocument(
   what = 'row',
   header: Readonly<Record<string, string>> = {},
 ): Promise<string> {
+  return (await createDocumentAnswer(ctx, register, rows, what, header)).key;
+}
+
+/** {@link createDocument}, answering the create's key, record (as the POST answered it) and envelope. */
+export async function createDocumentAnswer(
+  ctx: RuleContext,
+  register: 'IVVc' | 'ORVc' | 'QTVc',
+  rows: readonly RowSpec[],
+  what = 'row',
+  header: Readonly<Record<string, string>> = {},
+): Promise<Created> {
   const basis = await documentBasis(ctx);
   const rowFields = rows.map((r, i) => {
     if (register === 'QTVc')
@@ -89,10 +100,7 @@ export async function createDocument(
       Spec: spec,
     };
   });
-  const created = await createForm(ctx, register, { CustCode: basis.customer, ...header }, rowFields, {
-    format: 'json',
-  });
-  return created.key;
+  return createForm(ctx, register, { CustCode: basis.customer, ...header }, rowFields, { format: 'json' });
 }
 
 /** The record with this SerNr, read through `/api/1/` (`filter.SerNr`, JSON); undefined when there is none. */

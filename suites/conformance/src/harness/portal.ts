@@ -12,6 +12,7 @@ export {
 } from './portal-activities.js';
 export {
   createDocument,
+  createDocumentAnswer,
   type DocumentBasis,
   documentBasis,
   type RowSpec,
