@@ -18,6 +18,7 @@ import {
   LIST_REGISTERS,
   type ListRegister,
   listIdentity,
+  type Outcome,
   pagedBy,
   recordsOnPage,
   statedCount,
@@ -33,15 +34,33 @@ const WALK_MAX_PAGES = 12;
  */
 const GATE_WALK_MAX_PAGES = 4;
 
-/** What the target holds per list register: its stated record count (page 1, perpage 1). */
+/** What the target holds per list register: its stated record count (page 1, perpage {@link FIRST_PERPAGE}). */
 let discovered: Promise<{ register: ListRegister; count: number }[]> | undefined;
+
+/** The perpage of the discovery's reads: the first page the shape property's example of each register reads. */
+const FIRST_PERPAGE = 20;
+
+/**
+ * The discovery's answers, each taken once by the shape property's example that asks the same (page 1,
+ * perpage {@link FIRST_PERPAGE}) instead of asking again: one read of a register serves both.
+ */
+const firstPages = new Map<ListRegister, Outcome<PortalList>>();
+
+/** The discovery's answer to `register` page 1 by {@link FIRST_PERPAGE}, once; undefined for other pages. */
+function takeFirstPage(register: ListRegister, page: number, perpage: number): Outcome<PortalList> | undefined {
+  if (page !== 1 || perpage !== FIRST_PERPAGE) return undefined;
+  const o = firstPages.get(register);
+  firstPages.delete(register);
+  return o;
+}
 
 /** The list registers with records and their counts (empty when the target has none). */
 function discoverLists(ctx: RuleContext) {
   discovered ??= (async () => {
     const out: { register: ListRegister; count: number }[] = [];
     for (const register of LIST_REGISTERS) {
-      const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage: 1 }));
+      const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage: FIRST_PERPAGE }));
+      firstPages.set(register, o);
       const count = o.ok ? statedCount(register, o.value) : undefined;
       if (count !== undefined && count > 0) out.push({ register, count });
     }
@@ -128,7 +147,8 @@ describe('portal list queries: shapes and paging', () => {
     'every list register answers a page of records named after it, in its documented shape',
     [fc.constantFrom(...LIST_REGISTERS), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 100 })],
     async (ctx, register, page, perpage) => {
-      const o = await attempt(ctx.client.portal.list(register, { page, perpage }));
+      const o =
+        takeFirstPage(register, page, perpage) ?? (await attempt(ctx.client.portal.list(register, { page, perpage })));
       const list = expectSuccess(o, 'PORTAL.LIST.REGISTERS', `list query register=${register}&page=${page}`);
       await assertPortalXml(
         ctx,
@@ -164,7 +184,7 @@ describe('portal list queries: shapes and paging', () => {
           undefined,
         );
         return [
-          ...LIST_REGISTERS.map((r) => [r, 1, 20] as [ListRegister, number, number]),
+          ...LIST_REGISTERS.map((r) => [r, 1, FIRST_PERPAGE] as [ListRegister, number, number]),
           ...(biggest !== undefined && biggest.count >= 2
             ? [[biggest.register, 1, 1] as [ListRegister, number, number]]
             : []),
