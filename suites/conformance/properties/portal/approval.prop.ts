@@ -20,9 +20,7 @@ import {
   createDocument,
   describeOutcome,
   expectSuccess,
-  LIST_KEY,
-  type ListRegister,
-  textOf,
+  firstPageIds,
 } from '../../src/harness/portal.js';
 
 /** checkapprovalstatus registers (§2) with a portal list to find records in; OPVc is read through /api/1/. */
@@ -42,11 +40,7 @@ async function recordsToCheck(ctx: RuleContext) {
           ctx.client.rest.list('OPVc', { fields: 'SerNr', limit: 20 } as never, { format: 'json' }),
         );
         ids = o.ok ? o.value.records.map((r) => fieldValue(r, 'SerNr')) : [];
-      } else {
-        const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage: 20, usercode: null }));
-        const key = LIST_KEY[register as ListRegister];
-        ids = o.ok ? o.value.records.map((r) => textOf(r, key)) : [];
-      }
+      } else ids = (await firstPageIds(ctx))[register];
       ids = ids.filter((id) => id !== '');
       if (ids.length > 0) out.push({ register, ids });
     }

@@ -17,6 +17,8 @@ import {
   attempt,
   createDocumentAnswer,
   expectSuccess,
+  FIRST_PAGE_QUERY,
+  firstPageIds,
   LIST_KEY,
   type ListRegister,
   readBySerNr,
@@ -60,11 +62,9 @@ let documented: Promise<{ register: (typeof DOCUMENT_REGISTERS)[number]; ids: st
 async function documentRecords(ctx: RuleContext) {
   documented ??= (async () => {
     const out: { register: (typeof DOCUMENT_REGISTERS)[number]; ids: string[] }[] = [];
+    const pages = await firstPageIds(ctx);
     for (const register of DOCUMENT_REGISTERS) {
-      const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage: 10 }));
-      const ids = o.ok
-        ? o.value.records.map((r) => textOf(r, LIST_KEY[register as ListRegister])).filter((x) => x)
-        : [];
+      const ids = pages[register];
       if (ids.length > 0) out.push({ register, ids });
     }
     return out;
@@ -80,7 +80,7 @@ async function documentRecords(ctx: RuleContext) {
  * test of the same run or by a person on a staging ERP.
  */
 async function stillListed(ctx: RuleContext, register: (typeof DOCUMENT_REGISTERS)[number], id: string) {
-  const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage: 10 }));
+  const o = await attempt(ctx.client.portal.list(register, FIRST_PAGE_QUERY as never));
   return !o.ok || o.value.records.some((r) => textOf(r, LIST_KEY[register as ListRegister]) === id);
 }
 

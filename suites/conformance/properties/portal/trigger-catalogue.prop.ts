@@ -5,14 +5,7 @@ import { getRule } from '@erpcert/contract';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { expectRule, fieldValue, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
-import {
-  attempt,
-  readBySerNr,
-  TRIGGER_REGISTERS,
-  type TriggerBody,
-  textOf,
-  trigger,
-} from '../../src/harness/portal.js';
+import { firstPageIds, readBySerNr, TRIGGER_REGISTERS, type TriggerBody, trigger } from '../../src/harness/portal.js';
 
 let sources: Promise<Record<string, string>> | undefined;
 
@@ -20,9 +13,9 @@ let sources: Promise<Record<string, string>> | undefined;
 async function copySources(ctx: RuleContext): Promise<Record<string, string>> {
   sources ??= (async () => {
     const out: Record<string, string> = {};
+    const pages = await firstPageIds(ctx);
     for (const r of ['IVVc', 'ORVc', 'QTVc'] as const) {
-      const o = await attempt(ctx.client.portal.list(r, { page: 1, perpage: 1 }));
-      const id = o.ok ? textOf(o.value.records[0] ?? {}, 'SerNr') : '';
+      const id = pages[r][0];
       if (id) out[r] = id;
     }
     return out;

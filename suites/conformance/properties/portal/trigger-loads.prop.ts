@@ -6,7 +6,7 @@
 // it shows is used, nothing is required of it). A target whose data shows none SKIPs with the reason.
 import { describe } from 'vitest';
 import { expectRule, fieldValue, type RuleContext, rowsOf, ruleTest, show } from '../../src/harness/index.js';
-import { attempt, decimal, documentBasis, textOf, trigger } from '../../src/harness/portal.js';
+import { attempt, decimal, documentBasis, firstPageIds, trigger } from '../../src/harness/portal.js';
 
 /** At most this many codes of each kind are triggered (every one found, up to it). */
 const MAX_CODES = 3;
@@ -35,12 +35,9 @@ async function recipeCodes(ctx: RuleContext): Promise<string[]> {
 
 /** Text template codes that the rows of the target's activities show (getactivitydata, up to 20 activities). */
 async function textCodes(ctx: RuleContext): Promise<string[]> {
-  const list = await attempt(ctx.client.portal.list('ActVc', { page: 1, perpage: 20, usercode: null } as never));
-  if (!list.ok) return [];
   const codes: string[] = [];
-  for (const r of list.value.records) {
-    const id = textOf(r, 'SerNr');
-    if (id === '' || distinct(codes).length >= MAX_CODES) continue;
+  for (const id of (await firstPageIds(ctx)).ActVc) {
+    if (distinct(codes).length >= MAX_CODES) continue;
     const d = await attempt(ctx.client.portal.getactivitydata({ id } as never));
     // the body is not shown (rule 11): TextCode elements anywhere in it are read, none is required
     if (d.ok) for (const m of d.value.raw.text.matchAll(/<TextCode>([^<]+)<\/TextCode>/g)) codes.push(m[1]!.trim());

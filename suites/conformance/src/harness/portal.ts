@@ -22,6 +22,12 @@ export {
 } from './portal-data.js';
 export { type DownloadedFile, downloadFile } from './portal-files.js';
 export {
+  FIRST_PAGE_QUERY,
+  FIRST_PAGE_REGISTERS,
+  type FirstPageRegister,
+  firstPageIds,
+} from './portal-first-pages.js';
+export {
   currentSequence,
   hasField,
   isArAp,
