@@ -68,6 +68,20 @@ async function cleanUp(ctx: RuleContext, register: string, serNr: string) {
   await attempt(deleteRecord(ctx, register, serNr));
 }
 
+/**
+ * Documents of the malformed-id property that a refused id left as they were, by their rows: a run with the same
+ * rows takes one (with the rows last read) instead of creating its own. A document a run changed is not put
+ * back, so every run starts from a document whose rows are the ones read.
+ */
+const malformedTargets = new Map<string, { serNr: string; before: string[] }>();
+
+async function unchangedDocument(ctx: RuleContext, rows: readonly RowSpec[]) {
+  const key = JSON.stringify(rows);
+  const kept = malformedTargets.get(key);
+  malformedTargets.delete(key);
+  return kept ?? (await freshDocument(ctx, 'IVVc', rows, 'malformed'));
+}
+
 describe('deleterow and insertrow ids', () => {
   ruleProperty(
     [
@@ -216,7 +230,7 @@ describe('deleterow and insertrow ids', () => {
       ),
     ],
     async (ctx, rows, { action, form }) => {
-      const { serNr, before } = await freshDocument(ctx, 'IVVc', rows, 'malformed');
+      const { serNr, before } = await unchangedDocument(ctx, rows);
       const n = rows.length;
       const ids: Record<string, string> = {
         bare: serNr,
@@ -245,7 +259,8 @@ describe('deleterow and insertrow ids', () => {
           `${action} id=${id} (${form}) on ${n} rows changed them: ${show(before)} -> ${show(after)} (${describeOutcome(o)})`,
       );
       expectErrorShape(o, 'PORTAL.ERRORS.SHAPE', `${action} id=${id} (${form}) on a record of ${n} rows`);
-      await cleanUp(ctx, 'IVVc', serNr);
+      // unchanged, as read: the next run with the same rows refuses its malformed id on it (the ledger has it)
+      malformedTargets.set(JSON.stringify(rows), { serNr, before: after });
     },
     {
       numRuns: 12,
