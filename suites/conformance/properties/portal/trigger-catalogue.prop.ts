@@ -5,7 +5,14 @@ import { getRule } from '@erpcert/contract';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { expectRule, fieldValue, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
-import { attempt, readBySerNr, TRIGGER_REGISTERS, textOf, trigger } from '../../src/harness/portal.js';
+import {
+  attempt,
+  readBySerNr,
+  TRIGGER_REGISTERS,
+  type TriggerBody,
+  textOf,
+  trigger,
+} from '../../src/harness/portal.js';
 
 let sources: Promise<Record<string, string>> | undefined;
 
@@ -33,6 +40,41 @@ const PORTALCC: Readonly<Record<string, 'est' | 'lat'>> = {
   EPOffWorkPlanVc: 'lat',
 };
 const PAYROLL_REGISTERS = Object.keys(PORTALCC);
+
+/** The countries whose payroll registers took a `__new` under their portalcc in this run. */
+const countryShown = new Set<'est' | 'lat'>();
+
+/**
+ * Is the portal country `cc` shown selected (§1 "portalcc ... selecting country-specific behaviour (est payroll
+ * module, lat payroll module)"; §3 windowactions: "EmplVc (est) ... EPEmpVc (lat)")? True once a payroll
+ * register of `cc` took a `__new` under portalcc=`cc` in this run; else the other registers of `cc` are asked
+ * (only when one was refused, so a passing run sends nothing more). When none of them is served under its own
+ * country, portalcc did not select the country's payroll module: PORTAL.GLOBAL.PORTALCC FAILs, and the field
+ * rules of that country get no verdict.
+ */
+async function portalCountryShown(ctx: RuleContext, cc: 'est' | 'lat', refused: string): Promise<boolean> {
+  if (countryShown.has(cc)) return true;
+  const others = PAYROLL_REGISTERS.filter((r) => PORTALCC[r] === cc && r !== refused);
+  for (const vcname of others) {
+    const o = await attempt(
+      ctx.client.portal.windowactions(
+        { portalcc: cc },
+        { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 },
+      ),
+    );
+    if (o.ok && (o.value.body as { success?: unknown }).success === true) {
+      countryShown.add(cc);
+      return true;
+    }
+  }
+  expectRule(
+    false,
+    'PORTAL.GLOBAL.PORTALCC',
+    () =>
+      `portalcc=${cc} selected none of the ${cc} payroll registers: windowactions __new of ${[refused, ...others].join(', ')} was refused under portalcc=${cc}`,
+  );
+  return false;
+}
 
 describe('field-trigger catalogue', () => {
   ruleProperty(
@@ -167,12 +209,17 @@ describe('field-trigger catalogue', () => {
       if (fields.length === 0) return;
       const field = fields[pick % fields.length]!;
       const options = portalcc ? { portalcc } : {};
-      const fresh = await trigger(
-        ctx,
-        { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 },
-        rule,
-        options,
-      );
+      const newRequest = { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 } as const;
+      let fresh: TriggerBody | undefined;
+      if (portalcc !== undefined) {
+        // the portal country first: a country register refused because portalcc was not honoured is PORTALCC's
+        const o = await attempt(ctx.client.portal.windowactions({ portalcc }, newRequest));
+        if (o.ok && (o.value.body as TriggerBody).success === true) {
+          countryShown.add(portalcc);
+          fresh = o.value.body as TriggerBody; // its shape is judged by the field trigger below and by __new's test
+        } else if (!(await portalCountryShown(ctx, portalcc, vcname))) return;
+      }
+      fresh ??= await trigger(ctx, newRequest, rule, options);
       const header: Record<string, string> = {};
       for (const [k, v] of Object.entries(fresh.record ?? {})) if (k !== 'rows' && typeof v === 'string') header[k] = v;
       const row = { stp: '1' };

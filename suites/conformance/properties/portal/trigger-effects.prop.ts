@@ -4,7 +4,7 @@
 import type { FieldTriggerRequest, RestRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { expectRule, fieldValue, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
+import { confirmed, expectRule, fieldValue, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
 import { attempt, decimal, near, textOf, trigger } from '../../src/harness/portal.js';
 
 interface Master {
@@ -254,6 +254,21 @@ describe('field-trigger effects', () => {
         if (group === '' || codes.has(group)) return; // a group named like a user is ambiguous
         const members = users.filter((u) => fieldValue(u, 'AccessGroup') === group && fieldValue(u, 'Closed') !== '1');
         const body = await trigger(ctx, act({ [field]: group }, field), 'PORTAL.TRIGGER.ACTVC_PERSONS_EXPAND');
+        if (body.success !== true) {
+          // precondition: the field is taken as a trigger at all (FIELDS_ACTVC, judged by its own member
+          // example); asked again with a user code, only when the group was refused
+          const code = fieldValue(user, 'Code');
+          const plain = await trigger(ctx, act({ [field]: code }, field), 'PORTAL.TRIGGER.FIELDS_ACTVC');
+          if (
+            !confirmed(
+              ctx,
+              'PORTAL.TRIGGER.ACTVC_PERSONS_EXPAND',
+              plain.success === true,
+              () => `ActVc ${field} is not taken as a trigger (refused with a user code too)`,
+            )
+          )
+            return;
+        }
         const got = fieldValue(body.record ?? {}, field)
           .split(',')
           .map((s) => s.trim())
@@ -270,7 +285,8 @@ describe('field-trigger effects', () => {
     },
     {
       numRuns: 10,
-      // each of the three rules in every run: TransDate, ActResult, and a group (a user's AccessGroup that is no user code)
+      // each of the three rules in every run: TransDate, ActResult, and a group (a user's AccessGroup that is no user
+      // code) in each of the two fields the rule names (MainPersons, CCPersons)
       examples: async (ctx) => {
         const { users } = await masterData(ctx);
         const codes = new Set(users.map((u) => fieldValue(u, 'Code')));
@@ -279,7 +295,7 @@ describe('field-trigger effects', () => {
           users[0];
         if (!grouped) return [];
         const day = new Date('2024-05-06T00:00:00Z');
-        return (['TransDate', 'ActResult', 'MainPersons'] as const).map(
+        return (['TransDate', 'ActResult', 'MainPersons', 'CCPersons'] as const).map(
           (field) => [field, day, grouped] as [string, Date, RestRecord],
         );
       },
