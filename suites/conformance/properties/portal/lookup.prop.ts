@@ -285,7 +285,8 @@ function missingMatch(
       ctx,
       [rule, 'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE'],
       unnamed === 0,
-      () => `lookup ${register} id=${show(id)} answered ${unnamed} result(s) without a Code: which records it found is unknown`,
+      () =>
+        `lookup ${register} id=${show(id)} answered ${unnamed} result(s) without a Code: which records it found is unknown`,
     )
   )
     return null;
