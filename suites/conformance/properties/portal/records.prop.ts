@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
+  createForm,
   createJson,
   expectRule,
   fieldValue,
@@ -10,12 +11,14 @@ import {
   type RuleContext,
   ruleProperty,
   show,
+  suppliers,
   uniqueCode,
 } from '../../src/harness/index.js';
 import {
   assertPortalXml,
   attempt,
   createDocument,
+  describeOutcome,
   expectSuccess,
   LIST_KEY,
   type ListRegister,
@@ -24,16 +27,30 @@ import {
 } from '../../src/harness/portal.js';
 
 /** Registers of the delete row (§2) whose records the suite can create through /api/1/, with their key field. */
-const DELETABLE = ['IVVc', 'ORVc', 'QTVc', 'CUVc'] as const;
+// VIVc (a purchase invoice of a vendor of the target) and EPOrderDocVc too: every member of DELETE.REGISTERS that
+// /api/1/ can make (ActVc cannot be created through /api/1/)
+const DELETABLE = ['IVVc', 'ORVc', 'QTVc', 'CUVc', 'VIVc', 'EPOrderDocVc'] as const;
 type Deletable = (typeof DELETABLE)[number];
 
-async function createOwn(ctx: RuleContext, register: Deletable): Promise<{ id: string; uuid: string }> {
+/** A record of the suite's own to delete, or why there is none (the example then judges nothing). */
+async function createOwn(ctx: RuleContext, register: Deletable): Promise<{ id: string; uuid: string } | string> {
   let id: string;
   if (register === 'CUVc') {
     const [c] = await createJson(ctx, 'CUVc', [{ Code: uniqueCode(ctx, 'D'), Name: `${ctx.target.runTag} delete` }], {
       format: 'json',
     });
     id = c!.key;
+  } else if (register === 'VIVc') {
+    const vendor = (await suppliers(ctx))[0];
+    if (vendor === undefined) return 'the target lists no vendor to make a purchase invoice of';
+    id = (await createForm(ctx, 'VIVc', { VECode: vendor.code, RefStr: uniqueCode(ctx, 'D') }, [], { format: 'json' }))
+      .key;
+  } else if (register === 'EPOrderDocVc') {
+    const o = await attempt(
+      createJson(ctx, 'EPOrderDocVc', [{ Comment: `${ctx.target.runTag} delete` }], { format: 'json' }),
+    );
+    if (!o.ok) return `the target does not create EPOrderDocVc through /api/1/: ${describeOutcome(o)}`;
+    id = o.value[0]!.key;
   } else id = await createDocument(ctx, register, [{ stp: '1' }], 'delete');
   return { id, uuid: fieldValue((await readOne(ctx, register, id)) ?? {}, 'UUID') };
 }
@@ -90,7 +107,9 @@ describe('delete and document', () => {
     'delete of a draft the suite made answers errstr="" and the record is gone from /api/1/',
     [fc.constantFrom(...DELETABLE)],
     async (ctx, register) => {
-      const { id, uuid } = await createOwn(ctx, register);
+      const own = await createOwn(ctx, register);
+      if (typeof own === 'string') return; // nothing of this register to delete: no verdict
+      const { id, uuid } = own;
       const o = await attempt(ctx.client.portal.delete({ register, id }));
       const res = expectSuccess(o, 'PORTAL.DELETE.REGISTERS', `delete register=${register}&id=${id}`);
       ctx.observe('PORTAL.DISPATCH.RECORD_ID'); // the record id the suite read as a string was taken
