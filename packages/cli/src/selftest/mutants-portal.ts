@@ -275,15 +275,15 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
         portalAction(req) === 'copyrecord' && queryOf(req).get('regname') === 'IVVc' ? emptySuccess() : req,
     },
     {
-      id: 'convert-without-newdata',
-      description: 'conversions answer an empty newdata (the new record is not named)',
+      id: 'convert-newdata-names-no-record',
+      description: 'conversions answer a well-formed newdata that names no record (the new SerNr with a 9 appended)',
       breaks: ['PORTAL.CONVERT.NEWDATA_EXISTS'],
-      // the documented conversion result is <res errstr="" newdata="<new SerNr>"/> (portal-action-api.md §2
-      // "Result element shapes"): newdata="" holds no SerNr, so the shape is broken too
-      alsoBreaks: ['PORTAL.CONVERT.RESULT_SHAPE'],
+      // newdata is "the new invoice SerNr" (portal-action-api.md §4 "Invoice from order"); the shape holds (a
+      // non-empty SerNr), so only NEWDATA_EXISTS breaks. An empty newdata breaks the shape instead
+      // (RESULT_SHAPE: the generated spec:portal-conversion-result:data/res/@newdata:empty)
       response: (req, res) =>
         CONVERSIONS.includes(portalAction(req) ?? '')
-          ? replaced(res, (b) => b.replace(/ newdata="[^"]+"/, ' newdata=""'))
+          ? replaced(res, (b) => b.replace(/ newdata="([^"]+)"/, ' newdata="$19"'))
           : res,
     },
     {
