@@ -186,8 +186,10 @@ describe('deleterow and insertrow ids', () => {
       // at the beginning and after a row, in every run (INSERTROW_AT_BEGINNING, INSERTROW_POSITION)
       examples: [
         [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
-        // a row of the inserted type among the document's own, so that the read of its stp is confirmed
+        // a row of the inserted type among the document's own, so that the read of its stp is confirmed; each
+        // row type of INSERTROW_ROWTYPE (1, 2, 3) in every run
         [{ rows: [{ stp: '2' }, { stp: '1' }], after: 1, type: 2 }],
+        [{ rows: [{ stp: '3' }, { stp: '1' }], after: 2, type: 3 }],
       ],
     },
   );

@@ -166,12 +166,24 @@ function parameterIgnored(
   const dependent = catalogue
     .filter((x) => x.id !== r.id && names.some((n) => String(x.params?.[n] ?? '') === value))
     .map((x) => x.id);
+  // a member carried as a part of the id (`params.idPart`: insertrow id {SerNr}:{afterRow}:{rowType}, portal §2
+  // "Identifier formats") is edited there: no parameter of the rule's name is ever sent
+  const idPart = typeof r.params?.idPart === 'number' ? r.params.idPart - 1 : undefined;
   return {
     ...base(r, value),
     ...(dependent.length > 0 ? { alsoBreaks: dependent } : {}),
-    description: `${names[0]}=${value} is answered as ${names[0]}=${other}`,
+    description:
+      idPart === undefined
+        ? `${names[0]}=${value} is answered as ${names[0]}=${other}`
+        : `an id whose part ${idPart + 1} is ${value} is answered as if it were ${other}`,
     request: (req) => {
       if (!isPortal(req) || (ops.size > 0 && !ops.has(portalAction(req) ?? ''))) return req;
+      if (idPart !== undefined) {
+        const parts = (queryOf(req).get('id') ?? '').split(':');
+        if (parts[idPart] !== value) return req;
+        parts[idPart] = other;
+        return withQuery(req, (q) => q.set('id', parts.join(':')));
+      }
       const name = names.find((n) => queryOf(req).get(n) === value);
       return name === undefined ? req : withQuery(req, (q) => q.set(name, other));
     },

@@ -89,6 +89,19 @@ describe('catalogue mutants', () => {
     expect(out.data.IVVc[0].rows.map((r: { stp: string }) => r.stp)).toEqual(['1', '29']);
   });
 
+  it('take a member carried in a part of the id away there (insertrow {SerNr}:{afterRow}:{rowType})', () => {
+    const m = mutant('catalogue:PORTAL.ROWS.INSERTROW_ROWTYPE:3');
+    const hit = m.request!(req('/WebErpAPI.hal?action=insertrow&register=IVVc&id=100:2:3'));
+    expect(new URL(`http://h${(hit as ProxyRequest).url}`).searchParams.get('id')).toBe('100:2:1');
+    for (const url of [
+      '/WebErpAPI.hal?action=insertrow&register=IVVc&id=100:3:1',
+      '/WebErpAPI.hal?action=deleterow&register=IVVc&id=100:2:3',
+    ]) {
+      const other = req(url);
+      expect(m.request!(other)).toBe(other);
+    }
+  });
+
   it('reads the record register of a sub-action from regname', () => {
     expect(requestRegister(req('/WebErpAPI.hal?action=action&register=sendforapproval&regname=ORVc'))).toBe('ORVc');
     expect(requestRegister(req('/WebErpAPI.hal?action=document&register=IVVc'))).toBe('IVVc');
