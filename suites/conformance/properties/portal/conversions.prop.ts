@@ -270,7 +270,14 @@ describe('conversions, copyrecord, unokrecord', () => {
     },
     // IVVc and ORVc of UNOK.REGISTERS in every run (its third member, PlanAbsenceVc, needs a confirmed planned
     // absence under portalcc=est, which this test does not make)
-    { numRuns: 4, writes: true, examples: [['IVVc', [{ stp: '1' }]], ['ORVc', [{ stp: '1' }]]] },
+    {
+      numRuns: 4,
+      writes: true,
+      examples: [
+        ['IVVc', [{ stp: '1' }]],
+        ['ORVc', [{ stp: '1' }]],
+      ],
+    },
   );
 
   ruleProperty(

@@ -5,14 +5,19 @@ import type { RestRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
+  accountVatPairs,
   confirmed,
+  createForm,
   deleteRecord,
   expectRule,
   fieldValue,
   type RuleContext,
   rowsOf,
   ruleProperty,
+  ruleTest,
   show,
+  suppliers,
+  uniqueCode,
 } from '../../src/harness/index.js';
 import {
   assertPortalXml,
@@ -23,6 +28,7 @@ import {
   expectSuccess,
   type RowSpec,
   readBySerNr,
+  taggedSpec,
 } from '../../src/harness/portal.js';
 
 /** A row as the property follows it: its type and the fields the test set (the run-tagged Spec is unique). */
@@ -259,5 +265,58 @@ describe('deleterow and insertrow ids', () => {
         [[{ stp: '1' }], { action: 'insertrow', form: 'type-9' }],
       ],
     },
+  );
+
+  // VIVc, the other register that both deleterow and insertrow serve (§2 "Registers per operation"), in every
+  // run: a purchase invoice of the suite's own with two rows (Comment tagged), row 1 deleted, then a row inserted
+  // at the beginning. The other members (ErpExternalSignersVc, ErpSignSessVc, EPOrderDocVc rows) have no
+  // documented write that makes a record with rows to work on.
+  ruleTest(
+    [
+      'PORTAL.ROWS.DELETEROW_REGISTERS',
+      'PORTAL.ROWS.INSERTROW_REGISTERS',
+      'PORTAL.ROWS.DELETEROW_REMOVES',
+      'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+    ],
+    'deleterow and insertrow serve VIVc: a purchase invoice of the suite loses row 1, then gains a first row',
+    async (ctx) => {
+      const [vendors, pairs] = await Promise.all([suppliers(ctx), accountVatPairs(ctx)]);
+      if (vendors.length === 0 || pairs.length === 0)
+        ctx.skip('the target has no supplier or no account with a VAT code for a purchase invoice');
+      const pair = pairs[0]!;
+      const rows = [1, 2].map((n) => ({
+        stp: '1',
+        AccNumber: pair.account,
+        VATCode: pair.vatCode,
+        Sum: `${n}0.00`,
+        Comment: taggedSpec(ctx, 'vivc row', n),
+      }));
+      const made = await createForm(ctx, 'VIVc', { VECode: vendors[0]!.code, RefStr: uniqueCode(ctx, 'R') }, rows, {
+        format: 'json',
+      });
+      const serNr = made.key;
+      const comments = async () =>
+        rowsOf((await readBySerNr(ctx, 'VIVc', serNr)) ?? {}).map((r) => fieldValue(r, 'Comment'));
+      const before = await comments();
+      if (before.length !== 2) ctx.skip(`VIVc ${serNr}, created with 2 rows, reads back with ${before.length}`);
+      const del = await attempt(ctx.client.portal.deleterow({ register: 'VIVc', id: `${serNr}:1` }));
+      expectSuccess(del, 'PORTAL.ROWS.DELETEROW_REGISTERS', `deleterow register=VIVc&id=${serNr}:1`);
+      const left = await comments();
+      expectRule(
+        JSON.stringify(left) === JSON.stringify(before.slice(1)),
+        'PORTAL.ROWS.DELETEROW_REMOVES',
+        () => `deleterow VIVc id=${serNr}:1 on rows ${show(before)} left ${show(left)}`,
+      );
+      const ins = await attempt(ctx.client.portal.insertrow({ register: 'VIVc', id: `${serNr}:0:1` }));
+      expectSuccess(ins, 'PORTAL.ROWS.INSERTROW_REGISTERS', `insertrow register=VIVc&id=${serNr}:0:1`);
+      const after = await comments();
+      expectRule(
+        after.length === left.length + 1 && JSON.stringify(after.slice(1)) === JSON.stringify(left),
+        'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+        () => `insertrow VIVc id=${serNr}:0:1 on rows ${show(left)} left ${show(after)}`,
+      );
+      await cleanUp(ctx, 'VIVc', serNr);
+    },
+    { writes: true },
   );
 });
