@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import {
   deleteRecord,
   expectRule,
+  ledgerGone,
   ledgerPermanent,
   type RuleContext,
   ruleTest,
@@ -32,8 +33,13 @@ async function deleteQuietly(ctx: RuleContext, register: string, id: string | un
 
 describe('activities', () => {
   ruleTest(
-    ['PORTAL.ACTIVITY.LINKTOSOURCERECORD', 'PORTAL.ACTIVITY.ADDCOMMENT', 'PORTAL.ACTIVITY.SETTASKDESCRIPTION'],
-    'linktosourcerecord creates an activity for the suite’s own invoice; addcomment and settaskdescription on it answer an operation result',
+    [
+      'PORTAL.ACTIVITY.LINKTOSOURCERECORD',
+      'PORTAL.ACTIVITY.ADDCOMMENT',
+      'PORTAL.ACTIVITY.SETTASKDESCRIPTION',
+      'PORTAL.DELETE.REGISTERS',
+    ],
+    'linktosourcerecord creates an activity for the suite’s own invoice; addcomment and settaskdescription on it answer an operation result; the portal delete serves it',
     async (ctx) => {
       const invoice = await createDocument(ctx, 'IVVc', [{ stp: '1' }], 'activity source');
       let activity: string | undefined;
@@ -62,6 +68,13 @@ describe('activities', () => {
         );
         const described = expectSuccess(d, 'PORTAL.ACTIVITY.SETTASKDESCRIPTION', `settaskdescription id=${activity}`);
         await assertPortalXml(ctx, described.raw.text, 'portal-result', 'PORTAL.ACTIVITY.SETTASKDESCRIPTION');
+        // the ActVc member of DELETE.REGISTERS (§2 "Registers per operation": delete), judged on the clean-up
+        // delete of the activity, which /api/1/ cannot make (no extra request)
+        const gone = await attempt(ctx.client.portal.delete({ register: 'ActVc', id: activity } as never));
+        expectSuccess(gone, 'PORTAL.DELETE.REGISTERS', `delete register=ActVc&id=${activity}`);
+        ledgerGone(ctx, 'ActVc', activity);
+        ctx.observe('PORTAL.DELETE.REGISTERS');
+        activity = undefined;
       } finally {
         await deleteQuietly(ctx, 'ActVc', activity);
         await deleteQuietly(ctx, 'IVVc', invoice);
