@@ -41,6 +41,13 @@ describe('spec mutants', () => {
     expect(byId.has('spec:IVVcEnvelope:data/IVVc/InvDate:number')).toBe(true);
   });
 
+  it('mutate the success form of the operation result only (an empty errstr is the documented success)', () => {
+    expect(byId.has('spec:portal-result:data/res/@errstr:remove')).toBe(true);
+    expect(byId.has('spec:portal-result:data/res/@errstr:empty')).toBe(false);
+    expect(byId.has('spec:portal-result:error:remove')).toBe(false);
+    expect(byId.has('spec:portal-result:error/@code:rename')).toBe(false);
+  });
+
   it('edit the answers of their body only', () => {
     const m = mutant('spec:portal-list:data/IVVc/Sum4:remove');
     const listReq = req('/WebErpAPI.hal?register=IVVc&page=1');
