@@ -18,6 +18,7 @@ import {
   attempt,
   bodyText,
   createDocument,
+  createPurchaseInvoice,
   describeOutcome,
   expectSuccess,
   LIST_KEY,
@@ -158,14 +159,19 @@ describe('approval status', () => {
     ],
     'after any sequence of approval steps on a fresh document, each step answers an operation result and the status keeps its shape and codes',
     [
-      fc.constantFrom('IVVc' as const, 'ORVc' as const, 'QTVc' as const),
+      fc.constantFrom('IVVc' as const, 'ORVc' as const, 'QTVc' as const, 'VIVc' as const),
       fc.array(fc.constantFrom<Step>('sendforapproval', 'cancelapproval', 'approveactivity', 'rejectactivity'), {
         minLength: 1,
         maxLength: 4,
       }),
     ],
     async (ctx, register, steps) => {
-      const id = await createDocument(ctx, register, [{ stp: '1' }], 'approval');
+      let id: string;
+      if (register === 'VIVc') {
+        const made = await createPurchaseInvoice(ctx, ['10.00'], 'approval');
+        if (typeof made === 'string') return; // no purchase invoice to send: this case judges nothing
+        id = made.serNr;
+      } else id = await createDocument(ctx, register, [{ stp: '1' }], 'approval');
       await check(ctx, register, id);
       for (const step of steps) {
         const params =
@@ -196,6 +202,8 @@ describe('approval status', () => {
         ['IVVc', ['sendforapproval', 'approveactivity']],
         ['ORVc', ['sendforapproval', 'cancelapproval']],
         ['QTVc', ['sendforapproval', 'rejectactivity']],
+        // a purchase invoice, a member of SEND_REGISTERS the suite can make through /api/1/
+        ['VIVc', ['sendforapproval', 'cancelapproval']],
       ],
     },
   );

@@ -391,8 +391,15 @@ describe('pastespecial', () => {
         return problem;
       });
     },
-    // member examples first: they show which fields are searched, the precondition of PREFIX_CASE_INSENSITIVE
-    { numRuns: 20, examples: [...memberExamples, ...registerExamples] },
+    // each register's member examples before its register example: they show which fields are searched, the
+    // precondition of PREFIX_CASE_INSENSITIVE (register by register, so that the gate profile meets every register)
+    {
+      numRuns: 20,
+      examples: LOOKUP_REGISTERS.flatMap((register, i) => [
+        ...memberExamples.filter(([p]) => p.register === register),
+        registerExamples[i]!,
+      ]),
+    },
   );
 
   ruleProperty(

@@ -3,7 +3,6 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
-  createForm,
   createJson,
   expectRule,
   fieldValue,
@@ -11,13 +10,13 @@ import {
   type RuleContext,
   ruleProperty,
   show,
-  suppliers,
   uniqueCode,
 } from '../../src/harness/index.js';
 import {
   assertPortalXml,
   attempt,
   createDocument,
+  createPurchaseInvoice,
   describeOutcome,
   expectSuccess,
   LIST_KEY,
@@ -41,10 +40,9 @@ async function createOwn(ctx: RuleContext, register: Deletable): Promise<{ id: s
     });
     id = c!.key;
   } else if (register === 'VIVc') {
-    const vendor = (await suppliers(ctx))[0];
-    if (vendor === undefined) return 'the target lists no vendor to make a purchase invoice of';
-    id = (await createForm(ctx, 'VIVc', { VECode: vendor.code, RefStr: uniqueCode(ctx, 'D') }, [], { format: 'json' }))
-      .key;
+    const made = await createPurchaseInvoice(ctx, ['10.00'], 'delete');
+    if (typeof made === 'string') return made;
+    id = made.serNr;
   } else if (register === 'EPOrderDocVc') {
     const o = await attempt(
       createJson(ctx, 'EPOrderDocVc', [{ Comment: `${ctx.target.runTag} delete` }], { format: 'json' }),

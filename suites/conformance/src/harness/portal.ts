@@ -12,6 +12,7 @@ export {
 } from './portal-activities.js';
 export {
   createDocument,
+  createPurchaseInvoice,
   type DocumentBasis,
   documentBasis,
   type RowSpec,
