@@ -41,6 +41,28 @@ const PORTALCC: Readonly<Record<string, 'est' | 'lat'>> = {
 };
 const PAYROLL_REGISTERS = Object.keys(PORTALCC);
 
+/**
+ * The rule a refused `__new` of `vcname` breaks: its first catalogue header field is asked as a trigger (one
+ * request, on this failure path only). Refused too, the register is not served (TRIGGER.REGISTERS, §2 "Registers
+ * per operation"); taken, `__new` itself is broken (TRIGGER.NEW: "Every supported register accepts __new").
+ */
+async function newRefusedRule(ctx: RuleContext, vcname: string, portalcc?: 'est' | 'lat'): Promise<string> {
+  const header = (getRule(`PORTAL.TRIGGER.FIELDS_${vcname.toUpperCase()}`)?.params?.header ?? []) as string[];
+  const field = header.find((f) => !f.startsWith('__'));
+  if (field === undefined) return 'PORTAL.TRIGGER.NEW';
+  const o = await attempt(
+    ctx.client.portal.windowactions(portalcc ? { portalcc } : {}, {
+      vcname: vcname as FieldTriggerRequest['vcname'],
+      fieldname: field,
+      value: '',
+      rowindex: -1,
+      values: { header: {} },
+    }),
+  );
+  const took = o.ok && (o.value.body as TriggerBody).success === true;
+  return took ? 'PORTAL.TRIGGER.NEW' : 'PORTAL.TRIGGER.REGISTERS';
+}
+
 /** The `__new` answer of each register, made once per run and reused by every field of it. */
 const freshRecords = new Map<string, TriggerBody>();
 
@@ -101,6 +123,7 @@ describe('field-trigger catalogue', () => {
   ruleProperty(
     [
       'PORTAL.TRIGGER.NEW',
+      'PORTAL.TRIGGER.REGISTERS',
       'PORTAL.TRIGGER.NEW_AND_COPY_EVERYWHERE',
       'PORTAL.TRIGGER.COPY',
       'PORTAL.TRIGGER.ID',
@@ -132,11 +155,12 @@ describe('field-trigger catalogue', () => {
         { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 },
         'PORTAL.TRIGGER.NEW',
       );
-      expectRule(
-        body.success === true,
-        'PORTAL.TRIGGER.NEW',
-        () => `__new of ${vcname} answered success ${show(body.success)}`,
-      );
+      if (body.success !== true)
+        expectRule(
+          false,
+          await newRefusedRule(ctx, vcname),
+          () => `__new of ${vcname} answered success ${show(body.success)}`,
+        );
     },
     {
       numRuns: 10,
@@ -213,6 +237,7 @@ describe('field-trigger catalogue', () => {
       'PORTAL.TRIGGER.FIELDS_EPOFFWORKVC',
       'PORTAL.TRIGGER.FIELDS_EPOFFWORKPLANVC',
       'PORTAL.TRIGGER.REGISTERS',
+      'PORTAL.TRIGGER.NEW',
       'PORTAL.TRIGGER.VALUE',
       'PORTAL.TRIGGER.RESPONSE_SUCCESS',
       'PORTAL.TRIGGER.RESPONSE_RES',
@@ -229,7 +254,7 @@ describe('field-trigger catalogue', () => {
       const fields = (useRow ? rowFields : (params?.header ?? [])).filter((f) => !f.startsWith('__'));
       if (fields.length === 0) return;
       const field = fields[pick % fields.length]!;
-      const options = portalcc ? { portalcc } : {};
+      const options = { ...(portalcc ? { portalcc } : {}), judgesAcceptance: true };
       const newRequest = { vcname: vcname as FieldTriggerRequest['vcname'], fieldname: '__new', rowindex: -1 } as const;
       // the new record of a register, made once per run: a member example costs the field's trigger alone
       let fresh: TriggerBody | undefined = freshRecords.get(vcname);
@@ -260,6 +285,14 @@ describe('field-trigger catalogue', () => {
         rule,
         options,
       );
+      // a refused __new: the register is not served when the field is refused too, else __new itself broke
+      if (fresh.success !== true)
+        expectRule(
+          false,
+          body.success === true ? 'PORTAL.TRIGGER.NEW' : 'PORTAL.TRIGGER.REGISTERS',
+          () =>
+            `__new of ${vcname} answered success ${show(fresh.success)}${body.success === true ? '' : `, and its field ${field} was refused too: the register is not served`}`,
+        );
       expectRule(
         body.success === true,
         rule,

@@ -258,7 +258,9 @@ describe('field-trigger effects', () => {
           // precondition: the field is taken as a trigger at all (FIELDS_ACTVC, judged by its own member
           // example); asked again with a user code, only when the group was refused
           const code = fieldValue(user, 'Code');
-          const plain = await trigger(ctx, act({ [field]: code }, field), 'PORTAL.TRIGGER.FIELDS_ACTVC');
+          const plain = await trigger(ctx, act({ [field]: code }, field), 'PORTAL.TRIGGER.FIELDS_ACTVC', {
+            judgesAcceptance: true,
+          });
           if (
             !confirmed(
               ctx,

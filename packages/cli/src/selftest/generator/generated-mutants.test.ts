@@ -79,6 +79,29 @@ describe('catalogue mutants', () => {
     expect(m.request!(other)).toBe(other);
   });
 
+  it('refuse a register a JSON operation names in its body, with the JSON failure', () => {
+    const post = (url: string, body: string): ProxyRequest => ({
+      method: 'POST',
+      url,
+      headers: {},
+      body: Buffer.from(body),
+    });
+    const m = mutant('catalogue:PORTAL.TRIGGER.REGISTERS:EmplVc');
+    const hit = m.request!(
+      post(
+        '/WebErpAPI.hal?action=windowactions&portalcc=est',
+        JSON.stringify({ vcname: 'EmplVc', fieldname: '__new' }),
+      ),
+    );
+    expect('status' in hit && JSON.parse(hit.body.toString())).toMatchObject({ success: false });
+    const other = post('/WebErpAPI.hal?action=windowactions', JSON.stringify({ vcname: 'IVVc', fieldname: '__new' }));
+    expect(m.request!(other)).toBe(other);
+    const aef = mutant('catalogue:PORTAL.AEF.REGISTERS:CUVc');
+    const b64 = Buffer.from(JSON.stringify({ vcname: 'CUVc', id: 'C1' })).toString('base64');
+    const refused = aef.request!(post('/WebErpAPI.hal?action=activeeditfields', b64));
+    expect('status' in refused && JSON.parse(refused.body.toString())).toMatchObject({ success: false });
+  });
+
   it('drop a lookup result found only through the field that is no longer searched', () => {
     const m = mutant('catalogue:PORTAL.LOOKUP.SEARCH_FIELDS_CONTACTS:RegNr1');
     const body = xml(
