@@ -306,6 +306,29 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
           ? refusal('encrypted=true is not supported')
           : req,
     },
+    {
+      id: 'trigger-type-codes-refused',
+      description:
+        'field triggers that carry rowfields (FieldName:TypeCode pairs) answer success false; plain ones are taken',
+      breaks: ['PORTAL.TRIGGER.TYPE_CODES'],
+      // headerfields and rowfields with the type codes 1, 2, 5, 12, 15 (portal-action-api.md §2 "Field-trigger
+      // request body"): the same trigger without them is taken, so only the type codes are refused
+      // (PORTAL.TRIGGER.ROWFIELDS, which states that rowfields is taken, breaks with it)
+      alsoBreaks: ['PORTAL.TRIGGER.ROWFIELDS', 'PORTAL.TRIGGER.HEADERFIELDS'],
+      request: (req) => {
+        if (portalAction(req) !== 'windowactions' || queryOf(req).get('encrypted') === 'true') return req;
+        const body = req.body.toString('utf8');
+        if (!/"rowfields"\s*:/.test(body)) return req;
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: Buffer.from(
+            JSON.stringify({ success: false, res: false, messages: [{ description: 'rowfields are not supported' }] }),
+            'utf8',
+          ),
+        };
+      },
+    },
     refused('getportalusers', 'PORTAL.USERS.GETPORTALUSERS'),
     refused('getemployeeinfo', 'PORTAL.EMPLOYEE.GETEMPLOYEEINFO'),
     refused('getcomments', 'PORTAL.ACTIVITY.GETCOMMENTS'),
