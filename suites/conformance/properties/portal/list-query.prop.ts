@@ -221,6 +221,12 @@ describe('portal list query parameters', () => {
       if (usercode === undefined) ctx.skip('no --usercode configured: the Kanban list is asked with a usercode');
       for (const maxsize of [1, 5, 20]) {
         const o = await attempt(ctx.client.portal.list('Kanban', { usercode, maxsize }));
+        if (!o.ok) {
+          // asked on this failure path only: a Kanban list refused without maxsize too is the register refused
+          // (LIST.REGISTERS), not the parameter
+          const plain = await attempt(ctx.client.portal.list('Kanban', { usercode }));
+          expectRule(plain.ok, 'PORTAL.LIST.REGISTERS', () => `Kanban usercode=${usercode}: ${describeOutcome(plain)}`);
+        }
         expectRule(
           o.ok,
           'PORTAL.LIST.KANBAN_PARAMS',
