@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createForm, createJson, UnledgeredRecordError, uniqueCode } from './data.js';
+import { createForm, createJson, registersWithData, UnledgeredRecordError, uniqueCode } from './data.js';
 import type { RuleContext } from './rule-test.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'erpcert-data-'));
@@ -61,5 +61,35 @@ describe('created records go into the ledger', () => {
   it('refuses to go on with a record whose key cannot be told', async () => {
     const { ctx } = fakeCtx([{ Name: 'no key' }]);
     await expect(createForm(ctx, 'IVVc', { CustCode: 'C1' })).rejects.toThrow(UnledgeredRecordError);
+  });
+});
+
+describe('registersWithData', () => {
+  /** A target whose registers hold the given numbers of records; counts the reads. */
+  function target(counts: Record<string, number>) {
+    const reads: string[] = [];
+    const ctx = {
+      client: {
+        rest: {
+          list: async (register: string) => {
+            reads.push(register);
+            return { records: Array.from({ length: counts[register] ?? 0 }, () => ({})) };
+          },
+        },
+      },
+    } as unknown as RuleContext;
+    return { ctx, reads };
+  }
+
+  it('keeps the registers with data in the order given', async () => {
+    const { ctx, reads } = target({ A: 1, C: 3 });
+    expect(await registersWithData(ctx, ['A', 'B', 'C'])).toEqual(['A', 'C']);
+    expect(reads).toEqual(['A', 'B', 'C']);
+  });
+
+  it('stops reading once enough are found (the gate profile)', async () => {
+    const { ctx, reads } = target({ A: 1, B: 0, C: 2, D: 5 });
+    expect(await registersWithData(ctx, ['A', 'B', 'C', 'D'], 1, 2)).toEqual(['A', 'C']);
+    expect(reads).toEqual(['A', 'B', 'C']);
   });
 });
