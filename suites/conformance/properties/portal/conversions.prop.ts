@@ -273,13 +273,10 @@ describe('conversions, copyrecord, unokrecord', () => {
     {
       numRuns: 4,
       writes: true,
-      examples: (ctx) =>
-        ctx.profile === 'gate'
-          ? []
-          : [
-              ['IVVc', [{ stp: '1' }]],
-              ['ORVc', [{ stp: '1' }]],
-            ],
+      examples: [
+        ['IVVc', [{ stp: '1' }]],
+        ['ORVc', [{ stp: '1' }]],
+      ],
     },
   );
 
