@@ -151,10 +151,12 @@ describe('attachments', () => {
     {
       numRuns: 8,
       writes: true,
-      // each register once, in every run (each a member: the gate profile spends it too, gate-budget.ts)
-      examples: OWN_REGISTERS.map(
-        (r, i) => [r, `erpcert-${i}.txt`, new Uint8Array([104, 105, 10 + i])] as [OwnRegister, string, Uint8Array],
-      ),
+      // each register once, in every run
+      // (the gate profile, which judges each rule once, without the VIVc and EPOrderDocVc members)
+      examples: (ctx) =>
+        OWN_REGISTERS.slice(0, ctx.profile === 'gate' ? 4 : undefined).map(
+          (r, i) => [r, `erpcert-${i}.txt`, new Uint8Array([104, 105, 10 + i])] as [OwnRegister, string, Uint8Array],
+        ),
     },
   );
 });

@@ -185,14 +185,17 @@ describe('deleterow and insertrow ids', () => {
     {
       numRuns: 10,
       writes: true,
-      // at the beginning and after a row, in every run (INSERTROW_AT_BEGINNING, INSERTROW_POSITION); a row of the
-      // inserted type among the document's own, so that the read of its stp is confirmed; each row type of
-      // INSERTROW_ROWTYPE (1, 2, 3) in every run
-      examples: [
-        [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
-        [{ rows: [{ stp: '2' }, { stp: '1' }], after: 1, type: 2 }],
-        [{ rows: [{ stp: '3' }, { stp: '1' }], after: 2, type: 3 }],
-      ],
+      // at the beginning and after a row, in every run (INSERTROW_AT_BEGINNING, INSERTROW_POSITION)
+      // a row of the inserted type among the document's own, so that the read of its stp is confirmed; each row
+      // type of INSERTROW_ROWTYPE (1, 2, 3) in every run (the gate profile, which judges each rule once: 1 and 2)
+      examples: (ctx) => {
+        const cases: [{ rows: RowSpec[]; after: number; type: number }][] = [
+          [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
+          [{ rows: [{ stp: '2' }, { stp: '1' }], after: 1, type: 2 }],
+        ];
+        if (ctx.profile !== 'gate') cases.push([{ rows: [{ stp: '3' }, { stp: '1' }], after: 2, type: 3 }]);
+        return cases;
+      },
     },
   );
 
@@ -276,6 +279,8 @@ describe('deleterow and insertrow ids', () => {
     ],
     'deleterow and insertrow serve VIVc: a purchase invoice of the suite loses row 1, then gains a first row',
     async (ctx) => {
+      // the gate profile judges each rule once, and the IVVc properties above judge these four
+      if (ctx.profile === 'gate') ctx.skip('gate profile: the VIVc member examples run in the full profile');
       const made = await createPurchaseInvoice(ctx, ['10.00', '20.00'], 'vivc row');
       if (typeof made === 'string') ctx.skip(made);
       const serNr = made.serNr;
