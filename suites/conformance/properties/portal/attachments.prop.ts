@@ -152,7 +152,8 @@ describe('attachments', () => {
       numRuns: 8,
       writes: true,
       // each register once, in every run
-      // (the gate profile, which judges each rule once, without the VIVc and EPOrderDocVc members)
+      // (the gate profile without the VIVc and EPOrderDocVc members: each needs a record made for it, a setup the
+      // gate's request budget leaves to the full profile)
       examples: (ctx) =>
         OWN_REGISTERS.slice(0, ctx.profile === 'gate' ? 4 : undefined).map(
           (r, i) => [r, `erpcert-${i}.txt`, new Uint8Array([104, 105, 10 + i])] as [OwnRegister, string, Uint8Array],

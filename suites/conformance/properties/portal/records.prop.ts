@@ -124,7 +124,8 @@ describe('delete and document', () => {
       );
     },
     // every delete register in every run
-    // (the gate profile, which judges each rule once, without the VIVc and EPOrderDocVc members)
+    // (the gate profile without the VIVc and EPOrderDocVc members: each needs a record made for it, a setup the
+    // gate's request budget leaves to the full profile)
     {
       numRuns: 8,
       writes: true,

@@ -297,7 +297,7 @@ describe('field-trigger effects', () => {
           users[0];
         if (!grouped) return [];
         const day = new Date('2024-05-06T00:00:00Z');
-        const fields = ['TransDate', 'ActResult', 'MainPersons', ...(ctx.profile === 'gate' ? [] : ['CCPersons'])];
+        const fields = ['TransDate', 'ActResult', 'MainPersons', 'CCPersons'];
         return fields.map((field) => [field, day, grouped] as [string, Date, RestRecord]);
       },
     },
