@@ -275,15 +275,15 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
         portalAction(req) === 'copyrecord' && queryOf(req).get('regname') === 'IVVc' ? emptySuccess() : req,
     },
     {
-      id: 'convert-without-newdata',
-      description: 'conversions answer an empty newdata (the new record is not named)',
+      id: 'convert-newdata-names-no-record',
+      description: 'conversions answer a well-formed newdata that names no record (the new SerNr with a 9 appended)',
       breaks: ['PORTAL.CONVERT.NEWDATA_EXISTS'],
-      // the documented conversion result is <res errstr="" newdata="<new SerNr>"/> (portal-action-api.md §2
-      // "Result element shapes"): newdata="" holds no SerNr, so the shape is broken too
-      alsoBreaks: ['PORTAL.CONVERT.RESULT_SHAPE'],
+      // newdata is "the new invoice SerNr" (portal-action-api.md §4 "Invoice from order"); the shape holds (a
+      // non-empty SerNr), so only NEWDATA_EXISTS breaks. An empty newdata breaks the shape instead
+      // (RESULT_SHAPE: the generated spec:portal-conversion-result:data/res/@newdata:empty)
       response: (req, res) =>
         CONVERSIONS.includes(portalAction(req) ?? '')
-          ? replaced(res, (b) => b.replace(/ newdata="[^"]+"/, ' newdata=""'))
+          ? replaced(res, (b) => b.replace(/ newdata="([^"]+)"/, ' newdata="$19"'))
           : res,
     },
     {
@@ -305,6 +305,29 @@ export function portalMutants(ctx: MutantContext): Mutant[] {
         portalAction(req) === 'windowactions' && queryOf(req).get('encrypted') === 'true'
           ? refusal('encrypted=true is not supported')
           : req,
+    },
+    {
+      id: 'trigger-type-codes-refused',
+      description:
+        'field triggers that carry rowfields (FieldName:TypeCode pairs) answer success false; plain ones are taken',
+      breaks: ['PORTAL.TRIGGER.TYPE_CODES'],
+      // headerfields and rowfields with the type codes 1, 2, 5, 12, 15 (portal-action-api.md §2 "Field-trigger
+      // request body"): the same trigger without them is taken, so only the type codes are refused
+      // (PORTAL.TRIGGER.ROWFIELDS, which states that rowfields is taken, breaks with it)
+      alsoBreaks: ['PORTAL.TRIGGER.ROWFIELDS', 'PORTAL.TRIGGER.HEADERFIELDS'],
+      request: (req) => {
+        if (portalAction(req) !== 'windowactions' || queryOf(req).get('encrypted') === 'true') return req;
+        const body = req.body.toString('utf8');
+        if (!/"rowfields"\s*:/.test(body)) return req;
+        return {
+          status: 200,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: Buffer.from(
+            JSON.stringify({ success: false, res: false, messages: [{ description: 'rowfields are not supported' }] }),
+            'utf8',
+          ),
+        };
+      },
     },
     refused('getportalusers', 'PORTAL.USERS.GETPORTALUSERS'),
     refused('getemployeeinfo', 'PORTAL.EMPLOYEE.GETEMPLOYEEINFO'),

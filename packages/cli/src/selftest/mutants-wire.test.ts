@@ -325,11 +325,11 @@ describe('portal mutants', () => {
       /hasapi="1"/,
     ],
     [
-      'convert-without-newdata',
+      'convert-newdata-names-no-record',
       'action=action&register=createslinvoicefromorder&id=1',
       '<data><res errstr="" newdata="100"/></data>',
-      /newdata=""/,
-      /100/,
+      /newdata="1009"/,
+      /newdata="100"/,
     ],
   ])('%s', (id, query, body, kept, gone) => {
     const out = bodyOf(mutant(id).response!(req(portal(query)), res(body)));

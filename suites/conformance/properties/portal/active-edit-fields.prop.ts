@@ -41,6 +41,9 @@ async function activeFields(ctx: RuleContext, vcname: 'ORVc' | 'CUVc', id: strin
     'PORTAL.DISPATCH.JSON_OPERATIONS',
     () => `activeeditfields answered no JSON: ${show(o.value.raw.text, 200)}`,
   );
+  // success itself first: a missing or non-boolean success is SUCCESS_RES' (the member), and says nothing of
+  // whether the register was served; a false one is a refusal of the register (REGISTERS)
+  expectRule(typeof body.success === 'boolean', 'PORTAL.AEF.SUCCESS_RES', () => `success is ${show(body.success)}`);
   expectRule(
     body.success === true,
     'PORTAL.AEF.REGISTERS',

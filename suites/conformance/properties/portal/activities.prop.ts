@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import {
   deleteRecord,
   expectRule,
+  ledgerGone,
   ledgerPermanent,
   type RuleContext,
   ruleTest,
@@ -32,8 +33,14 @@ async function deleteQuietly(ctx: RuleContext, register: string, id: string | un
 
 describe('activities', () => {
   ruleTest(
-    ['PORTAL.ACTIVITY.LINKTOSOURCERECORD', 'PORTAL.ACTIVITY.ADDCOMMENT', 'PORTAL.ACTIVITY.SETTASKDESCRIPTION'],
-    'linktosourcerecord creates an activity for the suite’s own invoice; addcomment and settaskdescription on it answer an operation result',
+    [
+      'PORTAL.ACTIVITY.LINKTOSOURCERECORD',
+      'PORTAL.ACTIVITY.ADDCOMMENT',
+      'PORTAL.ACTIVITY.SETTASKDESCRIPTION',
+      'PORTAL.DELETE.REGISTERS',
+      'PORTAL.ATTACH.REGISTERS',
+    ],
+    'linktosourcerecord creates an activity for the suite’s own invoice; addcomment and settaskdescription on it answer an operation result; doupload and the portal delete serve it',
     async (ctx) => {
       const invoice = await createDocument(ctx, 'IVVc', [{ stp: '1' }], 'activity source');
       let activity: string | undefined;
@@ -62,6 +69,27 @@ describe('activities', () => {
         );
         const described = expectSuccess(d, 'PORTAL.ACTIVITY.SETTASKDESCRIPTION', `settaskdescription id=${activity}`);
         await assertPortalXml(ctx, described.raw.text, 'portal-result', 'PORTAL.ACTIVITY.SETTASKDESCRIPTION');
+        // the ActVc member of ATTACH.REGISTERS (§2 "Registers per operation": doupload), full profile only: a file
+        // uploaded to the activity and deleted again (two requests)
+        if (ctx.profile !== 'gate') {
+          const up = await attempt(
+            ctx.client.portal.doupload(
+              { regname: 'ActVc', id: activity },
+              { filename: 'erpcert-activity.txt', content: Buffer.from(`${ctx.target.runTag} attachment\n`) },
+            ),
+          );
+          const uploaded = expectSuccess(up, 'PORTAL.ATTACH.REGISTERS', `doupload regname=ActVc&id=${activity}`);
+          ctx.observe('PORTAL.ATTACH.REGISTERS');
+          if (uploaded.uuid)
+            await attempt(ctx.client.portal.deleteattachment({ regname: 'ActVc', id: activity, file: uploaded.uuid }));
+        }
+        // the ActVc member of DELETE.REGISTERS (§2 "Registers per operation": delete), judged on the clean-up
+        // delete of the activity, which /api/1/ cannot make (no extra request)
+        const gone = await attempt(ctx.client.portal.delete({ register: 'ActVc', id: activity } as never));
+        expectSuccess(gone, 'PORTAL.DELETE.REGISTERS', `delete register=ActVc&id=${activity}`);
+        ledgerGone(ctx, 'ActVc', activity);
+        ctx.observe('PORTAL.DELETE.REGISTERS');
+        activity = undefined;
       } finally {
         await deleteQuietly(ctx, 'ActVc', activity);
         await deleteQuietly(ctx, 'IVVc', invoice);

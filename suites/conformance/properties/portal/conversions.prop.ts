@@ -5,6 +5,7 @@ import type { RestRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
+  confirmed,
   deleteRecord,
   expectRule,
   fieldValue,
@@ -107,13 +108,14 @@ describe('conversions, copyrecord, unokrecord', () => {
         const o = await attempt(ctx.client.portal.call(`action_${c.action}`, params as never));
         const res = expectSuccess(o, c.rule, `${c.action} ${show(params)}`);
         const newdata = (res as { newdata?: string }).newdata ?? '';
-        // an empty newdata names no record (NEWDATA_EXISTS); that it also breaks the documented shape is
-        // judged by the test below, so that each rule is judged in every run
-        expectRule(
-          newdata !== '',
-          'PORTAL.CONVERT.NEWDATA_EXISTS',
-          () => `${c.action} answered no newdata, so it names no new ${c.to}: ${show(res.raw.text, 200)}`,
-        );
+        // NEWDATA_EXISTS is judged only on a well-formed newdata (a SerNr, §2 "Conversion result"): a missing or
+        // empty one is the result shape's (RESULT_SHAPE FAILs on it here and in the test below), and the
+        // record it names cannot be looked for
+        if (newdata === '') {
+          await assertPortalXml(ctx, res.raw.text, 'portal-conversion-result', 'PORTAL.CONVERT.RESULT_SHAPE');
+          confirmed(ctx, 'PORTAL.CONVERT.NEWDATA_EXISTS', false, () => `${c.action} answered no newdata`);
+          break;
+        }
         ledgerCreated(ctx, c.to, newdata);
         made.push([c.to, newdata]);
         await assertPortalXml(ctx, res.raw.text, 'portal-conversion-result', 'PORTAL.CONVERT.RESULT_SHAPE');
@@ -272,7 +274,19 @@ describe('conversions, copyrecord, unokrecord', () => {
       ctx.observe(['PORTAL.UNOK.REGISTERS', 'PORTAL.AUTH.USERCODE_ACTING_USER']);
       await drop(ctx, [[regname, id]]);
     },
-    { numRuns: 4, writes: true },
+    // IVVc and ORVc of UNOK.REGISTERS in every run (its third member, PlanAbsenceVc, needs a confirmed planned
+    // absence under portalcc=est, which this test does not make)
+    {
+      numRuns: 4,
+      writes: true,
+      examples: (ctx) =>
+        ctx.profile === 'gate'
+          ? []
+          : [
+              ['IVVc', [{ stp: '1' }]],
+              ['ORVc', [{ stp: '1' }]],
+            ],
+    },
   );
 
   ruleProperty(

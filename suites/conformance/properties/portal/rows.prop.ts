@@ -12,12 +12,14 @@ import {
   type RuleContext,
   rowsOf,
   ruleProperty,
+  ruleTest,
   show,
 } from '../../src/harness/index.js';
 import {
   assertPortalXml,
   attempt,
   createDocument,
+  createPurchaseInvoice,
   describeOutcome,
   expectErrorShape,
   expectSuccess,
@@ -198,11 +200,16 @@ describe('deleterow and insertrow ids', () => {
       numRuns: 10,
       writes: true,
       // at the beginning and after a row, in every run (INSERTROW_AT_BEGINNING, INSERTROW_POSITION)
-      examples: [
-        [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
-        // a row of the inserted type among the document's own, so that the read of its stp is confirmed
-        [{ rows: [{ stp: '2' }, { stp: '1' }], after: 1, type: 2 }],
-      ],
+      // a row of the inserted type among the document's own, so that the read of its stp is confirmed; each row
+      // type of INSERTROW_ROWTYPE (1, 2, 3) in every run (the gate profile, which judges each rule once: 1 and 2)
+      examples: (ctx) => {
+        const cases: [{ rows: RowSpec[]; after: number; type: number }][] = [
+          [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
+          [{ rows: [{ stp: '2' }, { stp: '1' }], after: 1, type: 2 }],
+        ];
+        if (ctx.profile !== 'gate') cases.push([{ rows: [{ stp: '3' }, { stp: '1' }], after: 2, type: 3 }]);
+        return cases;
+      },
     },
   );
 
@@ -272,5 +279,48 @@ describe('deleterow and insertrow ids', () => {
         [[{ stp: '1' }], { action: 'insertrow', form: 'type-9' }],
       ],
     },
+  );
+
+  // VIVc, the other register that both deleterow and insertrow serve (§2 "Registers per operation"), in every
+  // run: a purchase invoice of the suite's own with two rows (Comment tagged), row 1 deleted, then a row inserted
+  // at the beginning. The other members (ErpExternalSignersVc, ErpSignSessVc, EPOrderDocVc rows) have no
+  // documented write that makes a record with rows to work on.
+  ruleTest(
+    [
+      'PORTAL.ROWS.DELETEROW_REGISTERS',
+      'PORTAL.ROWS.INSERTROW_REGISTERS',
+      'PORTAL.ROWS.DELETEROW_REMOVES',
+      'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+    ],
+    'deleterow and insertrow serve VIVc: a purchase invoice of the suite loses row 1, then gains a first row',
+    async (ctx) => {
+      // the gate profile judges each rule once, and the IVVc properties above judge these four
+      if (ctx.profile === 'gate') ctx.skip('gate profile: the VIVc member examples run in the full profile');
+      const made = await createPurchaseInvoice(ctx, ['10.00', '20.00'], 'vivc row');
+      if (typeof made === 'string') ctx.skip(made);
+      const serNr = made.serNr;
+      const comments = async () =>
+        rowsOf((await readBySerNr(ctx, 'VIVc', serNr)) ?? {}).map((r) => fieldValue(r, 'Comment'));
+      const before = await comments();
+      if (before.length !== 2) ctx.skip(`VIVc ${serNr}, created with 2 rows, reads back with ${before.length}`);
+      const del = await attempt(ctx.client.portal.deleterow({ register: 'VIVc', id: `${serNr}:1` }));
+      expectSuccess(del, 'PORTAL.ROWS.DELETEROW_REGISTERS', `deleterow register=VIVc&id=${serNr}:1`);
+      const left = await comments();
+      expectRule(
+        JSON.stringify(left) === JSON.stringify(before.slice(1)),
+        'PORTAL.ROWS.DELETEROW_REMOVES',
+        () => `deleterow VIVc id=${serNr}:1 on rows ${show(before)} left ${show(left)}`,
+      );
+      const ins = await attempt(ctx.client.portal.insertrow({ register: 'VIVc', id: `${serNr}:0:1` }));
+      expectSuccess(ins, 'PORTAL.ROWS.INSERTROW_REGISTERS', `insertrow register=VIVc&id=${serNr}:0:1`);
+      const after = await comments();
+      expectRule(
+        after.length === left.length + 1 && JSON.stringify(after.slice(1)) === JSON.stringify(left),
+        'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+        () => `insertrow VIVc id=${serNr}:0:1 on rows ${show(left)} left ${show(after)}`,
+      );
+      await cleanUp(ctx, 'VIVc', serNr);
+    },
+    { writes: true },
   );
 });

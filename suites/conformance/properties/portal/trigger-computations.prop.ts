@@ -305,6 +305,14 @@ describe('field triggers', () => {
       if (!o.ok) return; // refused as an error: validated too
       const body = o.value.body as { success?: unknown; messages?: { description?: unknown }[] };
       if (body.success === false) return;
+      // the messages array itself first (§2 "Field-trigger response body": description strings): a message
+      // without its description is RESPONSE_MESSAGES', and whether it warns cannot be read from it
+      if (body.messages !== undefined)
+        expectRule(
+          Array.isArray(body.messages) && body.messages.every((m) => typeof m?.description === 'string'),
+          'PORTAL.TRIGGER.RESPONSE_MESSAGES',
+          () => `messages is ${show(body.messages)}`,
+        );
       expectRule(
         Array.isArray(body.messages) &&
           body.messages.some((m) => typeof m.description === 'string' && m.description !== ''),

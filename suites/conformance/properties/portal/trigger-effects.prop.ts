@@ -4,7 +4,7 @@
 import type { FieldTriggerRequest, RestRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { expectRule, fieldValue, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
+import { confirmed, expectRule, fieldValue, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
 import { attempt, decimal, near, textOf, trigger } from '../../src/harness/portal.js';
 
 interface Master {
@@ -254,6 +254,23 @@ describe('field-trigger effects', () => {
         if (group === '' || codes.has(group)) return; // a group named like a user is ambiguous
         const members = users.filter((u) => fieldValue(u, 'AccessGroup') === group && fieldValue(u, 'Closed') !== '1');
         const body = await trigger(ctx, act({ [field]: group }, field), 'PORTAL.TRIGGER.ACTVC_PERSONS_EXPAND');
+        if (body.success !== true) {
+          // precondition: the field is taken as a trigger at all (FIELDS_ACTVC, judged by its own member
+          // example); asked again with a user code, only when the group was refused
+          const code = fieldValue(user, 'Code');
+          const plain = await trigger(ctx, act({ [field]: code }, field), 'PORTAL.TRIGGER.FIELDS_ACTVC', {
+            judgesAcceptance: true,
+          });
+          if (
+            !confirmed(
+              ctx,
+              'PORTAL.TRIGGER.ACTVC_PERSONS_EXPAND',
+              plain.success === true,
+              () => `ActVc ${field} is not taken as a trigger (refused with a user code too)`,
+            )
+          )
+            return;
+        }
         const got = fieldValue(body.record ?? {}, field)
           .split(',')
           .map((s) => s.trim())
@@ -270,7 +287,8 @@ describe('field-trigger effects', () => {
     },
     {
       numRuns: 10,
-      // each of the three rules in every run: TransDate, ActResult, and a group (a user's AccessGroup that is no user code)
+      // each of the three rules in every run: TransDate, ActResult, and a group (a user's AccessGroup that is no user
+      // code) in each of the two fields the rule names (MainPersons, CCPersons)
       examples: async (ctx) => {
         const { users } = await masterData(ctx);
         const codes = new Set(users.map((u) => fieldValue(u, 'Code')));
@@ -279,9 +297,8 @@ describe('field-trigger effects', () => {
           users[0];
         if (!grouped) return [];
         const day = new Date('2024-05-06T00:00:00Z');
-        return (['TransDate', 'ActResult', 'MainPersons'] as const).map(
-          (field) => [field, day, grouped] as [string, Date, RestRecord],
-        );
+        const fields = ['TransDate', 'ActResult', 'MainPersons', 'CCPersons'];
+        return fields.map((field) => [field, day, grouped] as [string, Date, RestRecord]);
       },
     },
   );
@@ -325,25 +342,44 @@ describe('field-trigger effects', () => {
       fc.integer({ min: 1, max: 10_000 }).map((n) => n / 10),
     ],
     async (ctx, code, quant, price) => {
+      const plain: FieldTriggerRequest = {
+        vcname: 'IVVc',
+        fieldname: 'Quant',
+        value: String(quant),
+        rowindex: 0,
+        values: {
+          header: { InvDate: '2025-02-03' },
+          rows: [{ stp: '1', Quant: String(quant), Price: String(price) }],
+        },
+      };
       const body = await trigger(
         ctx,
         {
-          vcname: 'IVVc',
-          fieldname: 'Quant',
-          value: String(quant),
-          rowindex: 0,
+          ...plain,
           headerfields: 'CustCode:1,InvDate:2,Sum4:5',
           rowfields: `Quant:${code},Price:${code},Sum:${code},Spec:1`,
-          values: {
-            header: { InvDate: '2025-02-03' },
-            rows: [{ stp: '1', Quant: String(quant), Price: String(price) }],
-          },
         },
         'PORTAL.TRIGGER.HEADERFIELDS',
       );
       const sum = decimal(body.record?.rows?.[0]?.Sum);
+      const held = body.success === true && near(sum, quant * price, 0.0501);
+      if (!held) {
+        // precondition, asked on this failure path only: the same trigger without type codes is taken and computes
+        // the Sum (else the Quant trigger or the row formula broke: FIELDS_IVVC's, IVVC_ROW_SUM_FORMULA's)
+        const bare = await trigger(ctx, plain, 'PORTAL.TRIGGER.FIELDS_IVVC', { judgesAcceptance: true });
+        const computes = bare.success === true && near(decimal(bare.record?.rows?.[0]?.Sum), quant * price, 0.0501);
+        if (
+          !confirmed(
+            ctx,
+            'PORTAL.TRIGGER.TYPE_CODES',
+            computes,
+            () => `the Quant trigger without type codes does not compute Sum either: ${show(bare, 200)}`,
+          )
+        )
+          return;
+      }
       expectRule(
-        body.success === true && near(sum, quant * price, 0.0501),
+        held,
         'PORTAL.TRIGGER.TYPE_CODES',
         () =>
           `Quant ${quant} x Price ${price} with type code ${code} answered Sum ${show(body.record?.rows?.[0]?.Sum)}`,

@@ -10,6 +10,7 @@ import type { RestRecord } from '@erpcert/client';
 import { type Created, createForm, probe } from './data.js';
 import { fieldValue, rowsOf } from './records.js';
 import type { RuleContext } from './rule-test.js';
+import { accountVatPairs, suppliers } from './write-data.js';
 
 /** A row to create: an item row (stp 1, the default) or a text row (stp 2). */
 export interface RowSpec {
@@ -117,4 +118,30 @@ export function rowContents(record: RestRecord | undefined): Record<string, stri
     for (const [k, v] of Object.entries(row)) if (k !== '@rownumber') out[k] = String(v);
     return out;
   });
+}
+
+/**
+ * A tagged purchase invoice (VIVc) of the suite's own, with one row per amount (an account and VAT code the
+ * target's purchase invoices use, `Comment` tagged), created with a form POST and ledgered: its SerNr; or why
+ * there is none (no vendor, no account with a VAT code). VIVc is a member of the portal's delete, deleterow, insertrow,
+ * sendforapproval and checkapprovalstatus registers (portal-action-api.md §2 "Registers per operation").
+ */
+export async function createPurchaseInvoice(
+  ctx: RuleContext,
+  amounts: readonly string[],
+  what: string,
+): Promise<{ readonly serNr: string } | string> {
+  const [vendors, pairs] = await Promise.all([suppliers(ctx), accountVatPairs(ctx)]);
+  if (vendors.length === 0 || pairs.length === 0)
+    return 'the target has no supplier or no account with a VAT code for a purchase invoice';
+  const pair = pairs[0]!;
+  const rows = amounts.map((sum, i) => ({
+    stp: '1',
+    AccNumber: pair.account,
+    VATCode: pair.vatCode,
+    Sum: sum,
+    Comment: taggedSpec(ctx, what, i + 1),
+  }));
+  const made = await createForm(ctx, 'VIVc', { VECode: vendors[0]!.code }, rows, { format: 'json' });
+  return { serNr: made.key };
 }

@@ -36,13 +36,22 @@ export interface TriggerBody {
 
 /**
  * Sends a trigger and checks the documented response shape (schema PortalFieldTriggerResponse; record with
- * a rows array). Fails the rule `rule` when the target refuses it outright.
+ * a rows array). Fails the rule `rule` when the target refuses it outright. A trigger answered `success: false`
+ * is judged by the caller only where the register takes a `__new` (else the test SKIPs: the register is not served).
  */
 export async function trigger(
   ctx: RuleContext,
   request: FieldTriggerRequest,
   rule: string,
-  options: { readonly encrypted?: boolean; readonly portalcc?: 'est' | 'lat' } = {},
+  options: {
+    readonly encrypted?: boolean;
+    readonly portalcc?: 'est' | 'lat';
+    /**
+     * The caller judges a refusal itself (the catalogue's field and register tests); otherwise a refused trigger
+     * is judged only once the register is shown served (`requireServed`). @defaultValue false
+     */
+    readonly judgesAcceptance?: boolean;
+  } = {},
 ): Promise<TriggerBody> {
   const params = options.portalcc ? { portalcc: options.portalcc } : {};
   const o = await attempt(ctx.client.portal.windowactions(params, request, { encrypted: options.encrypted === true }));
@@ -71,6 +80,8 @@ export async function trigger(
       'PORTAL.TRIGGER.RESPONSE_MESSAGES',
       () => `messages is ${show(body.messages)}`,
     );
+  if (body.success !== true && !options.judgesAcceptance && !['__new', '__copy'].includes(String(request.fieldname)))
+    await requireServed(ctx, String(request.vcname), options.portalcc);
   if (body.success === true) {
     expectRule(
       typeof body.record === 'object' && body.record !== null && Array.isArray(body.record.rows ?? []),
@@ -80,6 +91,34 @@ export async function trigger(
     for (const rule of acceptedRequestRules(request, options)) observe(rule);
   }
   return body;
+}
+
+/** Whether each register (and portal country) takes a `__new`, asked once per run. */
+const served = new Map<string, Promise<boolean>>();
+
+/**
+ * Precondition of a trigger's effect rule: the register is served (§2 "Registers per operation": windowactions).
+ * Asked only after a refused trigger, with one `__new` of the register (once per run): refused too, the register
+ * takes no trigger at all, which PORTAL.TRIGGER.REGISTERS (and NEW) judge; the effect cannot be judged, and the
+ * test SKIPs with the reason. Taken, the refusal stands as the effect rule's.
+ */
+async function requireServed(ctx: RuleContext, vcname: string, portalcc: 'est' | 'lat' | undefined): Promise<void> {
+  const key = `${vcname}:${portalcc ?? ''}`;
+  let asked = served.get(key);
+  if (asked === undefined) {
+    asked = attempt(
+      ctx.client.portal.windowactions(portalcc ? { portalcc } : {}, {
+        vcname: vcname as FieldTriggerRequest['vcname'],
+        fieldname: '__new',
+        rowindex: -1,
+      }),
+    ).then((o) => o.ok && (o.value.body as TriggerBody).success === true);
+    served.set(key, asked);
+  }
+  if (!(await asked))
+    ctx.skip(
+      `${vcname} takes no trigger (its __new is refused too): the register is not served, which PORTAL.TRIGGER.REGISTERS judges`,
+    );
 }
 
 /** The registers vcname names (§2 "Field-trigger request body"). */

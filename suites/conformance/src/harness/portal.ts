@@ -13,6 +13,7 @@ export {
 export {
   createDocument,
   createDocumentAnswer,
+  createPurchaseInvoice,
   type DocumentBasis,
   documentBasis,
   type RowSpec,

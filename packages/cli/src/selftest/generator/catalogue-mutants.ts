@@ -41,15 +41,45 @@ const base = (r: Rule, member: string) => ({
   ...(r.observable ? {} : { unobservable: r.why ?? 'observable: false' }),
 });
 
+/**
+ * The register a JSON operation names in its body (portal §2): `vcname` of a plain windowactions request, of the
+ * base64 JSON `{vcname, id}` of activeeditfields; undefined for another request or a body it cannot read.
+ */
+export function bodyRegister(req: ProxyRequest): string | undefined {
+  const action = portalAction(req);
+  if (action === 'windowactions') {
+    const vcname = triggerRequest(req)?.vcname;
+    return typeof vcname === 'string' ? vcname : undefined;
+  }
+  if (action !== 'activeeditfields') return undefined;
+  try {
+    const body = JSON.parse(Buffer.from(req.body.toString('utf8').trim(), 'base64').toString('utf8')) as unknown;
+    const vcname = body !== null && typeof body === 'object' ? (body as { vcname?: unknown }).vcname : undefined;
+    return typeof vcname === 'string' ? vcname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON failure of a JSON operation (portal §2 "Field-trigger response body": success false). */
+const jsonRefusal = (why: string) => ({
+  status: 200,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: Buffer.from(JSON.stringify({ success: false, res: false, messages: [{ description: why }] }), 'utf8'),
+});
+
 function registerRefused(r: Rule, register: string): GeneratedMutant {
   const ops = new Set(r.appliesTo ?? []);
   return {
     ...base(r, register),
     description: `${[...ops].join(', ')} refuses register ${register}`,
-    request: (req) =>
-      isPortal(req) && ops.has(portalAction(req) ?? '') && requestRegister(req) === register
-        ? refusal(`Register ${register} is not supported`)
-        : req,
+    request: (req) => {
+      if (!isPortal(req) || !ops.has(portalAction(req) ?? '')) return req;
+      // the JSON operations name their register in the body and fail with a JSON answer
+      const inBody = bodyRegister(req);
+      if (inBody !== undefined) return inBody === register ? jsonRefusal(`Register ${register} is not supported`) : req;
+      return requestRegister(req) === register ? refusal(`Register ${register} is not supported`) : req;
+    },
   };
 }
 
@@ -166,12 +196,24 @@ function parameterIgnored(
   const dependent = catalogue
     .filter((x) => x.id !== r.id && names.some((n) => String(x.params?.[n] ?? '') === value))
     .map((x) => x.id);
+  // a member carried as a part of the id (`params.idPart`: insertrow id {SerNr}:{afterRow}:{rowType}, portal §2
+  // "Identifier formats") is edited there: no parameter of the rule's name is ever sent
+  const idPart = typeof r.params?.idPart === 'number' ? r.params.idPart - 1 : undefined;
   return {
     ...base(r, value),
     ...(dependent.length > 0 ? { alsoBreaks: dependent } : {}),
-    description: `${names[0]}=${value} is answered as ${names[0]}=${other}`,
+    description:
+      idPart === undefined
+        ? `${names[0]}=${value} is answered as ${names[0]}=${other}`
+        : `an id whose part ${idPart + 1} is ${value} is answered as if it were ${other}`,
     request: (req) => {
       if (!isPortal(req) || (ops.size > 0 && !ops.has(portalAction(req) ?? ''))) return req;
+      if (idPart !== undefined) {
+        const parts = (queryOf(req).get('id') ?? '').split(':');
+        if (parts[idPart] !== value) return req;
+        parts[idPart] = other;
+        return withQuery(req, (q) => q.set('id', parts.join(':')));
+      }
       const name = names.find((n) => queryOf(req).get(n) === value);
       return name === undefined ? req : withQuery(req, (q) => q.set(name, other));
     },

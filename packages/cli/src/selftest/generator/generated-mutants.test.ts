@@ -41,6 +41,13 @@ describe('spec mutants', () => {
     expect(byId.has('spec:IVVcEnvelope:data/IVVc/InvDate:number')).toBe(true);
   });
 
+  it('mutate the success form of the operation result only (an empty errstr is the documented success)', () => {
+    expect(byId.has('spec:portal-result:data/res/@errstr:remove')).toBe(true);
+    expect(byId.has('spec:portal-result:data/res/@errstr:empty')).toBe(false);
+    expect(byId.has('spec:portal-result:error:remove')).toBe(false);
+    expect(byId.has('spec:portal-result:error/@code:rename')).toBe(false);
+  });
+
   it('edit the answers of their body only', () => {
     const m = mutant('spec:portal-list:data/IVVc/Sum4:remove');
     const listReq = req('/WebErpAPI.hal?register=IVVc&page=1');
@@ -72,6 +79,29 @@ describe('catalogue mutants', () => {
     expect(m.request!(other)).toBe(other);
   });
 
+  it('refuse a register a JSON operation names in its body, with the JSON failure', () => {
+    const post = (url: string, body: string): ProxyRequest => ({
+      method: 'POST',
+      url,
+      headers: {},
+      body: Buffer.from(body),
+    });
+    const m = mutant('catalogue:PORTAL.TRIGGER.REGISTERS:EmplVc');
+    const hit = m.request!(
+      post(
+        '/WebErpAPI.hal?action=windowactions&portalcc=est',
+        JSON.stringify({ vcname: 'EmplVc', fieldname: '__new' }),
+      ),
+    );
+    expect('status' in hit && JSON.parse(hit.body.toString())).toMatchObject({ success: false });
+    const other = post('/WebErpAPI.hal?action=windowactions', JSON.stringify({ vcname: 'IVVc', fieldname: '__new' }));
+    expect(m.request!(other)).toBe(other);
+    const aef = mutant('catalogue:PORTAL.AEF.REGISTERS:CUVc');
+    const b64 = Buffer.from(JSON.stringify({ vcname: 'CUVc', id: 'C1' })).toString('base64');
+    const refused = aef.request!(post('/WebErpAPI.hal?action=activeeditfields', b64));
+    expect('status' in refused && JSON.parse(refused.body.toString())).toMatchObject({ success: false });
+  });
+
   it('drop a lookup result found only through the field that is no longer searched', () => {
     const m = mutant('catalogue:PORTAL.LOOKUP.SEARCH_FIELDS_CONTACTS:RegNr1');
     const body = xml(
@@ -87,6 +117,19 @@ describe('catalogue mutants', () => {
     const env = json({ data: { '@register': 'IVVc', IVVc: [{ rows: [{ stp: '1' }, { stp: '2' }] }] } });
     const out = JSON.parse(m.response!(req('/api/1/IVVc'), env).body.toString());
     expect(out.data.IVVc[0].rows.map((r: { stp: string }) => r.stp)).toEqual(['1', '29']);
+  });
+
+  it('take a member carried in a part of the id away there (insertrow {SerNr}:{afterRow}:{rowType})', () => {
+    const m = mutant('catalogue:PORTAL.ROWS.INSERTROW_ROWTYPE:3');
+    const hit = m.request!(req('/WebErpAPI.hal?action=insertrow&register=IVVc&id=100:2:3'));
+    expect(new URL(`http://h${(hit as ProxyRequest).url}`).searchParams.get('id')).toBe('100:2:1');
+    for (const url of [
+      '/WebErpAPI.hal?action=insertrow&register=IVVc&id=100:3:1',
+      '/WebErpAPI.hal?action=deleterow&register=IVVc&id=100:2:3',
+    ]) {
+      const other = req(url);
+      expect(m.request!(other)).toBe(other);
+    }
   });
 
   it('reads the record register of a sub-action from regname', () => {
