@@ -196,8 +196,9 @@ describe('approval status', () => {
         ['IVVc', ['sendforapproval', 'approveactivity']],
         ['ORVc', ['sendforapproval', 'cancelapproval']],
         ['QTVc', ['sendforapproval', 'rejectactivity']],
-        // a purchase invoice, a member of SEND_REGISTERS the suite can make through /api/1/
-        ['VIVc', ['sendforapproval', 'cancelapproval']],
+        // a purchase invoice, a member of SEND_REGISTERS the suite can make through /api/1/ (the other steps
+        // are each taken above: its send alone is what no other example observes)
+        ['VIVc', ['sendforapproval']],
       ],
     },
   );
