@@ -16,6 +16,7 @@ import {
 import { getRegister, registers as registerCatalogue } from '@erpcert/contract';
 import fc from 'fast-check';
 import { appendLedger } from '../runner/ledger.js';
+import { assertJsonListBody } from './assert/list-body.js';
 import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
 import type { RuleContext } from './rule-test.js';
 import { isTargetFault } from './target-fault.js';
@@ -156,15 +157,22 @@ export async function deleteRecord(ctx: RuleContext, register: string, key: stri
 /** The records of one read, or why the target could not serve it. */
 export type Probe = { ok: true; records: RestRecord[]; envelope: RestEnvelope<string> } | { ok: false; why: string };
 
-/** Reads a register; an error of the target (unknown register, no permission) becomes `{ ok: false, why }`. */
+/**
+ * Reads a register; an error of the target (unknown register, no permission) becomes `{ ok: false, why }`.
+ * "No records" is concluded only from an envelope that validates (issue 18): a `data` that is null, removed or
+ * of another shape reads as no records to the client, so an empty answer of a table register is validated
+ * first, and a broken one throws a ContractViolation of the rule that owns the broken part (list-body.ts).
+ */
 export async function probe(ctx: RuleContext, register: string, query: ListQuery = {}): Promise<Probe> {
+  let envelope: RestEnvelope<string>;
   try {
-    const envelope = await ctx.client.rest.list(register, asRestQuery(query), { format: 'json' });
-    return { ok: true, records: envelope.records, envelope };
+    envelope = await ctx.client.rest.list(register, asRestQuery(query), { format: 'json' });
   } catch (err) {
     if (!isErpClientError(err) || err.kind === 'config' || isTargetFault(err)) throw err;
     return { ok: false, why: `${register}: ${err.message.split('\n')[0]}` };
   }
+  if (envelope.records.length === 0) assertJsonListBody(register, envelope);
+  return { ok: true, records: envelope.records, envelope };
 }
 
 /**

@@ -1,0 +1,56 @@
+/**
+ * Every REST list body the suite reads validates (issue 18 "Every member, every run"; record-rest-api.md §2
+ * "Envelope (JSON)", §4 "List records ... envelope with record array"): XML against rest-envelope.xsd, JSON
+ * against `<Register>Envelope`. A failure is blamed by path (contract schema-blame.ts): on the rule that owns
+ * the broken part, on REST.QUERY.LIST_RECORDS only for the envelope itself.
+ */
+import type { RestEnvelope } from '@erpcert/client';
+import { getRegister } from '@erpcert/contract';
+import { rawJson } from './envelope.js';
+import { assertJsonValid, assertXmlValid, restEnvelopeSchema } from './schemas.js';
+
+/** The rule of the whole list body (the container): a failure no owned path names is its. */
+export const LIST_BODY_RULE = 'REST.QUERY.LIST_RECORDS';
+
+/** True when the answer has a body to validate: a 204 or an empty body is judged by the rules of those. */
+function hasBody(env: RestEnvelope<string>): boolean {
+  return env.raw.status !== 204 && env.raw.text.trim() !== '';
+}
+
+/**
+ * A JSON list body of a register of the table validates against its envelope schema; else a ContractViolation of
+ * the owner of the failing path. Synchronous (ajv): cheap enough for every read.
+ */
+export function assertJsonListBody(register: string, env: RestEnvelope<string>): void {
+  if (env.format !== 'json' || !hasBody(env) || getRegister(register) === undefined) return;
+  assertJsonValid(rawJson(env), { schema: restEnvelopeSchema(register) }, LIST_BODY_RULE);
+}
+
+/** A list body of a register of the table, XML or JSON, validates; else a ContractViolation blamed by path. */
+export async function assertListBody(register: string, env: RestEnvelope<string>): Promise<void> {
+  if (!hasBody(env) || getRegister(register) === undefined) return;
+  if (env.format === 'json') assertJsonListBody(register, env);
+  else await assertXmlValid(env.raw.text, 'rest-envelope', LIST_BODY_RULE);
+}
+
+/** A violation's rule, read by name and shape (module copies under vitest make `instanceof` unreliable). */
+export function violationOf(err: unknown): (Error & { rule: string }) | undefined {
+  if (!(err instanceof Error) || (err.name !== 'ContractViolation' && err.name !== 'PreconditionFailed'))
+    return undefined;
+  return typeof (err as { rule?: unknown }).rule === 'string' ? (err as Error & { rule: string }) : undefined;
+}
+
+/** The violation of {@link assertListBody}, returned instead of thrown (undefined: the body validates). */
+export async function listBodyViolation(
+  register: string,
+  env: RestEnvelope<string>,
+): Promise<(Error & { rule: string }) | undefined> {
+  try {
+    await assertListBody(register, env);
+    return undefined;
+  } catch (err) {
+    const v = violationOf(err);
+    if (v) return v;
+    throw err;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * A page of every register of the table, in JSON and in XML, read once per worker and shared by the register
+ * tests and the sweeps that follow them (properties/rest/registers.prop.ts): one `limit=1` probe, one
+ * `updates_after` probe and one page per format for each register. Every body is validated (list-body.ts),
+ * so every register's envelope is checked in both formats in every run, blamed by path, at no extra request.
+ */
+import type { RestEnvelope } from '@erpcert/client';
+import { type RegisterDef, registers } from '@erpcert/contract';
+import { rawJson } from './assert/envelope.js';
+import { listBodyViolation, violationOf } from './assert/list-body.js';
+import { isRefusal, probe } from './data.js';
+import type { AnyRecord } from './records.js';
+import type { RuleContext } from './rule-test.js';
+
+/** Records read per register and format. */
+export const REGISTER_PAGE_SIZE = 25;
+
+/** A page of one register in one format, as the target sent it (JSON read raw). */
+export interface Page {
+  readonly register: string;
+  readonly format: 'xml' | 'json';
+  readonly envelope: RestEnvelope<string>;
+  readonly records: readonly AnyRecord[];
+  readonly base: boolean;
+  /** The body does not validate: the violation, blamed on the rule that owns the broken part. */
+  readonly invalid?: Error & { rule: string };
+}
+
+/** What one register's reads gave. */
+export interface RegisterRead {
+  readonly def: RegisterDef;
+  readonly pages: readonly Page[];
+  /** Why nothing was read: the target does not serve the register, or it holds no records. */
+  readonly skip?: string;
+  /** The first read's body was broken (an empty answer that does not validate), blamed by path. */
+  readonly broken?: Error & { rule: string };
+  /** A page read the target refused, by format, although the first read was served. */
+  readonly refused?: string;
+}
+
+async function readPage(ctx: RuleContext, def: RegisterDef, format: 'xml' | 'json', base: boolean): Promise<Page> {
+  const envelope = await ctx.client.rest.list(def.name, { limit: REGISTER_PAGE_SIZE } as never, { format });
+  const invalid = await listBodyViolation(def.name, envelope);
+  let records: readonly AnyRecord[] = envelope.records as AnyRecord[];
+  if (format === 'json' && !invalid) {
+    const raw = (rawJson(envelope) as { data?: Record<string, unknown> }).data?.[def.name];
+    records = (Array.isArray(raw) ? raw : []) as AnyRecord[];
+  }
+  return { register: def.name, format, envelope, records, base, ...(invalid ? { invalid } : {}) };
+}
+
+async function readRegister(ctx: RuleContext, def: RegisterDef): Promise<RegisterRead> {
+  let first: Awaited<ReturnType<typeof probe>>;
+  try {
+    first = await probe(ctx, def.name, { limit: 1 });
+  } catch (err) {
+    const broken = violationOf(err);
+    if (broken) return { def, pages: [], broken };
+    throw err;
+  }
+  if (!first.ok) return { def, pages: [], skip: `the target does not serve ${def.name}: ${first.why}` };
+  if (first.records.length === 0) return { def, pages: [], skip: `the target has no ${def.name} records` };
+  // a base register answers updates_after (§4 "Query parameters"); its empty answer is validated by probe too
+  let base: boolean;
+  try {
+    base = (await probe(ctx, def.name, { updates_after: first.envelope.sequence ?? '0', limit: 1 })).ok;
+  } catch (err) {
+    const broken = violationOf(err);
+    if (broken) return { def, pages: [], broken };
+    throw err;
+  }
+  const pages: Page[] = [];
+  for (const format of ['json', 'xml'] as const) {
+    try {
+      pages.push(await readPage(ctx, def, format, base));
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      return { def, pages, refused: `GET ${def.name} in ${format} was refused: ${(err as Error).message}` };
+    }
+  }
+  return { def, pages };
+}
+
+const reads = new Map<string, Promise<RegisterRead>>();
+
+/** The reads of one register, made once per worker (a failed read is tried again by the next caller). */
+export function registerRead(ctx: RuleContext, def: RegisterDef): Promise<RegisterRead> {
+  let hit = reads.get(def.name);
+  if (!hit) {
+    hit = readRegister(ctx, def);
+    reads.set(def.name, hit);
+    hit.catch(() => reads.delete(def.name));
+  }
+  return hit;
+}
+
+/** The reads of every register of the table, in the table's order. */
+export async function allRegisterReads(ctx: RuleContext): Promise<RegisterRead[]> {
+  const out: RegisterRead[] = [];
+  for (const def of registers) out.push(await registerRead(ctx, def));
+  return out;
+}
+
+/** The broken bodies among the reads: the first read's, then each page's, in order. */
+export function bodyViolations(reads: readonly RegisterRead[]): (Error & { rule: string })[] {
+  return reads.flatMap((r) => [
+    ...(r.broken ? [r.broken] : []),
+    ...r.pages.flatMap((p) => (p.invalid ? [p.invalid] : [])),
+  ]);
+}
+
+/** The pages whose body validates: the ones a check of another part can judge. */
+export function validPages(reads: readonly RegisterRead[]): Page[] {
+  return reads.flatMap((r) => r.pages.filter((p) => !p.invalid));
+}
