@@ -17,7 +17,6 @@ import {
   expectRule,
   fieldValue,
   LIST_BODY_RULE,
-  type Page,
   RECORD_CHECKS,
   type RuleContext,
   registerRead,
@@ -25,6 +24,7 @@ import {
   show,
   twoCompanies,
   uniqueCode,
+  type ValidPage,
   validPages,
   violated,
 } from '../../src/harness/index.js';
@@ -50,7 +50,7 @@ function missingMainFields(def: RegisterDef, record: AnyRecord): string[] {
  * The reads of every register for a sweep of `rule`: a broken body whose broken part `rule` owns FAILs it here;
  * the pages that validate are returned (a body broken elsewhere is judged by the rule that owns that part).
  */
-async function sweepPages(ctx: RuleContext, rule: string): Promise<Page[]> {
+async function sweepPages(ctx: RuleContext, rule: string): Promise<ValidPage[]> {
   const reads = await allRegisterReads(ctx);
   const own = bodyViolations(reads).find((v) => v.rule === rule);
   if (own) throw own;

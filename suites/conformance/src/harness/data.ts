@@ -16,7 +16,8 @@ import {
 import { getRegister, registers as registerCatalogue } from '@erpcert/contract';
 import fc from 'fast-check';
 import { appendLedger } from '../runner/ledger.js';
-import { assertJsonListBody } from './assert/list-body.js';
+import { assertJsonListBody, decodeViolation } from './assert/list-body.js';
+import { observe } from './observations.js';
 import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
 import type { RuleContext } from './rule-test.js';
 import { isTargetFault } from './target-fault.js';
@@ -169,6 +170,12 @@ export async function probe(ctx: RuleContext, register: string, query: ListQuery
     envelope = await ctx.client.rest.list(register, asRestQuery(query), { format: 'json' });
   } catch (err) {
     if (!isErpClientError(err) || err.kind === 'config' || isTargetFault(err)) throw err;
+    // an answer whose envelope the client cannot read is a broken envelope, not a register the target refuses
+    const broken = decodeViolation(register, err);
+    if (broken) {
+      observe(broken.rule);
+      throw broken;
+    }
     return { ok: false, why: `${register}: ${err.message.split('\n')[0]}` };
   }
   if (envelope.records.length === 0) assertJsonListBody(register, envelope);

@@ -146,6 +146,7 @@ export {
   REGISTER_PAGE_SIZE,
   type RegisterRead,
   registerRead,
+  type ValidPage,
   validPages,
 } from './register-pages.js';
 export {

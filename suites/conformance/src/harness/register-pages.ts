@@ -7,7 +7,7 @@
 import type { RestEnvelope } from '@erpcert/client';
 import { type RegisterDef, registers } from '@erpcert/contract';
 import { rawJson } from './assert/envelope.js';
-import { listBodyViolation, violationOf } from './assert/list-body.js';
+import { decodeViolation, listBodyViolation, violationOf } from './assert/list-body.js';
 import { isRefusal, probe } from './data.js';
 import type { AnyRecord } from './records.js';
 import type { RuleContext } from './rule-test.js';
@@ -19,7 +19,8 @@ export const REGISTER_PAGE_SIZE = 25;
 export interface Page {
   readonly register: string;
   readonly format: 'xml' | 'json';
-  readonly envelope: RestEnvelope<string>;
+  /** The envelope as the client read it; none when the client could not read it (then `invalid` says why). */
+  readonly envelope?: RestEnvelope<string>;
   readonly records: readonly AnyRecord[];
   readonly base: boolean;
   /** The body does not validate: the violation, blamed on the rule that owns the broken part. */
@@ -39,7 +40,14 @@ export interface RegisterRead {
 }
 
 async function readPage(ctx: RuleContext, def: RegisterDef, format: 'xml' | 'json', base: boolean): Promise<Page> {
-  const envelope = await ctx.client.rest.list(def.name, { limit: REGISTER_PAGE_SIZE } as never, { format });
+  let envelope: RestEnvelope<string>;
+  try {
+    envelope = await ctx.client.rest.list(def.name, { limit: REGISTER_PAGE_SIZE } as never, { format });
+  } catch (err) {
+    const broken = decodeViolation(def.name, err);
+    if (broken) return { register: def.name, format, records: [], base, invalid: broken };
+    throw err;
+  }
   const invalid = await listBodyViolation(def.name, envelope);
   let records: readonly AnyRecord[] = envelope.records as AnyRecord[];
   if (format === 'json' && !invalid) {
@@ -109,7 +117,10 @@ export function bodyViolations(reads: readonly RegisterRead[]): (Error & { rule:
   ]);
 }
 
+/** A page whose body validates, with the envelope the client read. */
+export type ValidPage = Page & { readonly envelope: RestEnvelope<string> };
+
 /** The pages whose body validates: the ones a check of another part can judge. */
-export function validPages(reads: readonly RegisterRead[]): Page[] {
-  return reads.flatMap((r) => r.pages.filter((p) => !p.invalid));
+export function validPages(reads: readonly RegisterRead[]): ValidPage[] {
+  return reads.flatMap((r) => r.pages.filter((p): p is ValidPage => !p.invalid && p.envelope !== undefined));
 }

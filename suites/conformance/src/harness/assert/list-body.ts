@@ -4,8 +4,10 @@
  * against `<Register>Envelope`. A failure is blamed by path (contract schema-blame.ts): on the rule that owns
  * the broken part, on REST.QUERY.LIST_RECORDS only for the envelope itself.
  */
-import type { RestEnvelope } from '@erpcert/client';
+import { isErpClientError, type RestEnvelope } from '@erpcert/client';
 import { getRegister } from '@erpcert/contract';
+import { isTargetFault } from '../target-fault.js';
+import { ContractViolation } from '../violation.js';
 import { rawJson } from './envelope.js';
 import { assertJsonValid, assertXmlValid, restEnvelopeSchema } from './schemas.js';
 
@@ -53,4 +55,25 @@ export async function listBodyViolation(
     if (v) return v;
     throw err;
   }
+}
+
+/**
+ * The violation a list read's decode error shows, when the body parsed but its envelope has a shape the client
+ * cannot read (`"data"` null or not an object, a record that is not an object): the body, as recorded, is
+ * validated and blamed by path; a body the exchange holds only in part is the envelope's (LIST_RECORDS).
+ * Undefined for any other error (a refusal, a fault of the target: a body that does not parse).
+ */
+export function decodeViolation(register: string, err: unknown): (Error & { rule: string }) | undefined {
+  if (!isErpClientError(err) || err.kind !== 'decode' || isTargetFault(err) || getRegister(register) === undefined)
+    return undefined;
+  const body = err.exchange?.response?.body;
+  if (body && !body.truncated && body.encoding !== 'base64' && body.text.trimStart().startsWith('{')) {
+    try {
+      assertJsonValid(JSON.parse(body.text), { schema: restEnvelopeSchema(register) }, LIST_BODY_RULE);
+    } catch (e) {
+      const v = violationOf(e);
+      if (v) return v;
+    }
+  }
+  return new ContractViolation(LIST_BODY_RULE, err.message.split('\n')[0] ?? err.message);
 }
