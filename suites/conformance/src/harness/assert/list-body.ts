@@ -9,7 +9,7 @@ import { getRegister } from '@erpcert/contract';
 import { isTargetFault } from '../target-fault.js';
 import { ContractViolation } from '../violation.js';
 import { rawJson } from './envelope.js';
-import { assertJsonValid, assertXmlValid, restEnvelopeSchema } from './schemas.js';
+import { assertJsonValid, assertXmlValid, jsonBodyValid, restEnvelopeSchema } from './schemas.js';
 
 /** The rule of the whole list body (the container): a failure no owned path names is its. */
 export const LIST_BODY_RULE = 'REST.QUERY.LIST_RECORDS';
@@ -26,6 +26,16 @@ function hasBody(env: RestEnvelope<string>): boolean {
 export function assertJsonListBody(register: string, env: RestEnvelope<string>): void {
   if (env.format !== 'json' || !hasBody(env) || getRegister(register) === undefined) return;
   assertJsonValid(rawJson(env), { schema: restEnvelopeSchema(register) }, LIST_BODY_RULE);
+}
+
+/** True when a JSON list body is no broken envelope (what {@link assertJsonListBody} passes); observes nothing. */
+export function jsonListBodyValid(register: string, env: RestEnvelope<string>): boolean {
+  if (env.format !== 'json' || !hasBody(env) || getRegister(register) === undefined) return true;
+  try {
+    return jsonBodyValid(JSON.parse(env.raw.text), { schema: restEnvelopeSchema(register) });
+  } catch {
+    return false;
+  }
 }
 
 /** A list body of a register of the table, XML or JSON, validates; else a ContractViolation blamed by path. */
