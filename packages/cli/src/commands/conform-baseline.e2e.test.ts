@@ -142,6 +142,22 @@ describe('conform --baseline: the life of a known deviation', () => {
     const strict = await conformAgainst([EMPTY], ['--baseline', 'erpcert-baseline.yaml', '--strict-baseline']);
     expect(strict.code).toBe(1);
   }, 120_000);
+
+  it('--prune-baseline removes the fixed entry from the file and keeps the other; strict then passes', async () => {
+    const before = readFileSync(file(), 'utf8');
+    const args = ['--baseline', 'erpcert-baseline.yaml', '--strict-baseline', '--prune-baseline'];
+    const run = await conformAgainst([EMPTY], args);
+    expect(run.stderr + run.stdout).toContain(
+      `erpcert-baseline.yaml: pruned 1 fixed entry that pass now: ${ruleOf(HEADER)}`,
+    );
+    expect(run.code).toBe(0);
+    const after = readFileSync(file(), 'utf8');
+    expect(before).toContain(`rule: ${ruleOf(HEADER)}`);
+    expect(after).not.toContain(`rule: ${ruleOf(HEADER)}`);
+    expect(after).toContain(`rule: ${ruleOf(EMPTY)}`);
+    expect(verdict(run.doc, ruleOf(EMPTY))).toBe('KNOWN');
+    expect(run.doc.knownDeviations?.fixed).toEqual([]);
+  }, 120_000);
 });
 
 describe('conform --baseline: a file that cannot be used is exit 2, naming the line, nothing run', () => {

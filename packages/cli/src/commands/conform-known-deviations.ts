@@ -5,11 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { getRule } from '@erpcert/contract';
-import { applyKnownDeviations } from '../known-deviations/apply-known-deviations.js';
+import { type ApplyOptions, applyKnownDeviations } from '../known-deviations/apply-known-deviations.js';
 import {
   type KnownDeviations,
   KnownDeviationsError,
   parseKnownDeviations,
+  pruneKnownDeviationsFile,
   readKnownDeviations,
   writeKnownDeviations,
 } from '../known-deviations/known-deviations-file.js';
@@ -41,9 +42,11 @@ export function readRunDeviations(s: ConformSettings): KnownDeviations | undefin
 
 /**
  * Applies the known deviations to the judged run. With `--write-baseline`, first adds the run's FAILs to the
- * file (reasons already written are kept) and judges the run against the file as written. A run that could
- * not be completed (exit 2) writes nothing. ERRORs are not written: an ERROR is no observed deviation (list
- * the rule by hand to accept it).
+ * file (reasons already written are kept) and judges the run against the file as written. With
+ * `--prune-baseline`, then removes from the file the listed rules this run judged PASS and judges the run
+ * against what is left (so `--strict-baseline` no longer fails on them). A run that could not be completed
+ * (exit 2) writes nothing. ERRORs are not written: an ERROR is no observed deviation (list the rule by hand to
+ * accept it).
  */
 export function settleKnownDeviations(
   doc: ResultsDocument,
@@ -53,15 +56,46 @@ export function settleKnownDeviations(
   say: (line: string) => void,
 ): ResultsDocument {
   if (deviations === undefined) return doc;
-  const options = { today, strict: s.strictBaseline };
-  if (s.writeBaseline === undefined || doc.run.exitCode === 2) {
-    if (s.writeBaseline !== undefined) say(`the run could not be completed: ${s.writeBaseline.name} was not written`);
-    return applyKnownDeviations(doc, deviations, options);
+  const file = s.writeBaseline ?? s.baseline;
+  if (doc.run.exitCode === 2) {
+    if (s.writeBaseline !== undefined || s.pruneBaseline)
+      say(`the run could not be completed: ${file?.name ?? 'the baseline'} was not written`);
+    return applyKnownDeviations(doc, deviations, { today, strict: s.strictBaseline });
   }
-  const failing = doc.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id);
-  const added = writeKnownDeviations(s.writeBaseline.path, failing);
+  let options: ApplyOptions = { today, strict: s.strictBaseline };
+  let current = deviations;
+  if (s.writeBaseline !== undefined) {
+    current = addFailures(doc, s.writeBaseline, deviations, say);
+    options = { ...options, added: addedRules(deviations, current) };
+  }
+  const judged = applyKnownDeviations(doc, current, options);
+  if (!s.pruneBaseline || file === undefined) return judged;
+  const removed = pruneKnownDeviationsFile(file.path, judged.knownDeviations?.fixed ?? []);
   say(
-    `${s.writeBaseline.name}: ${added.length} new FAIL(s) added${added.length > 0 ? ' with empty reasons to fill in' : ''}, ${deviations.entries.length} entr${deviations.entries.length === 1 ? 'y' : 'ies'} kept as written`,
+    removed.length === 0
+      ? `${file.name}: no listed rule passes, nothing pruned`
+      : `${file.name}: pruned ${removed.length} fixed entr${removed.length === 1 ? 'y' : 'ies'} that pass now: ${removed.join(', ')}`,
+  );
+  return removed.length === 0 ? judged : applyKnownDeviations(doc, read(file, false), options);
+}
+
+/** The rules `after` lists and `before` did not. */
+function addedRules(before: KnownDeviations, after: KnownDeviations): readonly string[] {
+  const had = new Set(before.entries.map((e) => e.rule));
+  return after.entries.map((e) => e.rule).filter((r) => !had.has(r));
+}
+
+/** `--write-baseline`: adds the run's FAILs to the file and returns the file as written. */
+function addFailures(
+  doc: ResultsDocument,
+  file: { path: string; name: string },
+  deviations: KnownDeviations,
+  say: (line: string) => void,
+): KnownDeviations {
+  const failing = doc.rules.filter((r) => r.verdict === 'FAIL').map((r) => r.id);
+  const added = writeKnownDeviations(file.path, failing);
+  say(
+    `${file.name}: ${added.length} new FAIL(s) added${added.length > 0 ? ' with empty reasons to fill in' : ''}, ${deviations.entries.length} entr${deviations.entries.length === 1 ? 'y' : 'ies'} kept as written`,
   );
   const errored = doc.rules.filter((r) => r.verdict === 'ERROR' && !deviations.entries.some((e) => e.rule === r.id));
   if (errored.length > 0)
@@ -73,5 +107,5 @@ export function settleKnownDeviations(
           ', ',
         )}${errored.length > 5 ? ', ...' : ''}): an ERROR is no observed deviation; list the rule by hand to accept it`,
     );
-  return applyKnownDeviations(doc, read(s.writeBaseline, false), { ...options, added });
+  return read(file, false);
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { OptionValues } from '../options.js';
+import { UsageError } from '../options.js';
 import { conformSettings } from './conform-settings.js';
 
 const cwd = join('/', 'work', 'team-repo');
@@ -25,5 +26,17 @@ describe('conformSettings: the known-deviations file', () => {
       join(cwd, 'b.yaml'),
       false,
     ]);
+  });
+
+  it.each([
+    ['--strict-baseline', { 'strict-baseline': true }, /--strict-baseline needs --baseline FILE/],
+    ['--prune-baseline', { 'prune-baseline': true }, /--prune-baseline needs --baseline FILE/],
+  ])('%s without a baseline file is a usage error (exit 2)', (_name, values, message) => {
+    expect(() => settings(values)).toThrow(UsageError);
+    expect(() => settings(values)).toThrow(message);
+  });
+
+  it('--prune-baseline with --baseline is taken', () => {
+    expect(settings({ baseline: 'b.yaml', 'prune-baseline': true }).pruneBaseline).toBe(true);
   });
 });

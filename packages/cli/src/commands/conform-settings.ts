@@ -61,6 +61,8 @@ export interface ConformSettings {
   readonly writeBaseline?: { readonly path: string; readonly name: string };
   /** `--strict-baseline`: a listed rule that PASSes fails the run. */
   readonly strictBaseline: boolean;
+  /** `--prune-baseline`: the listed rules that PASS are removed from the file after the run. */
+  readonly pruneBaseline: boolean;
 }
 
 /** A file option resolved against `cwd`, with the name a report may show (relative; never a path of this machine outside it). */
@@ -151,6 +153,9 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
   const strictBaseline = values['strict-baseline'] === true;
   if (strictBaseline && baseline === undefined && writeBaseline === undefined)
     throw new UsageError('--strict-baseline needs --baseline FILE (the known deviations it is strict about)');
+  const pruneBaseline = values['prune-baseline'] === true;
+  if (pruneBaseline && baseline === undefined && writeBaseline === undefined)
+    throw new UsageError('--prune-baseline needs --baseline FILE (the file to remove the fixed entries from)');
   return {
     ...(target !== undefined ? { target } : {}),
     ...(str(values.user) !== undefined ? { user: str(values.user)! } : {}),
@@ -181,5 +186,6 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     ...(baseline !== undefined ? { baseline } : {}),
     ...(writeBaseline !== undefined ? { writeBaseline } : {}),
     strictBaseline,
+    pruneBaseline,
   };
 }

@@ -214,6 +214,11 @@ export const conform: Command = {
       help: 'a rule the baseline lists that now PASSes fails the run (exit 1): remove it from the file',
     },
     {
+      name: 'prune-baseline',
+      type: 'boolean',
+      help: 'after the run, remove from the baseline file the listed rules that PASSed (other entries and comments kept)',
+    },
+    {
       name: 'load-report',
       type: 'string',
       arg: 'DIR',

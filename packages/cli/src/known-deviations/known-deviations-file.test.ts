@@ -8,6 +8,7 @@ import {
   KnownDeviationsError,
   mergeKnownDeviations,
   parseKnownDeviations,
+  pruneKnownDeviations,
   readKnownDeviations,
   writeKnownDeviations,
 } from './known-deviations-file.js';
@@ -166,5 +167,38 @@ describe('mergeKnownDeviations (--write-baseline)', () => {
       ['REST.QUERY.LIMIT', 'no data'],
       ['REST.QUERY.FILTER_AND', ''],
     ]);
+  });
+});
+
+describe('pruneKnownDeviations (--prune-baseline)', () => {
+  const existing = [
+    '# our ERP 8.2 staging server',
+    'accepted:',
+    '  # vendor knows',
+    '  - rule: REST.QUERY.FILTER_AND',
+    '    reason: ORs the filters',
+    '    ticket: ERP-12',
+    '  - rule: REST.QUERY.LIMIT',
+    '    reason: ignores limit',
+    '  - rule: REST.SEQ.HEADER',
+    '    reason: no header',
+    '    expires: 2027-03-31',
+    '',
+  ].join('\n');
+
+  it('removes only the entries of the given rules; the others, their fields and the comments stay', () => {
+    const { text, removed } = pruneKnownDeviations(existing, ['REST.QUERY.LIMIT', 'REST.QUERY.SORT_ASCENDING']);
+    expect(removed).toEqual(['REST.QUERY.LIMIT']);
+    expect(text).toContain('# our ERP 8.2 staging server');
+    expect(text).toContain('# vendor knows');
+    expect(text).not.toContain('ignores limit');
+    expect(parse(text).entries.map((e) => [e.rule, e.reason, e.expires, e.ticket])).toEqual([
+      ['REST.QUERY.FILTER_AND', 'ORs the filters', null, 'ERP-12'],
+      ['REST.SEQ.HEADER', 'no header', '2027-03-31', null],
+    ]);
+  });
+
+  it('a rule the file does not list changes nothing, byte for byte', () => {
+    expect(pruneKnownDeviations(existing, ['REST.QUERY.SORT_ASCENDING'])).toEqual({ text: existing, removed: [] });
   });
 });

@@ -170,10 +170,40 @@ export function mergeKnownDeviations(
   return { text: doc.toString({ lineWidth: 0 }), added };
 }
 
+/**
+ * The text of a known-deviations file without the entries of `rules` (`conform --prune-baseline`: the listed
+ * rules this run judged PASS). Every other entry, reason, expiry, ticket and comment is kept as written.
+ * Returns the text and the rules removed (those of `rules` the file listed).
+ */
+export function pruneKnownDeviations(
+  existing: string,
+  rules: readonly string[],
+): { readonly text: string; readonly removed: readonly string[] } {
+  const doc = parseDocument(existing);
+  const list = doc.get('accepted', true);
+  if (!isSeq(list)) return { text: existing, removed: [] };
+  const drop = new Set(rules);
+  const ruleOf = (i: unknown) => (isMap(i) && typeof i.get('rule') === 'string' ? String(i.get('rule')) : undefined);
+  const removed = list.items.flatMap((i) => {
+    const rule = ruleOf(i);
+    return rule !== undefined && drop.has(rule) ? [rule] : [];
+  });
+  if (removed.length === 0) return { text: existing, removed };
+  list.items = list.items.filter((i) => !drop.has(ruleOf(i) ?? ''));
+  return { text: doc.toString({ lineWidth: 0 }), removed };
+}
+
 /** Writes {@link mergeKnownDeviations} of the file at `path` (read when it exists) and `rules` to `path`. */
 export function writeKnownDeviations(path: string, rules: readonly string[]): readonly string[] {
   const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const { text, added } = mergeKnownDeviations(existing, rules);
   writeFileSync(path, text, 'utf8');
   return added;
+}
+
+/** Removes the entries of `rules` from the file at `path` ({@link pruneKnownDeviations}); returns those removed. */
+export function pruneKnownDeviationsFile(path: string, rules: readonly string[]): readonly string[] {
+  const { text, removed } = pruneKnownDeviations(readFileSync(path, 'utf8'), rules);
+  if (removed.length > 0) writeFileSync(path, text, 'utf8');
+  return removed;
 }

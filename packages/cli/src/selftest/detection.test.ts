@@ -138,13 +138,30 @@ describe('the figures', () => {
     expect(report.baseline.clean).toBe(true);
   });
 
+  it('of the mutants that FAILed anything: the right rule FAILed, and a rule outside it FAILed (issue 18)', () => {
+    // a and b both FAILed LIMIT and OFFSET, the rules they break; b also FAILed FIELDS in its first run
+    expect(report.rightRule).toMatchObject({ count: 2, of: 2, rate: 1, met: true });
+    expect(report.outside).toMatchObject({ count: 1, of: 2, rate: 0.5, met: false });
+  });
+
   it('prints the three totals and the baseline', () => {
     expect(totalsLines(report)).toEqual([
       'detection:     2/4 (50.0%, target 98%)  NOT MET',
       'precision:     1/2 (50.0%, target 95%)  NOT MET',
       'repeatability: 2/3 (66.7%, target 100%)  NOT MET',
+      'right rule:    2/2 (100.0%, target 98%) of the mutants that FAILed anything FAILed every rule they break',
+      'outside:       1/2 (50.0%, target at most 3%)  NOT MET of them FAILed a rule they do not break',
       'baseline (no mutant, seeds 1, 2): no FAIL',
     ]);
+  });
+
+  it('with one seed repeatability is not measured: no mutant counts, and the line says why', () => {
+    const one = detectionReport(new Date(), [1], { select: 'X', runs: [run(1, [])] }, [
+      judgeMutant({ ...mutant, id: 'e' }, [run(1, both)], selected),
+    ]);
+    expect(one.repeatability).toMatchObject({ count: 0, of: 0 });
+    expect(totalsLines(one)[2]).toBe('repeatability: not measured (one seed: give --seeds 3)');
+    expect(outcomeLine(one.mutants[0]!)).toBe('e: caught, precise, one seed; FAIL REST.QUERY.LIMIT REST.QUERY.OFFSET');
   });
 
   it('a baseline with a FAIL is not clean and names the rule', () => {

@@ -193,9 +193,13 @@ export interface DetectionReport {
   readonly detection: Figure;
   /** Mutants whose FAILs are all their own rules, over the mutants that FAILed anything. */
   readonly precision: Figure;
-  /** Mutants whose runs FAILed the same rules, over the mutants that ran to the end. */
+  /** Mutants whose runs FAILed the same rules, over the mutants that ran to the end with two seeds or more. */
   readonly repeatability: Figure;
-  /** The same three figures per family, with the size of the whole family and of its sample. */
+  /** Issue 18: of the mutants that FAILed anything, those that FAILed every rule they break (target >= 98 %). */
+  readonly rightRule: Figure;
+  /** Issue 18: of the mutants that FAILed anything, those that FAILed a rule they do not break (target <= 3 %). */
+  readonly outside: Figure;
+  /** The same figures per family, with the size of the whole family and of its sample. */
   readonly families: readonly FamilyFigures[];
 }
 
@@ -216,14 +220,27 @@ export interface FamilyFigures {
   readonly detection: Figure;
   readonly precision: Figure;
   readonly repeatability: Figure;
+  readonly rightRule: Figure;
+  readonly outside: Figure;
 }
 
 /** The figures of issue 9: detection >= 98 %, precision >= 95 %, repeatability 100 %. */
 export const TARGETS = { detection: 0.98, precision: 0.95, repeatability: 1 } as const;
+/**
+ * The figures of issue 18, over the mutants that FAILed anything: a right rule FAILed for >= 98 % of them, and a
+ * rule outside the broken one FAILed for <= 3 %.
+ */
+export const BLAME_TARGETS = { rightRule: 0.98, outside: 0.03 } as const;
 
 function figure(count: number, of: number, target: number): Figure {
   const rate = of === 0 ? 0 : count / of;
   return { count, of, rate, target, met: of > 0 && rate >= target };
+}
+
+/** A figure whose rate must stay at or below its target (the FAILs outside the broken rule). */
+function ceiling(count: number, of: number, target: number): Figure {
+  const rate = of === 0 ? 0 : count / of;
+  return { count, of, rate, target, met: of > 0 && rate <= target };
 }
 
 /** Sums the outcomes up into the three figures. */
@@ -239,10 +256,23 @@ export function detectionReport(
     const considered = list.filter(counted);
     const ran = considered.filter((o) => o.status === 'judged');
     const failedAny = ran.filter((o) => o.failed.length > 0);
+    // a mutant run with one seed says nothing of repeatability: only those with two runs or more count
+    const repeated = ran.filter((o) => o.runs.length >= 2);
+    const blamed = failedAny.filter((o) => o.breaks.length > 0);
     return {
       detection: figure(considered.filter((o) => o.caught).length, considered.length, TARGETS.detection),
       precision: figure(failedAny.filter((o) => o.precise).length, failedAny.length, TARGETS.precision),
-      repeatability: figure(ran.filter((o) => o.repeatable).length, ran.length, TARGETS.repeatability),
+      repeatability: figure(repeated.filter((o) => o.repeatable).length, repeated.length, TARGETS.repeatability),
+      rightRule: figure(
+        blamed.filter((o) => o.breaks.every((b) => o.failed.includes(b))).length,
+        blamed.length,
+        BLAME_TARGETS.rightRule,
+      ),
+      outside: ceiling(
+        blamed.filter((o) => o.collateral.inSelection.length + o.collateral.outside.length > 0).length,
+        blamed.length,
+        BLAME_TARGETS.outside,
+      ),
     };
   };
   const families = (['hand', 'spec', 'catalogue'] as const).flatMap((family) => {
@@ -275,6 +305,25 @@ export function detectionReport(
 }
 
 const pct = (f: Figure) => `${f.count}/${f.of} (${(100 * f.rate).toFixed(1)}%, target ${100 * f.target}%)`;
+const pctAtMost = (f: Figure) =>
+  `${f.count}/${f.of} (${(100 * f.rate).toFixed(1)}%, target at most ${100 * f.target}%)`;
+const notMet = (f: Figure) => (f.met ? '' : '  NOT MET');
+
+/** The five figure lines of a family or of the whole run (repeatability only when two seeds or more ran). */
+function figureLines(
+  f: Omit<FamilyFigures, 'family' | 'size' | 'sampled' | 'notObservable' | 'notExercised'>,
+  indent: string,
+): string[] {
+  return [
+    `${indent}detection:     ${pct(f.detection)}${notMet(f.detection)}`,
+    `${indent}precision:     ${pct(f.precision)}${notMet(f.precision)}`,
+    f.repeatability.of === 0
+      ? `${indent}repeatability: not measured (one seed: give --seeds 3)`
+      : `${indent}repeatability: ${pct(f.repeatability)}${notMet(f.repeatability)}`,
+    `${indent}right rule:    ${pct(f.rightRule)}${notMet(f.rightRule)} of the mutants that FAILed anything FAILed every rule they break`,
+    `${indent}outside:       ${pctAtMost(f.outside)}${notMet(f.outside)} of them FAILed a rule they do not break`,
+  ];
+}
 
 /** One line per mutant, for the terminal. */
 export function outcomeLine(o: MutantOutcome): string {
@@ -282,7 +331,7 @@ export function outcomeLine(o: MutantOutcome): string {
   const marks = [
     o.caught ? 'caught' : 'MISSED',
     o.precise ? 'precise' : o.failed.length === 0 ? 'no FAIL' : 'IMPRECISE',
-    o.repeatable ? 'repeatable' : 'NOT REPEATABLE',
+    o.runs.length < 2 ? 'one seed' : o.repeatable ? 'repeatable' : 'NOT REPEATABLE',
   ].join(', ');
   const extra = [...o.collateral.inSelection, ...o.collateral.outside];
   const missing = o.breaks.filter((b) => !o.runs.every((r) => r.failed.includes(b)));
@@ -292,7 +341,9 @@ export function outcomeLine(o: MutantOutcome): string {
     o.errored.length > 0 ? `ERROR ${o.errored.join(' ')}` : undefined,
     missing.length > 0 ? `expected but not FAILed in every run: ${missing.join(' ')}` : undefined,
     extra.length > 0 ? `not its own: ${extra.join(' ')}` : undefined,
-    o.repeatable ? undefined : `per seed: ${o.runs.map((r) => `${r.seed}=[${r.failed.join(' ')}]`).join(' ')}`,
+    o.repeatable || o.runs.length < 2
+      ? undefined
+      : `per seed: ${o.runs.map((r) => `${r.seed}=[${r.failed.join(' ')}]`).join(' ')}`,
   ]
     .filter((x) => x !== undefined)
     .join('; ');
@@ -304,15 +355,11 @@ export function totalsLines(r: DetectionReport): string[] {
   const families = (r.families ?? []).some((f) => f.family !== 'hand') ? r.families : [];
   const perFamily = families.flatMap((f) => [
     `family ${f.family}: ${f.sampled} of ${f.size} run${f.notObservable > 0 ? `, ${f.notObservable} whose rule no test observes` : ''}${f.notExercised > 0 ? `, ${f.notExercised} never exercised by the suite` : ''}${f.notObservable + f.notExercised > 0 ? ' (reported, not counted)' : ''}`,
-    `  detection:     ${pct(f.detection)}${f.detection.met ? '' : '  NOT MET'}`,
-    `  precision:     ${pct(f.precision)}${f.precision.met ? '' : '  NOT MET'}`,
-    `  repeatability: ${pct(f.repeatability)}${f.repeatability.met ? '' : '  NOT MET'}`,
+    ...figureLines(f, '  '),
   ]);
   return [
     ...perFamily,
-    `detection:     ${pct(r.detection)}${r.detection.met ? '' : '  NOT MET'}`,
-    `precision:     ${pct(r.precision)}${r.precision.met ? '' : '  NOT MET'}`,
-    `repeatability: ${pct(r.repeatability)}${r.repeatability.met ? '' : '  NOT MET'}`,
+    ...figureLines(r, ''),
     `baseline (no mutant, seeds ${r.seeds.join(', ')}): ${
       r.baseline.clean
         ? 'no FAIL'
