@@ -105,7 +105,7 @@ export function mutationsOf(p: DocumentedPath): Mutation[] {
     (json && p.type !== undefined && p.type !== 'string' && scalar);
   if (emptyRefused && scalar) value('empty', () => '', 'an empty value');
   // an array member (the records, `rows`) is made null itself: nulling each element never shows on an empty list
-  if (json && p.type === 'array')
+  if (json && p.array)
     out.push({
       name: 'null',
       edit: { op: 'value', value: () => null, whole: true },
