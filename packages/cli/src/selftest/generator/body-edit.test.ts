@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editJson, editXml } from './body-edit.js';
+import { editJson, editXml, type PathEdit } from './body-edit.js';
 
 const list =
   '<?xml version="1.0"?><data count="2" page="1"><IVVc><SerNr>1</SerNr><Sum4>1.00</Sum4></IVVc><IVVc><SerNr>2</SerNr><Sum4/></IVVc></data>';
@@ -57,7 +57,7 @@ describe('editJson', () => {
   const env = JSON.stringify({
     data: { '@register': 'IVVc', IVVc: [{ SerNr: '1', rows: [{ stp: '1' }, { stp: '2' }] }] },
   });
-  it.each([
+  it.each<[string, string[], PathEdit, unknown]>([
     [
       'removes a member',
       ['data', '@register'],
