@@ -10,9 +10,12 @@
  *
  * ERPCERT_BENCH_SLOW_PROFILES (default full,gate): the profiles, in order.
  * ERPCERT_BENCH_SLOW_DELAY_MS (default 100): the proxy's delay per request.
+ * ERPCERT_BENCH_SLOW_LOG (dev only, default none): a file the proxy appends `<profile>\t<method> <path>` to for
+ * each request, in arrival order (preflight first, cleanup last). With ERPCERT_REQUEST_LOG (the suite's own
+ * log, src/harness/request-log.ts) it shows where a run's requests go.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '@erpcert/contract';
@@ -20,6 +23,7 @@ import { startSlowProxy } from './slow-proxy.js';
 
 const PROFILES = (process.env.ERPCERT_BENCH_SLOW_PROFILES ?? 'full,gate').split(',').filter((p) => p !== '');
 const DELAY_MS = Number(process.env.ERPCERT_BENCH_SLOW_DELAY_MS ?? 100);
+const LOG = process.env.ERPCERT_BENCH_SLOW_LOG;
 /** The issue's aim for the gate profile behind the 100 ms proxy. */
 const GATE_AIM_MS = 90_000;
 /** The embedded server's accounts (conform-settings.ts EMBEDDED_DEFAULT), given as flags to a --target run. */
@@ -65,7 +69,10 @@ interface SlowRun {
 
 async function runProfile(profile: string): Promise<SlowRun> {
   const server = await serve();
-  const proxy = await startSlowProxy(server.url, DELAY_MS);
+  const log = LOG
+    ? (method: string, url: string) => appendFileSync(LOG, `${profile}\t${method} ${url.split('?')[0]}\n`)
+    : undefined;
+  const proxy = await startSlowProxy(server.url, DELAY_MS, log);
   const out = join(dir, 'runs', profile);
   try {
     const t0 = process.hrtime.bigint();

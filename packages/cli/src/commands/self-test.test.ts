@@ -38,6 +38,7 @@ describe('erpcert self-test (no suite run)', () => {
     [['--family', 'generated', '--sample', '0'], '--sample must be 1 or more, got 0'],
     [['--sample', '5'], '--sample draws generated mutants: use it with --family generated or all'],
     [['--mutants', 'spec:nowhere:data:remove'], 'no mutant spec:nowhere:data:remove'],
+    [['--profile', 'strict'], '--profile must be full or gate, got "strict"'],
   ])('%j exits 2 and says what is wrong, running nothing', async (argv, message) => {
     const { code, stdout, stderr } = await run(argv);
     expect(code).toBe(2);

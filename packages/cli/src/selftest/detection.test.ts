@@ -151,7 +151,7 @@ describe('the figures', () => {
       'repeatability: 2/3 (66.7%, target 100%)  NOT MET',
       'right rule:    2/2 (100.0%, target 98%) of the mutants that FAILed anything FAILed every rule they break',
       'outside:       1/2 (50.0%, target at most 3%)  NOT MET of them FAILed a rule they do not break',
-      'baseline (no mutant, seeds 1, 2): no FAIL',
+      'baseline (no mutant, seeds 1, 2, profile full): no FAIL',
     ]);
   });
 
@@ -167,7 +167,7 @@ describe('the figures', () => {
   it('a baseline with a FAIL is not clean and names the rule', () => {
     const r = detectionReport(new Date(), [1], { select: 'X', runs: [run(1, ['REST.QUERY.LIMIT'])] }, []);
     expect(r.baseline.clean).toBe(false);
-    expect(totalsLines(r).at(-1)).toBe('baseline (no mutant, seeds 1): FAIL REST.QUERY.LIMIT');
+    expect(totalsLines(r).at(-1)).toBe('baseline (no mutant, seeds 1, profile full): FAIL REST.QUERY.LIMIT');
   });
 
   it('one line per mutant says what was wrong', () => {

@@ -10,6 +10,7 @@ import { inCheckout, repoRoot } from '@erpcert/contract';
 import type { ResultsDocument } from '../reports/results.js';
 import { TRANSPORT_RULES } from '../reports/runner.js';
 import type { GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
+import type { SelfTestProfile } from './profile.js';
 import type { Mutant } from './proxy.js';
 
 /** The family of a mutant: `hand` unless it was generated (generator/). */
@@ -186,6 +187,8 @@ export interface DetectionReport {
   readonly startedAt: string;
   readonly finishedAt: string;
   readonly seeds: readonly number[];
+  /** The conform profile every run used (`erpcert self-test --profile`). */
+  readonly profile: SelfTestProfile;
   /** Runs through an unchanged proxy, one per seed, over the union of the mutants' selections: must FAIL nothing. */
   readonly baseline: { readonly select: string; readonly runs: readonly MutantRun[]; readonly clean: boolean };
   readonly mutants: readonly MutantOutcome[];
@@ -251,6 +254,7 @@ export function detectionReport(
   outcomes: readonly MutantOutcome[],
   finishedAt: Date = new Date(),
   sizes: Readonly<Partial<Record<MutantFamily, number>>> = {},
+  profile: SelfTestProfile = 'full',
 ): DetectionReport {
   const figures = (list: readonly MutantOutcome[]) => {
     const considered = list.filter(counted);
@@ -294,6 +298,7 @@ export function detectionReport(
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     seeds,
+    profile,
     baseline: {
       ...baseline,
       clean: baseline.runs.length > 0 && baseline.runs.every((r) => r.exitCode === 0 && r.failed.length === 0),
@@ -360,7 +365,7 @@ export function totalsLines(r: DetectionReport): string[] {
   return [
     ...perFamily,
     ...figureLines(r, ''),
-    `baseline (no mutant, seeds ${r.seeds.join(', ')}): ${
+    `baseline (no mutant, seeds ${r.seeds.join(', ')}, profile ${r.profile ?? 'full'}): ${
       r.baseline.clean
         ? 'no FAIL'
         : `FAIL ${union(r.baseline.runs.map((b) => b.failed)).join(' ') || '(none; exit code not 0)'}`

@@ -34,4 +34,20 @@ describe('runSelfTest', () => {
     expect(lines.filter((l) => /^\[\d\/4\] /.test(l))).toHaveLength(4);
     expect(lines.some((l) => l.startsWith('  => limit-ignored: caught'))).toBe(true);
   }, 900_000);
+
+  it('with profile gate runs every conform under --profile gate and says so in the report', async () => {
+    const lines: string[] = [];
+    const report = await runSelfTest({
+      only: ['limit-ignored'],
+      seeds: [7],
+      lanes: 1,
+      profile: 'gate',
+      progress: (l) => lines.push(l),
+    });
+    expect(report.profile).toBe('gate');
+    expect(lines[0]).toContain('profile gate');
+    const [m] = report.mutants;
+    expect(m!.runs[0]!.failed).toContain('REST.QUERY.LIMIT');
+    expect(report.baseline.runs.map((r) => [r.exitCode, r.failed])).toEqual([[0, []]]);
+  }, 900_000);
 });

@@ -27,6 +27,7 @@ import {
 } from './detection.js';
 import type { GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
 import { type MutantContext, mutants } from './mutants.js';
+import type { SelfTestProfile } from './profile.js';
 import { type Mutant, startProxy } from './proxy.js';
 
 /** The reference server's default login and demo user codes (packages/refserver/README.md "Demo users"). */
@@ -54,6 +55,8 @@ export interface SelfTestOptions {
   readonly seeds: readonly number[];
   /** Runs at a time. */
   readonly lanes: number;
+  /** The conform profile of every run. @defaultValue 'full' */
+  readonly profile?: SelfTestProfile;
   /** Progress lines go here. */
   readonly progress: (line: string) => void;
   readonly signal?: AbortSignal;
@@ -80,6 +83,7 @@ async function conformThrough(
   work: string,
   name: string,
   signal: AbortSignal | undefined,
+  profile: SelfTestProfile,
 ): Promise<MutantRun> {
   const t0 = Date.now();
   const proxy = await startProxy(server.url, mutant);
@@ -90,7 +94,7 @@ async function conformThrough(
     args.push('--usercode', ctx.usercode, '--unok-usercode', EMBEDDED_DEFAULT.unokUsercode);
     args.push('--limited-usercode', ctx.limitedUsercode);
     if (conform.flags.some((f) => f.name === 'other-compcode')) args.push('--other-compcode', String(OTHER_COMPCODE));
-    args.push('--only', select, '--seed', String(seed), '--out', out);
+    args.push('--only', select, '--seed', String(seed), '--profile', profile, '--out', out);
     const { values } = parseArgs('conform', conform.flags, args, {}, work);
     const code = await runConform(
       values,
@@ -136,6 +140,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /** Runs the self-test; resolves to its report (not yet written). */
 export async function runSelfTest(opts: SelfTestOptions): Promise<DetectionReport> {
   const started = new Date();
+  const profile = opts.profile ?? 'full';
   const catalogue = mutants(SELFTEST_CONTEXT);
   // in the order asked for (a long self-test can put the mutants it most needs to see first)
   const chosen =
@@ -174,7 +179,7 @@ export async function runSelfTest(opts: SelfTestOptions): Promise<DetectionRepor
   ];
   const total = tasks.length;
   opts.progress(
-    `${chosen.length} mutant(s), ${runnable.length} to run, seeds ${opts.seeds.join(', ')}: ${total} conform run(s), ${opts.lanes} at a time`,
+    `${chosen.length} mutant(s), ${runnable.length} to run, seeds ${opts.seeds.join(', ')}, profile ${profile}: ${total} conform run(s), ${opts.lanes} at a time`,
   );
   for (const [id, s] of skipped) opts.progress(`${id}: not run (${s.status}): ${s.problems.join('; ')}`);
   const work = mkdtempSync(join(tmpdir(), 'erpcert-selftest-'));
@@ -196,7 +201,7 @@ export async function runSelfTest(opts: SelfTestOptions): Promise<DetectionRepor
               ? own
               : mutants(SELFTEST_CONTEXT).find((m) => m.id === t.mutant);
           const name = t.key.replace(/[^A-Za-z0-9@-]/g, '_');
-          const run = await conformThrough(server, fresh, t.select, t.seed, work, name, opts.signal);
+          const run = await conformThrough(server, fresh, t.select, t.seed, work, name, opts.signal, profile);
           results.set(t.key, run);
           done++;
           const verdicts = [
@@ -232,5 +237,13 @@ export async function runSelfTest(opts: SelfTestOptions): Promise<DetectionRepor
     const r = results.get(`baseline@${s}`);
     return r ? [r] : [];
   });
-  return detectionReport(started, opts.seeds, { select: unionSelect, runs: baselineRuns }, all, new Date(), opts.sizes);
+  return detectionReport(
+    started,
+    opts.seeds,
+    { select: unionSelect, runs: baselineRuns },
+    all,
+    new Date(),
+    opts.sizes,
+    profile,
+  );
 }

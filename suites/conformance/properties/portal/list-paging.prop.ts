@@ -27,6 +27,11 @@ import {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Lists bigger than this are walked only part of the way (a staging ERP's invoice list). */
 const WALK_MAX_PAGES = 12;
+/**
+ * The gate profile's walk: at most this many pages, each at least count / this (the whole list still, in
+ * bigger pages: fewer requests). @defaultValue 4
+ */
+const GATE_WALK_MAX_PAGES = 4;
 
 /** What the target holds per list register: its stated record count (page 1, perpage 1). */
 let discovered: Promise<{ register: ListRegister; count: number }[]> | undefined;
@@ -259,21 +264,19 @@ describe('portal list queries: shapes and paging', () => {
     'walking pages 1, 2, ... yields every record once: no page over perpage, count/totalpages agree with the pages',
     async (ctx) => [fc.constantFrom(...(await listsWithData(ctx))), fc.integer({ min: 1, max: 100 })],
     async (ctx, { register }, perpageSeed) => {
+      const walkMax = ctx.profile === 'gate' ? GATE_WALK_MAX_PAGES : WALK_MAX_PAGES;
       await judgeQuiet(ctx, shapeRule(register), async () => {
         const first = await attempt(ctx.client.portal.list(register, { page: 1, perpage: 1 }));
         const count = first.ok ? statedCount(register, first.value) : undefined;
         if (count === undefined) return `${register} page 1 states no count: ${describeOutcome(first)}`;
-        // about 1 to 12 pages: perpage from the generated seed, at least count / 12
-        const perpage = Math.min(
-          100,
-          Math.max(Math.ceil(count / WALK_MAX_PAGES), 1 + (perpageSeed % Math.max(1, count))),
-        );
+        // about 1 to 12 pages (gate: 4): perpage from the generated seed, at least count / 12 (gate: 4)
+        const perpage = Math.min(100, Math.max(Math.ceil(count / walkMax), 1 + (perpageSeed % Math.max(1, count))));
         // the walk follows the page size the server shows on page 1: paging by another size than asked is the
         // perpage checks' business (a page over perpage is PORTAL.LIMITS.PAGE_SIZE's, judged on every page);
         // the pages contradicting their own attributes or losing records is the paged shape's
         let size = perpage;
         let pages = Math.max(1, Math.ceil(count / perpage));
-        let walkTo = Math.min(pages + 1, WALK_MAX_PAGES + 1);
+        let walkTo = Math.min(pages + 1, walkMax + 1);
         const seen = new Map<string, number>();
         let total = 0;
         let keyless = 0;
@@ -293,7 +296,7 @@ describe('portal list queries: shapes and paging', () => {
           if (page === 1) {
             size = pageSizeShown(register, list, perpage, count);
             pages = Math.max(1, Math.ceil(count / size));
-            walkTo = Math.min(pages + 1, WALK_MAX_PAGES + 1);
+            walkTo = Math.min(pages + 1, walkMax + 1);
           }
           const by =
             size === perpage
@@ -315,7 +318,7 @@ describe('portal list queries: shapes and paging', () => {
           }
           total += n;
         }
-        if (pages <= WALK_MAX_PAGES && total !== count)
+        if (pages <= walkMax && total !== count)
           return `${register}: the pages hold ${total} records, count says ${count}`;
         if (keyless > 0 && keyless === total)
           ctx.advise(`${register} list records carry no ${register} key field: duplicates could not be told`);

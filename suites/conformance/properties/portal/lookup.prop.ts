@@ -133,9 +133,15 @@ function memberText(pick: SearchPick, records: readonly SourceRecord[], runTag: 
 /** Source records per lookup register, re-read when the target's sequence moved. */
 const sources = new Map<LookupRegister, { seq: bigint | undefined; records: SourceRecord[] | string }>();
 
-async function source(ctx: RuleContext, register: LookupRegister): Promise<SourceRecord[] | string> {
-  const seq = await currentSequence(ctx);
+async function source(
+  ctx: RuleContext,
+  register: LookupRegister,
+  /** judgeQuiet's read (not read again), or `unchecked`: its optimistic attempt takes a cached read as it is */
+  known?: bigint | 'unchecked',
+): Promise<SourceRecord[] | string> {
   const hit = sources.get(register);
+  if (known === 'unchecked' && hit) return hit.records; // a difference it causes is judged again, carefully
+  const seq = typeof known === 'bigint' ? known : await currentSequence(ctx);
   if (hit && seq !== undefined && hit.seq === seq) return hit.records;
   const records = await readLookupSource(ctx, register);
   sources.set(register, { seq, records });
@@ -331,8 +337,8 @@ describe('pastespecial', () => {
         pick.register === 'AllCUVc' && pick.member === undefined
           ? 'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS'
           : searchFieldsRule(pick.register);
-      await judgeQuiet(ctx, rule, async () => {
-        const records = await source(ctx, pick.register);
+      await judgeQuiet(ctx, rule, async (quiet) => {
+        const records = await source(ctx, pick.register, quiet ? quiet.sequence : 'unchecked');
         if (typeof records === 'string') ctx.skip(records);
         const id = searchText(pick, records, ctx.target.runTag);
         if (id === undefined) return null; // nothing to judge
@@ -407,7 +413,8 @@ let created: Promise<{ made: Match[]; why: string[] }> | undefined;
  * once per target and reused), and 51 contacts (vendor and customer) this test creates and ledgers, whose Code
  * and Name start with a marker of their own (`uniqueCode`): no other test's record starts with it, so the
  * records a lookup finds cannot change between its two calls (issue 9, point 4). In the readonly profile only
- * the fixture items, when the target already holds them.
+ * the fixture items, when the target already holds them; in the gate profile only the items when they are
+ * complete (the contacts when they are not).
  */
 async function manyMatches(ctx: RuleContext): Promise<Match[]> {
   created ??= (async () => {
@@ -421,6 +428,9 @@ async function manyMatches(ctx: RuleContext): Promise<Match[]> {
       why.push('readonly profile: the 51 contacts of the CUVc, VEVc and AllCUVc cases would be created');
       return { made, why };
     }
+    // gate: the fixture items observe CAP50 and LOOKUP_NO_PAGINATION (TERMS_AND and PREFIX_CASE_INSENSITIVE are
+    // the other lookup properties' too); 51 contacts would cost 52 requests more (a create, a delete each)
+    if (ctx.profile === 'gate' && made.length > 0) return { made, why };
     const marker = uniqueCode(ctx, 'L');
     const contacts = Array.from({ length: 51 }, (_, i) => ({
       Code: `${marker}${String(i).padStart(2, '0')}`,

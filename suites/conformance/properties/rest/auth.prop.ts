@@ -2,7 +2,6 @@
 // credentials are refused on every REST operation, the HSESSION cookie alone works, GET /api/1/ starts a
 // session. Status codes are not shown (§7): a refusal is an error answer or the absence of data.
 import { type AuthOverride, isErpClientError, sessionFromSetCookie } from '@erpcert/client';
-import { registers as catalogue } from '@erpcert/contract';
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
@@ -16,10 +15,10 @@ import {
   probe,
   type RuleContext,
   readBack,
-  registersWithData,
   ruleProperty,
   ruleTest,
   show,
+  tableRegistersWithData,
   uniqueCode,
   violated,
 } from '../../src/harness/index.js';
@@ -44,6 +43,31 @@ function badCredentials(ctx: RuleContext): fc.Arbitrary<{ label: string; auth: A
   );
 }
 
+/**
+ * One credential of each kind {@link badCredentials} draws, each naming its kind as the member it is (a server
+ * may refuse a wrong password and still serve a request without credentials): the examples of the read check.
+ */
+function badCredentialKinds(
+  ctx: RuleContext,
+): { member: string; label: string; auth: AuthOverride; header?: string }[] {
+  const user = ctx.target.user ?? 'erpcert';
+  const password = ctx.target.password === 'erpcert-wrong' ? 'erpcert-wrong-2' : 'erpcert-wrong';
+  return [
+    { member: 'none', label: 'no credentials', auth: 'none' },
+    { member: 'wrong password', label: `user ${user} with a wrong password`, auth: { user, password } },
+    {
+      member: 'unknown user',
+      label: 'unknown user erpcertnobody',
+      auth: {
+        user: user === 'erpcertnobody' ? 'erpcertnobody2' : 'erpcertnobody',
+        password: ctx.target.password ?? 'x',
+      },
+    },
+    { member: 'made-up cookie', label: 'a made-up HSESSION cookie', auth: { cookie: 'erpcertMadeUpSession0001' } },
+    { member: 'malformed header', label: 'a malformed Basic header', auth: 'none', header: 'Basic !!not-base64!!' },
+  ];
+}
+
 /** The call with the bad credentials: its records when the target answered with data, else undefined. */
 async function attempt(call: () => Promise<{ records: unknown[] }>): Promise<AnyRecord[] | undefined> {
   try {
@@ -65,16 +89,12 @@ async function sessionOfBasicRead(ctx: RuleContext, basic: AuthOverride): Promis
   }
 }
 
-const TABLE = catalogue.map((r) => r.name);
-let withData: Promise<string[]> | undefined;
-
 describe('REST authentication', () => {
   ruleProperty(
     'REST.AUTH.BASIC',
     'reads with no or wrong credentials are refused: no records, no session',
     async (ctx) => {
-      withData ??= registersWithData(ctx, TABLE);
-      const list = await withData;
+      const list = await tableRegistersWithData(ctx);
       if (list.length === 0) ctx.skip('the target has no records to protect');
       return [fc.constantFrom(...list), fc.constantFrom('list', 'root'), badCredentials(ctx)];
     },
@@ -105,7 +125,19 @@ describe('REST authentication', () => {
         () => `GET ${register} with ${cred.label} returned ${records?.length} records`,
       );
     },
-    { numRuns: 15 },
+    {
+      numRuns: 15,
+      // in every run, a list with each kind of bad credentials (the member examples), and the root without any
+      examples: async (ctx) => {
+        const [register] = await tableRegistersWithData(ctx);
+        if (register === undefined) return [];
+        const kinds = badCredentialKinds(ctx);
+        return [
+          ...kinds.map((cred) => [register, 'list', cred] as [string, 'list' | 'root', (typeof kinds)[number]]),
+          [register, 'root', { ...kinds[0]!, member: 'root, none' }],
+        ];
+      },
+    },
   );
 
   ruleProperty(
@@ -149,8 +181,7 @@ describe('REST authentication', () => {
     ['REST.AUTH.HSESSION_SET', 'REST.AUTH.HSESSION_ACCEPTED'],
     'a Basic request sets HSESSION; the cookie alone then reads the same records',
     async (ctx) => {
-      withData ??= registersWithData(ctx, TABLE);
-      const list = await withData;
+      const list = await tableRegistersWithData(ctx);
       if (list.length === 0) ctx.skip('the target has no records to read');
       return [fc.constantFrom(...list)];
     },

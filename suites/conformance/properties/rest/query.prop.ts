@@ -8,6 +8,7 @@ import {
   assertJsonStrings,
   compareWithModel,
   describeQuery,
+  type FilterChoice,
   fieldSubset,
   fieldValue,
   filterChoice,
@@ -45,6 +46,26 @@ function widest(list: readonly RegisterData[]): { register: string; sort: string
   const d = list[0]!;
   const distinct = (f: string) => new Set(d.records.map((r) => fieldValue(r, f))).size;
   return { register: d.register, sort: d.fields.reduce((best, f) => (distinct(f) > distinct(best) ? f : best)) };
+}
+
+/**
+ * The FILTER_AND example: the first register whose records 0 and 1 differ in two of its fields, with those two
+ * fields (record 0's value of the first, record 1's of the second); none when no register has such records.
+ */
+function andExamples(list: readonly RegisterData[]): [{ register: string; fields: readonly string[] }, FilterChoice][] {
+  for (const d of list) {
+    const [a, b] = d.records;
+    if (!a || !b) continue;
+    const differ = d.fields.flatMap((f, i) => (fieldValue(a, f) !== fieldValue(b, f) ? [i] : []));
+    if (differ.length >= 2)
+      return [
+        [
+          { register: d.register, fields: d.fields },
+          { record: 0, fields: differ.slice(0, 2), mutation: null },
+        ],
+      ];
+  }
+  return [];
 }
 
 /** Reads `spec` and compares it with the model; reports a difference as a violation of `rule`. */
@@ -130,6 +151,9 @@ describe('REST query semantics against a model of the unfiltered read', () => {
         return filters.length > 0 ? { filters } : undefined;
       });
     },
+    // first in every run: two fields in which records 0 and 1 of the first register differ, one value of each,
+    // so that every filter matches a record and all of them together fewer (a server that ORs them is seen)
+    { examples: async (ctx) => andExamples(await registers.get(ctx)) },
   );
 
   ruleProperty(

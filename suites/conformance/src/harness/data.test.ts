@@ -95,3 +95,33 @@ describe('probe concludes "no records" only from an envelope that validates', ()
     expect(await registersWithData(ctx, ['SDVc', 'ExpVc'], 0)).toEqual(['ExpVc']);
   });
 });
+
+describe('registersWithData', () => {
+  /** A target whose registers hold the given numbers of records; counts the reads. */
+  function target(counts: Record<string, number>) {
+    const reads: string[] = [];
+    const ctx = {
+      client: {
+        rest: {
+          list: async (register: string) => {
+            reads.push(register);
+            return { records: Array.from({ length: counts[register] ?? 0 }, () => ({})) };
+          },
+        },
+      },
+    } as unknown as RuleContext;
+    return { ctx, reads };
+  }
+
+  it('keeps the registers with data in the order given', async () => {
+    const { ctx, reads } = target({ A: 1, C: 3 });
+    expect(await registersWithData(ctx, ['A', 'B', 'C'])).toEqual(['A', 'C']);
+    expect(reads).toEqual(['A', 'B', 'C']);
+  });
+
+  it('stops reading once enough are found (the gate profile)', async () => {
+    const { ctx, reads } = target({ A: 1, B: 0, C: 2, D: 5 });
+    expect(await registersWithData(ctx, ['A', 'B', 'C', 'D'], 1, 2)).toEqual(['A', 'C']);
+    expect(reads).toEqual(['A', 'B', 'C']);
+  });
+});

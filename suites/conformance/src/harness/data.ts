@@ -20,6 +20,7 @@ import { assertJsonListBody, decodeViolation, jsonListBodyValid } from './assert
 import { observe } from './observations.js';
 import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
 import type { RuleContext } from './rule-test.js';
+import { runShared } from './run-shared.js';
 import { isTargetFault } from './target-fault.js';
 
 let counter = 0;
@@ -193,11 +194,18 @@ export async function probe(
 
 /**
  * The registers of `candidates` that hold at least `min` records (one read each with `limit=min`), in the
- * order given. Registers the target refuses, and ones whose answer is a broken envelope, are left out.
+ * order given, stopping once `enough` are found. Registers the target refuses, and ones whose answer is a broken
+ * envelope, are left out.
  */
-export async function registersWithData(ctx: RuleContext, candidates: readonly string[], min = 1): Promise<string[]> {
+export async function registersWithData(
+  ctx: RuleContext,
+  candidates: readonly string[],
+  min = 1,
+  enough = Number.POSITIVE_INFINITY,
+): Promise<string[]> {
   const found: string[] = [];
   for (const register of candidates) {
+    if (found.length >= enough) break;
     // a broken envelope is neither data nor its absence: the register is left out of the picks, and the
     // sweeps of properties/rest/registers.prop.ts FAIL the rule that owns the broken part
     const p = await probe(ctx, register, { limit: min }, { broken: 'absent' });
@@ -206,15 +214,25 @@ export async function registersWithData(ctx: RuleContext, candidates: readonly s
   return found;
 }
 
-let tableWithData: Promise<string[]> | undefined;
+/**
+ * How many registers with data the gate profile looks for among the register table's: its properties pick a
+ * few registers each, and the register tests (registers.prop.ts) read every register anyway. @defaultValue 8
+ */
+export const GATE_TABLE_REGISTERS = 8;
 
-/** The register table's registers that hold records on the target (one `limit=1` read each, once per worker). */
+/**
+ * The register table's registers that hold records on the target: one `limit=1` read each, once per run, shared
+ * by the workers (run-shared.ts); in the gate profile the first {@link GATE_TABLE_REGISTERS} of them.
+ */
 export function tableRegistersWithData(ctx: RuleContext): Promise<string[]> {
-  tableWithData ??= registersWithData(
-    ctx,
-    registerCatalogue.map((r) => r.name),
+  return runShared(ctx, 'table-registers-with-data', () =>
+    registersWithData(
+      ctx,
+      registerCatalogue.map((r) => r.name),
+      1,
+      ctx.profile === 'gate' ? GATE_TABLE_REGISTERS : undefined,
+    ),
   );
-  return tableWithData;
 }
 
 /**

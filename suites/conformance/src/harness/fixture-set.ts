@@ -10,47 +10,13 @@
  * - fixture records never go into the ledger, so the cleanup leaves them; each worker appends what it found and
  *   did to `fixtures.jsonl` in the run folder, which the report lists apart from the run's residue.
  */
-import { appendFileSync, closeSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { probe } from './data.js';
 import { type FixtureAccount, fixtureFiles } from './fixture-accounts.js';
 import { type FixtureSetSpec, fixtureCodes, fixtureFields } from './fixture-scheme.js';
 import { fieldValue } from './records.js';
 import type { RuleContext } from './rule-test.js';
-
-/** How long a worker waits for another's lock before it goes ahead itself (a stale lock of a killed worker). */
-const LOCK_WAIT_MS = 120_000;
-
-async function withLock<T>(lock: string, signal: AbortSignal, f: () => Promise<T>): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx'));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      let age = 0;
-      try {
-        age = Date.now() - statSync(lock).mtimeMs;
-      } catch {
-        continue; // released meanwhile: try again
-      }
-      if (age > LOCK_WAIT_MS || Date.now() - start > LOCK_WAIT_MS || signal.aborted) {
-        try {
-          unlinkSync(lock);
-        } catch {}
-        continue;
-      }
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
-  try {
-    return await f();
-  } finally {
-    try {
-      unlinkSync(lock);
-    } catch {}
-  }
-}
+import { withLock } from './run-lock.js';
 
 type Found = Map<string, Readonly<Record<string, unknown>>>;
 

@@ -1,6 +1,8 @@
 import type { PortalList } from '@erpcert/client';
-import { describe, expect, it } from 'vitest';
-import { pagedBy, recordsOnPage } from './portal-lists.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { beginObservations, endObservations } from './observations.js';
+import { judgeQuiet, pagedBy, type QuietRead, recordsOnPage } from './portal-lists.js';
+import type { RuleContext } from './rule-test.js';
 
 /** A decoded list answer with `n` records and the given `<data>` attributes. */
 function list(n: number, attrs: Record<string, number>): PortalList {
@@ -53,5 +55,63 @@ describe('pagedBy', () => {
     expect(pagedBy('IVVc', list(1, { page: 1, perpage: 20, totalpages: 1 }), 20)).toBe(false);
     expect(pagedBy('IVVc', list(1, { count: 1, perpage: 20, totalpages: 1 }), 20)).toBe(false);
     expect(pagedBy('IVVc', list(0, { count: 0, page: 1, perpage: 0, totalpages: 0 }), 0)).toBe(false);
+  });
+});
+
+describe('judgeQuiet', () => {
+  afterEach(() => endObservations());
+
+  /** A context whose sequence reads (GET PDVc) answer `sequences` in turn; counts them. */
+  function quietContext(sequences: string[]) {
+    const reads = { n: 0 };
+    const ctx = {
+      client: {
+        rest: {
+          list: async () => ({ sequence: sequences[Math.min(reads.n++, sequences.length - 1)], records: [] }),
+        },
+      },
+    } as unknown as RuleContext;
+    return { ctx, reads };
+  }
+
+  it('judges an answer that meets the rule on one optimistic attempt, with no sequence read', async () => {
+    const observations: Record<string, number> = {};
+    beginObservations(observations);
+    const { ctx, reads } = quietContext(['5']);
+    const seen: (QuietRead | undefined)[] = [];
+    const judged = await judgeQuiet(ctx, 'PORTAL.LIST.ORDER', async (quiet) => {
+      seen.push(quiet);
+      return undefined;
+    });
+    expect(judged).toBe(true);
+    expect(seen).toEqual([undefined]);
+    expect(reads.n).toBe(0);
+    expect(observations['PORTAL.LIST.ORDER']).toBe(1);
+  });
+
+  it('tries a difference again between two sequence reads, and reports it when the data held still', async () => {
+    beginObservations({});
+    const { ctx } = quietContext(['7', '7']);
+    const seen: (QuietRead | undefined)[] = [];
+    await expect(
+      judgeQuiet(ctx, 'PORTAL.LIST.ORDER', async (quiet) => {
+        seen.push(quiet);
+        return 'the order was not reversed';
+      }),
+    ).rejects.toThrow('the order was not reversed');
+    expect(seen).toEqual([undefined, { sequence: 7n }]);
+  });
+
+  it('reports nothing for a difference seen only while the data moved', async () => {
+    beginObservations({});
+    const { ctx } = quietContext(['1', '2', '3', '3']);
+    let attempts = 0;
+    const judged = await judgeQuiet(ctx, 'PORTAL.LIST.ORDER', async (quiet) => {
+      attempts++;
+      // the optimistic attempt and the first careful one (sequence 1 -> 2) differ; the next one agrees
+      return quiet === undefined || quiet.sequence === 1n ? 'a difference' : undefined;
+    });
+    expect(judged).toBe(true);
+    expect(attempts).toBe(3);
   });
 });

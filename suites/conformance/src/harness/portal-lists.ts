@@ -123,23 +123,37 @@ export interface QuietProblem {
   readonly detail: string;
 }
 
+/** What {@link judgeQuiet} tells a careful attempt: the REST sequence read just before it. */
+export interface QuietRead {
+  readonly sequence: bigint | undefined;
+}
+
 /**
  * Runs `attempt` (the difference from what the rule demands, undefined when the answer meets it, or null when
  * there was nothing to judge; a `QuietProblem` when the difference breaks another rule, which it names) and
  * reports a difference as a violation of `rule` (or the problem's rule) only when no write happened
- * on the target while it ran (the REST sequence did not move; other tests write at the same time). A
- * difference seen while the data moved is tried again, at most `tries` times; an answer that meets the rule
- * counts one observation of it. Returns false when the target never held still or nothing was judged.
+ * on the target while it ran (the REST sequence did not move; other tests write at the same time). The first
+ * attempt is optimistic: it gets no `QuietRead` and no sequence is read around it, since most answers meet the
+ * rule (one request fewer each). A difference it shows is tried again carefully, between two sequence reads
+ * (`attempt` gets the first, so that it need not read it again), at most `tries` times; a difference seen
+ * while the data moved is tried again. An answer that meets the rule counts one observation of it. Returns
+ * false when the target never held still or nothing was judged.
  */
 export async function judgeQuiet(
   ctx: RuleContext,
   rule: string,
-  attempt: () => Promise<string | QuietProblem | undefined | null>,
+  attempt: (quiet?: QuietRead) => Promise<string | QuietProblem | undefined | null>,
   tries = 4,
 ): Promise<boolean> {
+  const optimistic = await attempt();
+  if (optimistic === null) return false;
+  if (optimistic === undefined) {
+    observe(rule);
+    return true;
+  }
   for (let i = 0; i < tries; i++) {
     const before = await currentSequence(ctx);
-    const problem = await attempt();
+    const problem = await attempt({ sequence: before });
     if (problem === null) return false;
     if (problem === undefined) {
       observe(rule);

@@ -13,10 +13,11 @@ import type { ErpClient } from '@erpcert/client';
 import fc from 'fast-check';
 import { type TestContext, test } from 'vitest';
 import type { Profile } from '../runner/verdict.js';
-import { GateBudget } from './gate-budget.js';
+import { exampleMember, GateBudget } from './gate-budget.js';
 import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
 import { beginObservations, endObservations, observe } from './observations.js';
 import { permanentWriteSkip } from './permanent-writes.js';
+import { nextRequestRun, setRequestTag } from './request-log.js';
 import type { TargetConfig } from './target.js';
 import { errorFault, isTargetFault } from './target-fault.js';
 import { requireRule } from './violation.js';
@@ -133,6 +134,7 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
   const meta: ConformanceMeta = { rules, observations };
   (t.task.meta as { erpcert?: ConformanceMeta }).erpcert = meta;
   beginObservations(observations);
+  setRequestTag(t.task.file?.name, name);
   const session = workerSession();
   session.recorder.beginTest();
   const strict = session.target.profile === 'strict';
@@ -172,6 +174,7 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
 /** Ends a test's records: the faults the recorder saw go into the meta, observations stop counting. */
 function end(t: TestContext, session: WorkerSession): void {
   endObservations();
+  setRequestTag(t.task.file?.name, undefined);
   const faults = session.recorder.testFaults();
   if (faults.length > 0) metaOf(t).faults = faults;
   const throttling = session.recorder.throttling();
@@ -359,7 +362,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
         : undefined;
     const property = fc.asyncProperty(...([...arbs] as unknown as Arbitraries<Ts>), async (...values: Ts) => {
       if (skipReason !== undefined) return true;
-      if (gate && !gate.wanted()) return true;
+      if (gate && !gate.wanted(exampleMember(values))) return true;
       let failed = true;
       try {
         const ok = await runOnce(...values);
@@ -371,6 +374,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
     });
     async function runOnce(...values: Ts): Promise<boolean> {
       session.recorder.beginRun();
+      nextRequestRun();
       try {
         const ok = await predicate(ctx, ...values);
         if (ok === false) {

@@ -2,8 +2,9 @@
  * One `@erpcert/client` per test worker, for both APIs: Basic credentials with session reuse (log in once,
  * then `Cookie: HSESSION`), the run's pacing, and the exchange observer wired to the worker's recorder.
  */
-import { type ClientConfig, createClient, type ErpClient } from '@erpcert/client';
+import { type ClientConfig, createClient, type ErpClient, type Exchange } from '@erpcert/client';
 import { ExchangeRecorder } from './recorder.js';
+import { requestLogger } from './request-log.js';
 import { type TargetConfig, targetFromEnv } from './target.js';
 
 /** What one worker shares between its tests. */
@@ -30,10 +31,21 @@ export function clientConfigFor(target: TargetConfig, recorder: ExchangeRecorder
       ...(target.maxRetries !== undefined ? { maxRetries: target.maxRetries } : {}),
       ...(target.maxRetryWaitMs !== undefined ? { maxWaitMs: target.maxRetryWaitMs } : {}),
     },
-    onExchange: recorder.observe,
+    onExchange: withRequestLog(recorder.observe),
     // a report keeps a few KiB of each body; the recorder cuts further
     maxRecordedBodyBytes: 64 * 1024,
   };
+}
+
+/** The recorder's observer, followed by the dev-only request log when `ERPCERT_REQUEST_LOG` asks for it. */
+function withRequestLog(observe: (e: Exchange) => void): (e: Exchange) => void {
+  const log = requestLogger();
+  return log
+    ? (e) => {
+        observe(e);
+        log(e);
+      }
+    : observe;
 }
 
 const KEY = Symbol.for('erpcert.conformance.workerSession');
