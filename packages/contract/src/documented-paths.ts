@@ -28,6 +28,8 @@ export interface DocumentedPath {
   readonly attribute: boolean;
   /** `string`, `number`, `integer`, `boolean`, `object`, `array`; undefined when the schema leaves it open. */
   readonly type?: string;
+  /** A JSON member that is an array: `type` and the value constraints are those of its items. */
+  readonly array?: true;
   readonly valueFormat?: string;
   readonly enum?: readonly unknown[];
   readonly const?: unknown;
@@ -92,7 +94,15 @@ const xmlName = (s: SchemaNode): string | undefined => (s.xml as { name?: string
 const xmlFlag = (s: SchemaNode, key: 'attribute' | 'wrapped') =>
   (s.xml as Record<string, unknown> | undefined)?.[key] === true;
 
-function record(w: Walk, path: string, s: SchemaNode, required: boolean, attribute: boolean, closedParent: boolean) {
+function record(
+  w: Walk,
+  path: string,
+  s: SchemaNode,
+  required: boolean,
+  attribute: boolean,
+  closedParent: boolean,
+  array = false,
+) {
   if (w.out.has(path)) {
     const prev = w.out.get(path)!;
     // a path in several alternatives is required only where every alternative requires it
@@ -106,6 +116,7 @@ function record(w: Walk, path: string, s: SchemaNode, required: boolean, attribu
     required,
     attribute,
     closedParent,
+    ...(array ? { array: true as const } : {}),
     ...(type === undefined ? {} : { type }),
     ...(typeof s.format === 'string' ? { valueFormat: s.format } : {}),
     ...(Array.isArray(s.enum) ? { enum: s.enum } : {}),
@@ -135,7 +146,7 @@ function walk(w: Walk, schema: SchemaNode, path: string, xml: boolean, depth: nu
       if (!xml) {
         const child = `${path}/${prop}`;
         const item = p.type === 'array' ? flatten(w.doc, (p.items as SchemaNode) ?? {}) : p;
-        record(w, child, item, req, false, closed);
+        record(w, child, item, req, false, closed, p.type === 'array');
         walk(w, p, child, xml, depth + 1);
         continue;
       }

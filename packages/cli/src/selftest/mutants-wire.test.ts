@@ -131,6 +131,34 @@ describe('REST response mutants', () => {
   });
 });
 
+describe('REST envelope mutants of one register', () => {
+  const xml = (register: string) =>
+    res(
+      `<data register="${register}" sequence="41" systemversion="1.0"><${register} register="${register}" sequence="7"/></data>`,
+    );
+
+  it('opvc-xml-envelope-sequence-empty empties data@sequence of OPVc lists only, XML only', () => {
+    const m = mutant('opvc-xml-envelope-sequence-empty');
+    expect(bodyOf(m.response!(req('/api/1/OPVc?compcode=1&limit=25'), xml('OPVc')))).toContain(
+      '<data register="OPVc" sequence="" systemversion="1.0"><OPVc register="OPVc" sequence="7"/>',
+    );
+    for (const [url, given] of [
+      ['/api/1/IVVc?compcode=1', xml('IVVc')],
+      ['/api/1/OPVc?compcode=1', json({ data: { '@register': 'OPVc', '@sequence': '41', OPVc: [] } })],
+    ] as const)
+      expect(m.response!(req(url), given), url).toBe(given);
+  });
+
+  it('ipvc-json-records-not-objects gives IPVc records as strings, other registers untouched', () => {
+    const m = mutant('ipvc-json-records-not-objects');
+    const doc = (register: string) => ({ data: { '@register': register, [register]: [{ SerNr: '10001' }] } });
+    const out = JSON.parse(bodyOf(m.response!(req('/api/1/IPVc?compcode=1'), json(doc('IPVc')))));
+    expect(out.data.IPVc).toEqual(['10001']);
+    const other = json(doc('IVVc'));
+    expect(m.response!(req('/api/1/IVVc?compcode=1'), other)).toBe(other);
+  });
+});
+
 describe('REST request mutants', () => {
   it('updates-after-ignored drops updates_after', () => {
     const out = mutant('updates-after-ignored').request!(req('/api/1/CUVc?compcode=1&updates_after=10'));

@@ -6,6 +6,7 @@
 import { portalMutants } from './mutants-portal.js';
 import { portalWriteMutants } from './mutants-portal-writes.js';
 import { readOnlyAcceptsWrite, restMutants } from './mutants-rest.js';
+import { restEnvelopeMutants } from './mutants-rest-envelopes.js';
 import { transportMutants } from './mutants-transport.js';
 import type { Mutant, ProxyRequest } from './proxy.js';
 import {
@@ -356,6 +357,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
       'read-only-accepts-write',
     ),
     ...restMutants(),
+    ...restEnvelopeMutants(),
     ...portalMutants(ctx),
     ...portalWriteMutants(),
     ...transportMutants(),

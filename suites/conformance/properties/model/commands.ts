@@ -3,9 +3,10 @@
  * POST), update (PATCH), delete (portal delete), convert (quotation -> order -> invoice), un-confirm, and
  * the reads that compare the target with the model (REST list by filter, the sequence feed).
  */
-import type { RestRecord } from '@erpcert/client';
+import { isErpClientError, type RestEnvelope, type RestRecord } from '@erpcert/client';
 import type fc from 'fast-check';
 import {
+  assertListBody,
   confirmed,
   createForm,
   expectRule,
@@ -305,6 +306,23 @@ export class ReadCmd implements Cmd {
   }
 }
 
+/**
+ * One read of the sequence feed (`updates_after` or `deletes_after`); undefined when the target answers 404
+ * without an ERP error: real servers do so for a register without a synchronisation index (DESIGN.md).
+ */
+async function feedRead(
+  r: DocReal,
+  register: DocRegister,
+  query: Record<string, string>,
+): Promise<RestEnvelope<string> | undefined> {
+  try {
+    return await r.ctx.client.rest.list(register, query as never);
+  } catch (err) {
+    if (isErpClientError(err) && err.kind === 'http-status' && err.status === 404) return undefined;
+    throw err;
+  }
+}
+
 /** Read the sequence feed of each register of the run and compare it with the model (§4 rule 6, §6). */
 export class FeedCmd implements Cmd {
   check(m: Readonly<DocModel>): boolean {
@@ -317,15 +335,14 @@ export class FeedCmd implements Cmd {
       );
       if (docs.length === 0) continue;
       const since = docs.map((d) => (d.live ? d.writtenAfter! : d.deletedAfter!)).reduce(smaller);
-      const updated: RestRecord[] = [];
-      const deleted: Record<string, unknown>[] = [];
-      let unavailable = false;
-      for await (const e of r.ctx.client.rest.feed(register, { since } as never)) {
-        if (e.kind === 'updated') updated.push(e.record as RestRecord);
-        else if (e.kind === 'deleted') deleted.push(e.record);
-        else if (e.kind === 'unavailable') unavailable = true;
-      }
-      if (unavailable) continue; // no synchronisation index for the register on this target
+      // the feed's two reads (§4 rule 6), each as one list: the updates answer is a list body, validated before
+      // it is judged (a broken envelope FAILs the rule that owns the broken part, not the feed's rules)
+      const updates = await feedRead(r, register, { updates_after: String(since) });
+      const deletes = updates && (await feedRead(r, register, { deletes_after: String(since) }));
+      if (!updates || !deletes) continue; // no synchronisation index for the register on this target
+      await assertListBody(register, updates);
+      const updated = updates.records as RestRecord[];
+      const deleted = deletes.records as Record<string, unknown>[];
       const seqs: [ModelDoc, bigint][] = [];
       for (const d of docs.filter((x) => x.live && !x.converted)) {
         const rec = updated.find(

@@ -1,39 +1,36 @@
 // One test per register of the register table (record-rest-api.md §2 "Registers, keys and main fields";
-// REST.REGISTER.*): the register lists its records, keyed by its key, with its main fields and rows. Then a
-// sweep: every record check (one test per rule) over a page of every register with data, in both formats.
-import type { RestEnvelope } from '@erpcert/client';
+// REST.REGISTER.*): the register lists its records, keyed by its key, with its main fields and rows. Then
+// sweeps over the same pages (a page of every register with data, in both formats, harness register-pages.ts):
+// every record check and every envelope check (one test per rule), and the validation of every list body,
+// each failure blamed on the rule that owns the broken part (issue 18).
 import { getRegister, getRule, type RegisterDef, registers } from '@erpcert/contract';
 import { describe } from 'vitest';
 import {
   type AnyRecord,
+  allRegisterReads,
+  assertHasEnvelope,
+  assertJsonListBody,
+  bodyViolations,
   companiesDiffer,
   createJson,
+  ENVELOPE_CHECKS,
   expectRule,
   fieldValue,
-  isRefusal,
-  probe,
+  LIST_BODY_RULE,
   RECORD_CHECKS,
   type RuleContext,
-  rawJson,
+  registerRead,
   ruleTest,
   show,
   twoCompanies,
   uniqueCode,
+  type ValidPage,
+  validPages,
   violated,
 } from '../../src/harness/index.js';
 
-/** Records read per register and format. */
-const SAMPLE = 25;
 /** Records of each company compared by REST.QUERY.COMPCODE. */
 const COMPANY_PAGE = 20;
-
-/** A page of one register in one format, as the target sent it (JSON read raw). */
-interface Page {
-  readonly register: string;
-  readonly format: 'xml' | 'json';
-  readonly records: readonly AnyRecord[];
-  readonly base: boolean;
-}
 
 /**
  * The main fields are there: a record that carries an empty field is in the all-fields mode and must
@@ -49,77 +46,32 @@ function missingMainFields(def: RegisterDef, record: AnyRecord): string[] {
   return missing;
 }
 
-/** The page of an answer: JSON as the target sent it (read raw), XML as decoded. */
-function pageOf(def: RegisterDef, format: 'xml' | 'json', env: RestEnvelope<string>, base: boolean): Page {
-  const raw = format === 'json' ? (rawJson(env) as { data?: Record<string, unknown> }).data?.[def.name] : undefined;
-  const records = (format === 'json' ? (Array.isArray(raw) ? raw : []) : env.records) as AnyRecord[];
-  return { register: def.name, format, records, base };
-}
-
-async function readPage(ctx: RuleContext, def: RegisterDef, format: 'xml' | 'json', base: boolean, rule: string) {
-  try {
-    return pageOf(def, format, await ctx.client.rest.list(def.name, { limit: SAMPLE } as never, { format }), base);
-  } catch (err) {
-    if (isRefusal(err)) violated(rule, `GET ${def.name} in ${format} was refused: ${(err as Error).message}`);
-    throw err;
-  }
-}
-
-/** Pages read by the register tests, by register, for the sweep that follows them in this file. */
-const pages = new Map<string, Page[]>();
-
 /**
- * The gate profile reads this many registers with data whole (the JSON page, the XML page, the base probe), and
- * of the others only the JSON page, which judges their REST.REGISTER rule: the XML and base-register record
- * checks of the sweep are judged on the first ones. @defaultValue 4
+ * The reads of every register for a sweep of `rule`: a broken body whose broken part `rule` owns FAILs it here;
+ * the pages that validate are returned (a body broken elsewhere is judged by the rule that owns that part).
  */
-const GATE_WHOLE_REGISTERS = 4;
-let readWhole = 0;
-
-/**
- * The register's first JSON page (one read: it shows whether the target serves the register and has records,
- * and is the JSON page the checks read), and whether it answers `updates_after` (a base register).
- */
-async function firstOf(ctx: RuleContext, def: RegisterDef, probeBase = true) {
-  const first = await probe(ctx, def.name, { limit: SAMPLE });
-  if (!first.ok || first.records.length === 0) return { first, base: false };
-  const base =
-    probeBase && (await probe(ctx, def.name, { updates_after: first.envelope.sequence ?? '0', limit: 1 })).ok;
-  return { first, base, json: pageOf(def, 'json', first.envelope, base) };
-}
-
-/** Every register's pages: the ones the register tests read, and the rest read now (a run `--only` a record rule). */
-async function allPages(ctx: RuleContext): Promise<Page[]> {
-  for (const def of registers) {
-    if (pages.has(def.name)) continue;
-    const { first, base, json } = await firstOf(ctx, def);
-    const got: Page[] = [];
-    if (json) got.push(json);
-    if (first.ok && first.records.length > 0)
-      try {
-        got.push(await readPage(ctx, def, 'xml', base, 'REST.QUERY.LIST_RECORDS'));
-      } catch (err) {
-        if (!(err instanceof Error && err.name === 'ContractViolation')) throw err;
-      }
-    pages.set(def.name, got);
-  }
-  return [...pages.values()].flat();
+async function sweepPages(ctx: RuleContext, rule: string): Promise<ValidPage[]> {
+  const reads = await allRegisterReads(ctx);
+  const own = bodyViolations(reads).find((v) => v.rule === rule);
+  if (own) throw own;
+  const pages = validPages(reads);
+  if (pages.length === 0 && bodyViolations(reads).length === 0)
+    ctx.skip('no register of the table could be read (see the REST.REGISTER tests)');
+  return pages;
 }
 
 describe('REST registers of the register table', () => {
   for (const def of registers) {
     const rule = `REST.REGISTER.${def.name.toUpperCase()}`;
     ruleTest(rule, `${def.name} (${def.meaning}) lists records keyed by ${def.key.join(' + ')}`, async (ctx) => {
-      const whole = ctx.profile !== 'gate' || readWhole < GATE_WHOLE_REGISTERS;
-      const { first, base, json } = await firstOf(ctx, def, whole);
-      if (!first.ok) ctx.skip(`the target does not serve ${def.name}: ${first.why}`);
-      if (!json) ctx.skip(`the target has no ${def.name} records`);
-      if (whole) readWhole++;
-      const read: Page[] = [];
-      pages.set(def.name, read);
-      for (const format of whole ? (['json', 'xml'] as const) : (['json'] as const)) {
-        const page = format === 'json' ? json : await readPage(ctx, def, format, base, rule);
-        read.push(page);
+      const read = await registerRead(ctx, def);
+      if (read.broken) throw read.broken;
+      if (read.skip !== undefined) ctx.skip(read.skip);
+      // the bodies validate first: a broken part FAILs the rule that owns it, not this register's
+      for (const page of read.pages) if (page.invalid) throw page.invalid;
+      if (read.refused !== undefined) violated(rule, read.refused);
+      for (const page of read.pages) {
+        const format = page.format;
         expectRule(
           page.records.length > 0,
           rule,
@@ -151,10 +103,30 @@ describe('REST registers of the register table', () => {
   // runs after the register tests of this file (vitest runs a file's tests in order) on the pages they read
   for (const { rule, check } of RECORD_CHECKS)
     ruleTest(rule, `every record of a page of every register, XML and JSON: ${getRule(rule)!.title}`, async (ctx) => {
-      const all = await allPages(ctx);
-      if (all.length === 0) ctx.skip('no register of the table could be read (see the REST.REGISTER tests)');
-      for (const page of all) for (const record of page.records) check(page.register, record, { base: page.base });
+      for (const page of await sweepPages(ctx, rule))
+        for (const record of page.records) check(page.register, record, { base: page.base });
     });
+
+  // the envelope of every register in both formats, every run: an envelope check of one register's answer
+  // (a wrong @register, an empty @sequence) shows on that register only
+  for (const { rule, check } of ENVELOPE_CHECKS.filter((c) => c.rule !== LIST_BODY_RULE))
+    ruleTest(rule, `the envelope of a page of every register, XML and JSON: ${getRule(rule)!.title}`, async (ctx) => {
+      for (const page of await sweepPages(ctx, rule)) check(page.envelope, page.register);
+    });
+
+  ruleTest(
+    LIST_BODY_RULE,
+    'the list body of every register, XML and JSON, validates against rest-envelope.xsd or <Register>Envelope',
+    async (ctx) => {
+      const reads = await allRegisterReads(ctx);
+      // blamed by path: the rule that owns the broken part FAILs, this one only for the envelope itself
+      const [first] = bodyViolations(reads);
+      if (first) throw first;
+      const pages = validPages(reads);
+      if (pages.length === 0) ctx.skip('no register of the table could be read (see the REST.REGISTER tests)');
+      ctx.observe(LIST_BODY_RULE, pages.length);
+    },
+  );
 
   ruleTest(
     ['REST.QUERY.COMPCODE'],
@@ -174,7 +146,9 @@ describe('REST registers of the register table', () => {
             format: 'json',
             compcode,
           });
-          expectRule(env.hasEnvelope, rule, () => `GET ${register} with compcode=${compcode} answered no envelope`);
+          // the answer is a valid envelope before its records are compared: a broken one is not a company's
+          assertJsonListBody(register, env);
+          assertHasEnvelope(env);
           return env.records as AnyRecord[];
         };
         const [a, b] = [await page(company), await page(other)];

@@ -17,6 +17,7 @@ import {
   ledgerCreated,
   probe,
   readBack,
+  recordCheck,
   rowsOf,
   ruleProperty,
   ruleTest,
@@ -103,8 +104,10 @@ describe('REST write rules', () => {
     );
   }
 
+  // also the example of row types 2 and 3 in every run that writes (issue 18 "Every member, every run"): demo and
+  // staging data need not hold a text or credit row, this invoice holds both, and their stp is judged first
   ruleProperty(
-    'REST.WRITE.CREDIT_INVOICE',
+    ['REST.WRITE.CREDIT_INVOICE', 'REST.RECORD.ROW_TYPES'],
     'a credit invoice (PayDeal=K, an stp=3 row with OrdRow = the original invoice, item rows) is created as sent',
     async (ctx) => {
       const [contacts, items] = await Promise.all([contactsWithTerms(ctx), itemCodes(ctx)]);
@@ -140,6 +143,9 @@ describe('REST write rules', () => {
       }
       const record = await readBack(ctx, 'IVVc', 'SerNr', credit.key);
       expectRule(record !== undefined, 'REST.WRITE.CREDIT_INVOICE', () => `credit invoice ${credit.key} is not found`);
+      // rows that are no array, or a row type outside 1, 2, 3, are the shape rules', not the credit invoice's
+      for (const rule of ['REST.RECORD.ROWS_ARRAY', 'REST.RECORD.ROW_TYPES'])
+        recordCheck(rule).check('IVVc', record, {});
       const rows = rowsOf(record);
       // the rows are looked for, not at positions: where set_row_field.<N> puts a row is
       // REST.WRITE.FORM_ROW_INDEX, and the rule names the rows, not their order

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createForm, createJson, registersWithData, UnledgeredRecordError, uniqueCode } from './data.js';
+import { createForm, createJson, probe, registersWithData, UnledgeredRecordError, uniqueCode } from './data.js';
 import type { RuleContext } from './rule-test.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'erpcert-data-'));
@@ -61,6 +61,38 @@ describe('created records go into the ledger', () => {
   it('refuses to go on with a record whose key cannot be told', async () => {
     const { ctx } = fakeCtx([{ Name: 'no key' }]);
     await expect(createForm(ctx, 'IVVc', { CustCode: 'C1' })).rejects.toThrow(UnledgeredRecordError);
+  });
+});
+
+describe('probe concludes "no records" only from an envelope that validates', () => {
+  /** A context whose client answers every JSON list with `doc` (no records, as the client reads a broken one). */
+  function listCtx(docs: Record<string, unknown>) {
+    const list = async (register: string) => ({
+      format: 'json',
+      records: [],
+      hasEnvelope: false,
+      raw: { status: 200, text: JSON.stringify(docs[register]) },
+    });
+    return { client: { rest: { list } } } as unknown as RuleContext;
+  }
+  const emptyOf = (register: string) => ({
+    data: { '@register': register, '@sequence': '5', '@systemversion': '1.0', [register]: [] },
+  });
+  const empty = emptyOf('SDVc');
+
+  it('an empty register whose envelope validates has no records', async () => {
+    expect(await probe(listCtx({ SDVc: empty }), 'SDVc')).toMatchObject({ ok: true, records: [] });
+  });
+
+  it('a data that is null or removed FAILs the rule that owns data, not "no records"', async () => {
+    await expect(probe(listCtx({ SDVc: { data: null } }), 'SDVc')).rejects.toThrow('[REST.QUERY.LIST_RECORDS]');
+    await expect(probe(listCtx({ SDVc: {} }), 'SDVc')).rejects.toThrow('[REST.QUERY.LIST_RECORDS]');
+  });
+
+  it('a pick of registers leaves a broken one out without a verdict', async () => {
+    const ctx = listCtx({ SDVc: { data: null }, ExpVc: emptyOf('ExpVc') });
+    expect(await probe(ctx, 'SDVc', {}, { broken: 'absent' })).toMatchObject({ ok: false });
+    expect(await registersWithData(ctx, ['SDVc', 'ExpVc'], 0)).toEqual(['ExpVc']);
   });
 });
 

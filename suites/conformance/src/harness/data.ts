@@ -16,6 +16,8 @@ import {
 import { getRegister, registers as registerCatalogue } from '@erpcert/contract';
 import fc from 'fast-check';
 import { appendLedger } from '../runner/ledger.js';
+import { assertJsonListBody, decodeViolation, jsonListBodyValid } from './assert/list-body.js';
+import { observe } from './observations.js';
 import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
 import type { RuleContext } from './rule-test.js';
 import { runShared } from './run-shared.js';
@@ -157,20 +159,43 @@ export async function deleteRecord(ctx: RuleContext, register: string, key: stri
 /** The records of one read, or why the target could not serve it. */
 export type Probe = { ok: true; records: RestRecord[]; envelope: RestEnvelope<string> } | { ok: false; why: string };
 
-/** Reads a register; an error of the target (unknown register, no permission) becomes `{ ok: false, why }`. */
-export async function probe(ctx: RuleContext, register: string, query: ListQuery = {}): Promise<Probe> {
+/**
+ * Reads a register; an error of the target (unknown register, no permission) becomes `{ ok: false, why }`.
+ * "No records" is concluded only from an envelope that validates (issue 18): a `data` that is null, removed or
+ * of another shape reads as no records to the client, so an empty answer of a table register is validated
+ * first, and a broken one throws a ContractViolation of the rule that owns the broken part (list-body.ts), or,
+ * with `broken: 'absent'` (a pick of registers, which judges nothing), comes back as `{ ok: false, why }`.
+ */
+export async function probe(
+  ctx: RuleContext,
+  register: string,
+  query: ListQuery = {},
+  { broken = 'violation' }: { broken?: 'violation' | 'absent' } = {},
+): Promise<Probe> {
+  let envelope: RestEnvelope<string>;
   try {
-    const envelope = await ctx.client.rest.list(register, asRestQuery(query), { format: 'json' });
-    return { ok: true, records: envelope.records, envelope };
+    envelope = await ctx.client.rest.list(register, asRestQuery(query), { format: 'json' });
   } catch (err) {
     if (!isErpClientError(err) || err.kind === 'config' || isTargetFault(err)) throw err;
+    // an answer whose envelope the client cannot read is a broken envelope, not a register the target refuses
+    const violation = decodeViolation(register, err);
+    if (violation && broken === 'violation') {
+      observe(violation.rule);
+      throw violation;
+    }
     return { ok: false, why: `${register}: ${err.message.split('\n')[0]}` };
   }
+  if (envelope.records.length === 0 && !jsonListBodyValid(register, envelope)) {
+    if (broken === 'absent') return { ok: false, why: `${register}: the answer is a broken envelope` };
+    assertJsonListBody(register, envelope);
+  }
+  return { ok: true, records: envelope.records, envelope };
 }
 
 /**
  * The registers of `candidates` that hold at least `min` records (one read each with `limit=min`), in the
- * order given, stopping once `enough` are found. Registers the target refuses are left out.
+ * order given, stopping once `enough` are found. Registers the target refuses, and ones whose answer is a broken
+ * envelope, are left out.
  */
 export async function registersWithData(
   ctx: RuleContext,
@@ -181,7 +206,9 @@ export async function registersWithData(
   const found: string[] = [];
   for (const register of candidates) {
     if (found.length >= enough) break;
-    const p = await probe(ctx, register, { limit: min });
+    // a broken envelope is neither data nor its absence: the register is left out of the picks, and the
+    // sweeps of properties/rest/registers.prop.ts FAIL the rule that owns the broken part
+    const p = await probe(ctx, register, { limit: min }, { broken: 'absent' });
     if (p.ok && p.records.length >= min) found.push(register);
   }
   return found;

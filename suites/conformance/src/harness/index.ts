@@ -38,6 +38,13 @@ export {
 } from './assert/envelope.js';
 export { assertJsonStrings } from './assert/json-strings.js';
 export {
+  assertJsonListBody,
+  assertListBody,
+  LIST_BODY_RULE,
+  listBodyViolation,
+  violationOf,
+} from './assert/list-body.js';
+export {
   assertRecordShape,
   fieldNames,
   RECORD_CHECKS,
@@ -132,6 +139,16 @@ export {
   rowsOf,
   urlOf,
 } from './records.js';
+export {
+  allRegisterReads,
+  bodyViolations,
+  type Page,
+  REGISTER_PAGE_SIZE,
+  type RegisterRead,
+  registerRead,
+  type ValidPage,
+  validPages,
+} from './register-pages.js';
 export {
   type Arbitraries,
   checkParameters,

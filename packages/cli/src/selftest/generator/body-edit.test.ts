@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editJson, editXml } from './body-edit.js';
+import { editJson, editXml, type PathEdit } from './body-edit.js';
 
 const list =
   '<?xml version="1.0"?><data count="2" page="1"><IVVc><SerNr>1</SerNr><Sum4>1.00</Sum4></IVVc><IVVc><SerNr>2</SerNr><Sum4/></IVVc></data>';
@@ -57,7 +57,7 @@ describe('editJson', () => {
   const env = JSON.stringify({
     data: { '@register': 'IVVc', IVVc: [{ SerNr: '1', rows: [{ stp: '1' }, { stp: '2' }] }] },
   });
-  it.each([
+  it.each<[string, string[], PathEdit, unknown]>([
     [
       'removes a member',
       ['data', '@register'],
@@ -71,6 +71,12 @@ describe('editJson', () => {
       { data: { '@register': 'IVVc', IVVc: [{ SerNr: '1', rows: [{ stp: 9 }, { stp: 9 }] }] } },
     ],
     [
+      'makes an array member itself null (whole), not each of its elements',
+      ['data', 'IVVc', 'rows'],
+      { op: 'value', value: () => null, whole: true } as const,
+      { data: { '@register': 'IVVc', IVVc: [{ SerNr: '1', rows: null }] } },
+    ],
+    [
       'renames a member',
       ['data', 'IVVc', 'SerNr'],
       { op: 'rename', to: 'SerNrX' } as const,
@@ -82,5 +88,13 @@ describe('editJson', () => {
   it('leaves a body that is not JSON, or lacks the path, as it is', () => {
     expect(editJson('<data/>', ['data'], { op: 'remove' })).toBe('<data/>');
     expect(editJson(env, ['data', 'nothing'], { op: 'remove' })).toBe(env);
+  });
+  it('makes an empty array null when whole (an element edit finds nothing to change there)', () => {
+    const empty = JSON.stringify({ data: { GCVc: [{ SerNr: '1', rows: [] }] } });
+    const toNull = { op: 'value', value: () => null } as const;
+    expect(editJson(empty, ['data', 'GCVc', 'rows'], toNull)).toBe(empty);
+    expect(JSON.parse(editJson(empty, ['data', 'GCVc', 'rows'], { ...toNull, whole: true }))).toEqual({
+      data: { GCVc: [{ SerNr: '1', rows: null }] },
+    });
   });
 });

@@ -8,7 +8,11 @@
 export type PathEdit =
   | { readonly op: 'remove' }
   | { readonly op: 'rename'; readonly to: string }
-  | { readonly op: 'value'; readonly value: (old: unknown) => unknown };
+  /**
+   * A new value. On a JSON array the value of each element is changed (a list of scalars), unless `whole`: then the
+   * member itself (`rows: null`, not a list of null rows, which an empty list never shows).
+   */
+  | { readonly op: 'value'; readonly value: (old: unknown) => unknown; readonly whole?: boolean };
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 const unescapeXml = (s: string) =>
@@ -110,7 +114,7 @@ export function editJsonValue(value: unknown, steps: readonly string[], edit: Pa
   else if (edit.op === 'rename') {
     obj[edit.to] = obj[head];
     delete obj[head];
-  } else if (Array.isArray(obj[head])) obj[head] = (obj[head] as unknown[]).map((v) => edit.value(v));
+  } else if (Array.isArray(obj[head]) && !edit.whole) obj[head] = (obj[head] as unknown[]).map((v) => edit.value(v));
   else obj[head] = edit.value(obj[head]);
   return 1;
 }

@@ -104,7 +104,15 @@ export function mutationsOf(p: DocumentedPath): Mutation[] {
     (!json && (p.type === 'number' || p.type === 'integer')) ||
     (json && p.type !== undefined && p.type !== 'string' && scalar);
   if (emptyRefused && scalar) value('empty', () => '', 'an empty value');
-  if (json && p.type !== undefined) value('null', () => null, 'JSON null', 'null');
+  // an array member (the records, `rows`) is made null itself: nulling each element never shows on an empty list
+  if (json && p.array)
+    out.push({
+      name: 'null',
+      edit: { op: 'value', value: () => null, whole: true },
+      failure: 'null',
+      describe: 'JSON null',
+    });
+  else if (json && p.type !== undefined) value('null', () => null, 'JSON null', 'null');
   return out;
 }
 

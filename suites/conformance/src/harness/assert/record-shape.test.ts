@@ -78,6 +78,9 @@ describe('assertRecordShape', () => {
     ],
     ['a number value', 'CUVc', cu({ Name: 5 }), {}, 'REST.RECORD.STRING_VALUES'],
     ['a null value', 'CUVc', cu({ Name: null }), {}, 'REST.RECORD.EMPTY_STRING'],
+    // the @ members are no fields: a number there is the rule's that owns the member, not STRING_VALUES's
+    ['@url a number', 'CUVc', cu({ '@url': 7 }), {}, 'REST.RECORD.URL_FORMAT'],
+    ['@rownumber a number', 'TRVc', tr({ rows: [{ '@rownumber': 0, stp: '1' }] }), {}, 'REST.RECORD.ROWNUMBER'],
     ['a number in a row', 'TRVc', tr({ rows: [{ '@rownumber': '0', DebVal: 1 }] }), {}, 'REST.RECORD.STRING_VALUES'],
     ['rows from 1', 'TRVc', tr({ rows: [{ '@rownumber': '1' }] }), {}, 'REST.RECORD.ROWNUMBER'],
     ['rows not an array', 'TRVc', tr({ rows: {} }), {}, 'REST.RECORD.ROWS_ARRAY'],

@@ -65,6 +65,11 @@ export function assertJsonValid(value: unknown, ref: JsonSchemaRef, rule: string
   );
 }
 
+/** True when the JSON value validates against the schema; observes no rule (a pick, not a check). */
+export function jsonBodyValid(value: unknown, ref: JsonSchemaRef): boolean {
+  return validateJsonBody(spec(ref.spec ?? 'record-rest'), ref.schema, value).valid;
+}
+
 /** The JSON envelope schema of a REST register: `<Register>Envelope` for the table's registers, else `Envelope`. */
 export function restEnvelopeSchema(register: string): string {
   return getRegister(register) ? `${register}Envelope` : 'Envelope';
