@@ -10,6 +10,7 @@ import type { RestRecord } from '@erpcert/client';
 import { type Created, createForm, probe } from './data.js';
 import { fieldValue, rowsOf } from './records.js';
 import type { RuleContext } from './rule-test.js';
+import { runShared } from './run-shared.js';
 import { accountVatPairs, suppliers } from './write-data.js';
 
 /** A row to create: an item row (stp 1, the default) or a text row (stp 2). */
@@ -121,6 +122,19 @@ export function rowContents(record: RestRecord | undefined): Record<string, stri
 }
 
 /**
+ * The vendor, account and VAT code purchase invoices are made from, read once per run and shared by the test
+ * workers (run-shared.ts): the first supplier and account/VAT pair the target shows, or why there is none.
+ */
+function purchaseBasis(ctx: RuleContext): Promise<{ vendor: string; account: string; vatCode: string } | string> {
+  return runShared(ctx, 'purchase-basis', async () => {
+    const [vendors, pairs] = await Promise.all([suppliers(ctx), accountVatPairs(ctx)]);
+    if (vendors.length === 0 || pairs.length === 0)
+      return 'the target has no supplier or no account with a VAT code for a purchase invoice';
+    return { vendor: vendors[0]!.code, account: pairs[0]!.account, vatCode: pairs[0]!.vatCode };
+  });
+}
+
+/**
  * A tagged purchase invoice (VIVc) of the suite's own, with one row per amount (an account and VAT code the
  * target's purchase invoices use, `Comment` tagged), created with a form POST and ledgered: its SerNr; or why
  * there is none (no vendor, no account with a VAT code). VIVc is a member of the portal's delete, deleterow, insertrow,
@@ -131,17 +145,15 @@ export async function createPurchaseInvoice(
   amounts: readonly string[],
   what: string,
 ): Promise<{ readonly serNr: string } | string> {
-  const [vendors, pairs] = await Promise.all([suppliers(ctx), accountVatPairs(ctx)]);
-  if (vendors.length === 0 || pairs.length === 0)
-    return 'the target has no supplier or no account with a VAT code for a purchase invoice';
-  const pair = pairs[0]!;
+  const basis = await purchaseBasis(ctx);
+  if (typeof basis === 'string') return basis;
   const rows = amounts.map((sum, i) => ({
     stp: '1',
-    AccNumber: pair.account,
-    VATCode: pair.vatCode,
+    AccNumber: basis.account,
+    VATCode: basis.vatCode,
     Sum: sum,
     Comment: taggedSpec(ctx, what, i + 1),
   }));
-  const made = await createForm(ctx, 'VIVc', { VECode: vendors[0]!.code }, rows, { format: 'json' });
+  const made = await createForm(ctx, 'VIVc', { VECode: basis.vendor }, rows, { format: 'json' });
   return { serNr: made.key };
 }
