@@ -3,7 +3,7 @@
 import type { PortalList, PortalRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { expectRule, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
+import { ContractViolation, expectRule, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
 import {
   assertPortalXml,
   attempt,
@@ -130,6 +130,39 @@ function checkDocumentedFields(register: ListRegister, records: readonly PortalR
   }
 }
 
+/** The shape rules judged on one list answer (page `page` by `perpage` of `register`). */
+async function judgePage(
+  ctx: RuleContext,
+  register: ListRegister,
+  page: number,
+  perpage: number,
+  o: Outcome<PortalList>,
+): Promise<void> {
+  const list = expectSuccess(o, 'PORTAL.LIST.REGISTERS', `list query register=${register}&page=${page}`);
+  await assertPortalXml(
+    ctx,
+    list.raw.text,
+    isArAp(register) ? 'portal-arap-list' : 'portal-list',
+    shapeRule(register),
+    register === 'IVVc' ? register : '', // only IVVc rows have a declaration of their own in portal-list.xsd
+  );
+  const strangers = dataChildNames(list.raw).filter((n) => n !== register && n !== 'res' && n !== 'message');
+  expectRule(
+    strangers.length === 0,
+    shapeRule(register),
+    () => `${register} list holds elements ${strangers.join(', ')}, not records named ${register}`,
+  );
+  // a request without action listed the register it named, wrapped in <data> (the schema above)
+  ctx.observe(['PORTAL.DISPATCH.LIST_QUERY', 'PORTAL.LIST.QUERY', 'PORTAL.DISPATCH.XML_SUCCESS']);
+  checkPageAttributes(register, list, page, perpage);
+  expectRule(
+    list.records.length <= perpage,
+    'PORTAL.LIMITS.PAGE_SIZE',
+    () => `${register} page ${page} with perpage=${perpage} holds ${list.records.length} records`,
+  );
+  checkDocumentedFields(register, list.records);
+}
+
 describe('portal list queries: shapes and paging', () => {
   ruleProperty(
     [
@@ -147,31 +180,16 @@ describe('portal list queries: shapes and paging', () => {
     'every list register answers a page of records named after it, in its documented shape',
     [fc.constantFrom(...LIST_REGISTERS), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 100 })],
     async (ctx, register, page, perpage) => {
-      const o =
-        takeFirstPage(register, page, perpage) ?? (await attempt(ctx.client.portal.list(register, { page, perpage })));
-      const list = expectSuccess(o, 'PORTAL.LIST.REGISTERS', `list query register=${register}&page=${page}`);
-      await assertPortalXml(
-        ctx,
-        list.raw.text,
-        isArAp(register) ? 'portal-arap-list' : 'portal-list',
-        shapeRule(register),
-        register === 'IVVc' ? register : '', // only IVVc rows have a declaration of their own in portal-list.xsd
-      );
-      const strangers = dataChildNames(list.raw).filter((n) => n !== register && n !== 'res' && n !== 'message');
-      expectRule(
-        strangers.length === 0,
-        shapeRule(register),
-        () => `${register} list holds elements ${strangers.join(', ')}, not records named ${register}`,
-      );
-      // a request without action listed the register it named, wrapped in <data> (the schema above)
-      ctx.observe(['PORTAL.DISPATCH.LIST_QUERY', 'PORTAL.LIST.QUERY', 'PORTAL.DISPATCH.XML_SUCCESS']);
-      checkPageAttributes(register, list, page, perpage);
-      expectRule(
-        list.records.length <= perpage,
-        'PORTAL.LIMITS.PAGE_SIZE',
-        () => `${register} page ${page} with perpage=${perpage} holds ${list.records.length} records`,
-      );
-      checkDocumentedFields(register, list.records);
+      const taken = takeFirstPage(register, page, perpage);
+      if (taken !== undefined)
+        try {
+          return await judgePage(ctx, register, page, perpage, taken);
+        } catch (err) {
+          // the discovery's answer broke a rule: judged again on an answer of this run, whose exchange the
+          // failure then carries
+          if (!(err instanceof ContractViolation)) throw err;
+        }
+      await judgePage(ctx, register, page, perpage, await attempt(ctx.client.portal.list(register, { page, perpage })));
     },
     {
       numRuns: 15,
