@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Baselines, judgeStable } from './baseline.js';
+import { Baselines, judgeStable } from './baseline.js';
 import type { RuleContext } from './rule-test.js';
 import { ContractViolation } from './violation.js';
 
@@ -32,5 +32,73 @@ describe('judgeStable', () => {
     expect(
       await judgeStable(ctx, baselinesChanging([true, true, true]), 'CUVc', 'REST.QUERY.FIELDS', async () => 'moving'),
     ).toBe(false);
+  });
+});
+
+describe('Baselines.refresh', () => {
+  /** A context whose client answers each list read with the next of `answers` (records and the current sequence). */
+  const reading = (answers: { records: Record<string, string>[]; sequence: string }[]) => {
+    let last = answers[0]!;
+    const list = async () => {
+      // the size gauge (limit=max+1) and the unpaged read of one refresh see the same register
+      const a = last;
+      return {
+        register: 'CUVc',
+        sequence: a.sequence,
+        sequenceHeader: a.sequence,
+        records: a.records,
+        systemVersion: '1',
+        messages: [],
+        format: 'json',
+        raw: {
+          text: JSON.stringify({
+            data: { '@register': 'CUVc', '@sequence': a.sequence, '@systemversion': '1', CUVc: a.records },
+          }),
+        },
+      };
+    };
+    const next = () => {
+      last = answers.shift() ?? last;
+    };
+    const ctx = { client: { rest: { list } }, target: {} } as unknown as RuleContext;
+    return { ctx, next };
+  };
+  const c1 = { '@register': 'CUVc', '@sequence': '5', '@url': '/api/1/CUVc/C1', Code: 'C1' };
+
+  it('the same records at the same sequence: unchanged', async () => {
+    const { ctx, next } = reading([
+      { records: [c1], sequence: '9' },
+      { records: [c1], sequence: '9' },
+    ]);
+    const b = new Baselines();
+    next();
+    await b.all(ctx, 'CUVc');
+    next();
+    expect(await b.refresh(ctx, 'CUVc')).toBe(false);
+  });
+
+  it('the same records at a later sequence (a record created and deleted meanwhile): changed', async () => {
+    const { ctx, next } = reading([
+      { records: [c1], sequence: '9' },
+      { records: [c1], sequence: '12' },
+    ]);
+    const b = new Baselines();
+    next();
+    await b.all(ctx, 'CUVc');
+    next();
+    expect(await b.refresh(ctx, 'CUVc')).toBe(true);
+  });
+
+  it('other records: changed', async () => {
+    const c2 = { ...c1, '@url': '/api/1/CUVc/C2', Code: 'C2' };
+    const { ctx, next } = reading([
+      { records: [c1], sequence: '9' },
+      { records: [c1, c2], sequence: '9' },
+    ]);
+    const b = new Baselines();
+    next();
+    await b.all(ctx, 'CUVc');
+    next();
+    expect(await b.refresh(ctx, 'CUVc')).toBe(true);
   });
 });

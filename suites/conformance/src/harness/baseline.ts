@@ -30,6 +30,8 @@ function fieldsOf(register: string, records: readonly AnyRecord[]): string[] {
 /** Cached unfiltered and sorted reads, per register, for one test file. */
 export class Baselines {
   readonly #all = new Map<string, AnyRecord[]>();
+  /** The current sequence (`data@sequence`, else the Sequence header) each cached unfiltered read answered with. */
+  readonly #sequence = new Map<string, string | undefined>();
   readonly #sorted = new Map<string, AnyRecord[]>();
   readonly max: number;
 
@@ -41,8 +43,10 @@ export class Baselines {
     // first gauge the size with a bounded read, then read without any parameter (the unpaged read)
     if ((await readAll(ctx, register, this.max)) === undefined) return undefined;
     const p = await probe(ctx, register);
-    if (p.ok) assertJsonStrings(register, p.envelope);
-    return p.ok ? p.records : undefined;
+    if (!p.ok) return undefined;
+    assertJsonStrings(register, p.envelope);
+    this.#sequence.set(register, p.envelope.sequence ?? p.envelope.sequenceHeader);
+    return p.records;
   }
 
   /** Every record of the register (unfiltered, unpaged), or undefined when it is too big or refused. */
@@ -66,13 +70,22 @@ export class Baselines {
     return p.records;
   }
 
-  /** Reads the register again; true when it changed since the cached read (the sorted reads are dropped). */
+  /**
+   * Reads the register again; true when it changed since the cached read (the sorted reads are dropped). The
+   * records alone can look unchanged after another test created a record and deleted it again in between (the
+   * record a feed read saw is gone); the current sequence has moved then (every write moves it, §4 rule 6), so
+   * a moved sequence counts as a change too.
+   */
   async refresh(ctx: RuleContext, register: string): Promise<boolean> {
     const before = this.#all.get(register);
+    const sequenceBefore = this.#sequence.get(register);
     this.#all.delete(register);
+    this.#sequence.delete(register);
     for (const k of [...this.#sorted.keys()]) if (k.startsWith(`${register}\u0000`)) this.#sorted.delete(k);
     const after = await this.all(ctx, register);
-    return JSON.stringify(before) !== JSON.stringify(after);
+    const sequenceAfter = this.#sequence.get(register);
+    const moved = sequenceBefore !== undefined && sequenceAfter !== undefined && sequenceBefore !== sequenceAfter;
+    return moved || JSON.stringify(before) !== JSON.stringify(after);
   }
 
   /**

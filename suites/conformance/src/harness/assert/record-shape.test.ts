@@ -101,6 +101,12 @@ describe('assertRecordShape', () => {
     ],
     ['a base register without UUID', 'CUVc', cu({ UUID: undefined }), { base: true }, 'REST.RECORD.BASE_SYNC_FIELDS'],
     ['a register not known to be base, without UUID', 'CUVc', cu({ UUID: undefined }), {}, undefined],
+    ['OKFlag 0 (draft)', 'CUVc', cu({ OKFlag: '0' }), {}, undefined],
+    ['OKFlag 1 (confirmed)', 'CUVc', cu({ OKFlag: '1' }), {}, undefined],
+    ['no OKFlag (not carried: nothing to judge)', 'CUVc', cu({ OKFlag: undefined }), {}, undefined],
+    // §3: 0 draft, 1 confirmed; the XSD (Flag01) and the JSON enum refuse an empty one just the same
+    ['an empty OKFlag', 'CUVc', cu({ OKFlag: '' }), {}, 'REST.STATE.OKFLAG_VALUES'],
+    ['OKFlag 2', 'CUVc', cu({ OKFlag: '2' }), {}, 'REST.STATE.OKFLAG_VALUES'],
   ])('%s', (_label, register, record, opts, rule) => {
     expect(ruleOf(() => assertRecordShape(register, record as AnyRecord, opts))).toBe(rule);
   });

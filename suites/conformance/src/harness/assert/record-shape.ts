@@ -197,11 +197,18 @@ export function assertRowTypes(_register: string, record: AnyRecord): void {
   });
 }
 
-/** OKFlag is 0 or 1 (§3); an empty OKFlag (a JSON POST that set none) is an unset field. */
+/**
+ * OKFlag is 0 or 1 (§3 "OKFlag 0 means draft and 1 means confirmed"; the XSD's Flag01 and the JSON schema's enum
+ * say the same, so a body check and this record check never disagree on an empty OKFlag). Not judged when the
+ * record does not carry OKFlag (a `fields` read, the mode of non-empty fields) or carries JSON null
+ * (STRING_VALUES owns a null).
+ */
 export function assertOkFlag(_register: string, record: AnyRecord): void {
+  const raw = record.OKFlag;
+  if (raw === undefined || raw === null) return;
   const ok = fieldValue(record, 'OKFlag');
   expectRule(
-    ['', '0', '1'].includes(ok),
+    ['0', '1'].includes(ok),
     'REST.STATE.OKFLAG_VALUES',
     () => `${show(record['@url'])} has OKFlag ${show(ok)}`,
   );
