@@ -64,41 +64,29 @@ describe('Baselines.refresh', () => {
     return { ctx, next };
   };
   const c1 = { '@register': 'CUVc', '@sequence': '5', '@url': '/api/1/CUVc/C1', Code: 'C1' };
-
-  it('the same records at the same sequence: unchanged', async () => {
-    const { ctx, next } = reading([
-      { records: [c1], sequence: '9' },
-      { records: [c1], sequence: '9' },
-    ]);
+  const c2 = { ...c1, '@url': '/api/1/CUVc/C2', Code: 'C2' };
+  /** Reads the register as `first` answers it, then refreshes it as `second` answers it. */
+  const refreshed = async (
+    first: { records: Record<string, string>[]; sequence: string },
+    second: { records: Record<string, string>[]; sequence: string },
+  ) => {
+    const { ctx, next } = reading([first, second]);
     const b = new Baselines();
     next();
     await b.all(ctx, 'CUVc');
     next();
-    expect(await b.refresh(ctx, 'CUVc')).toBe(false);
+    return b.refresh(ctx, 'CUVc');
+  };
+
+  it('the same records at the same sequence: unchanged', async () => {
+    expect(await refreshed({ records: [c1], sequence: '9' }, { records: [c1], sequence: '9' })).toBe(false);
   });
 
   it('the same records at a later sequence (a record created and deleted meanwhile): changed', async () => {
-    const { ctx, next } = reading([
-      { records: [c1], sequence: '9' },
-      { records: [c1], sequence: '12' },
-    ]);
-    const b = new Baselines();
-    next();
-    await b.all(ctx, 'CUVc');
-    next();
-    expect(await b.refresh(ctx, 'CUVc')).toBe(true);
+    expect(await refreshed({ records: [c1], sequence: '9' }, { records: [c1], sequence: '12' })).toBe(true);
   });
 
   it('other records: changed', async () => {
-    const c2 = { ...c1, '@url': '/api/1/CUVc/C2', Code: 'C2' };
-    const { ctx, next } = reading([
-      { records: [c1], sequence: '9' },
-      { records: [c1, c2], sequence: '9' },
-    ]);
-    const b = new Baselines();
-    next();
-    await b.all(ctx, 'CUVc');
-    next();
-    expect(await b.refresh(ctx, 'CUVc')).toBe(true);
+    expect(await refreshed({ records: [c1], sequence: '9' }, { records: [c1, c2], sequence: '9' })).toBe(true);
   });
 });
