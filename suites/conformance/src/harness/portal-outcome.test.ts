@@ -2,7 +2,14 @@
 import { DecodeError, ErpError, type Exchange } from '@erpcert/client';
 import { closeXmlValidator } from '@erpcert/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { attempt, blameRefusedRegister, expectSuccess, type Outcome } from './portal-outcome.js';
+import {
+  assertPortalXml,
+  attempt,
+  blameRefusedRegister,
+  expectSuccess,
+  type Outcome,
+  XSD_SAMPLES_PER_TEST,
+} from './portal-outcome.js';
 import { ContractViolation } from './violation.js';
 
 afterAll(() => closeXmlValidator());
@@ -92,5 +99,26 @@ describe('blameRefusedRegister', () => {
     );
     expect(() => blameRefusedRegister(refused('register=NoSuchVc&page=1'), 'list NoSuchVc')).not.toThrow();
     expect(() => blameRefusedRegister({ ok: true, value: 1 }, 'list IVVc')).not.toThrow();
+  });
+});
+
+describe('assertPortalXml', () => {
+  const good =
+    '<data><attachment uuid="a3f1c2d4-1111-4222-8333-944445555666" filename="a.txt" size="1" date="2026-01-01"/></data>';
+  const broken = '<data><attachment uuid="a3f1c2d4-1111-4222-8333-944445555666" size="1" date="2026-01-01"/></data>';
+  const rule = 'PORTAL.ATTACH.LIST_SHAPE';
+
+  it('validates the first bodies of a kind in a test, and leaves the later ones to the test', async () => {
+    const ctx = { name: 'samples' };
+    for (let i = 0; i < XSD_SAMPLES_PER_TEST; i++) await assertPortalXml(ctx, good, 'portal-attachments', rule);
+    await expect(assertPortalXml(ctx, broken, 'portal-attachments', rule)).resolves.toBeUndefined();
+  });
+
+  it('once a body failed, every later body of the kind is validated (the replays of a shrinking run)', async () => {
+    const ctx = { name: 'shrinking' };
+    await assertPortalXml(ctx, good, 'portal-attachments', rule);
+    await expect(assertPortalXml(ctx, broken, 'portal-attachments', rule)).rejects.toThrow(ContractViolation);
+    for (let i = 0; i < 3; i++)
+      await expect(assertPortalXml(ctx, broken, 'portal-attachments', rule)).rejects.toThrow(/filename/);
   });
 });
