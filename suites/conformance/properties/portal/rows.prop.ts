@@ -290,6 +290,7 @@ describe('deleterow and insertrow ids', () => {
       'PORTAL.ROWS.DELETEROW_REGISTERS',
       'PORTAL.ROWS.INSERTROW_REGISTERS',
       'PORTAL.ROWS.DELETEROW_REMOVES',
+      'PORTAL.ROWS.DELETEROW_ROWS_1_BASED',
       'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
     ],
     'deleterow and insertrow serve VIVc: a purchase invoice of the suite loses row 1, then gains a first row',
@@ -306,10 +307,17 @@ describe('deleterow and insertrow ids', () => {
       const del = await attempt(ctx.client.portal.deleterow({ register: 'VIVc', id: `${serNr}:1` }));
       expectSuccess(del, 'PORTAL.ROWS.DELETEROW_REGISTERS', `deleterow register=VIVc&id=${serNr}:1`);
       const left = await comments();
+      // one row fewer is the removal; which row went is the numbering's (row 1 is the first: ROWS_1_BASED), as in
+      // the IVVc and ORVc property above
       expectRule(
-        JSON.stringify(left) === JSON.stringify(before.slice(1)),
+        left.length === before.length - 1,
         'PORTAL.ROWS.DELETEROW_REMOVES',
         () => `deleterow VIVc id=${serNr}:1 on rows ${show(before)} left ${show(left)}`,
+      );
+      expectRule(
+        JSON.stringify(left) === JSON.stringify(before.slice(1)),
+        'PORTAL.ROWS.DELETEROW_ROWS_1_BASED',
+        () => `deleterow VIVc id=${serNr}:1 (row 1, 1-based) on rows ${show(before)} left ${show(left)}`,
       );
       const ins = await attempt(ctx.client.portal.insertrow({ register: 'VIVc', id: `${serNr}:0:1` }));
       expectSuccess(ins, 'PORTAL.ROWS.INSERTROW_REGISTERS', `insertrow register=VIVc&id=${serNr}:0:1`);
