@@ -2,7 +2,6 @@ import { LineCounter, parseDocument } from 'yaml';
 import type {
   KnownRegister,
   ObservedCatalogue,
-  ObservedFeed,
   ObservedFieldError,
   ObservedFields,
   ObservedRecord,
@@ -23,43 +22,15 @@ export interface ObservedParseOptions {
 
 /** The shape of the file, as schemas/registers.schema.json holds it (checked before anything here reads it). */
 type Value = string | number | boolean | null;
-interface RawRegister {
-  readonly name: string;
-  readonly meaning: string;
-  readonly key?: string[];
-  readonly fields?: string[];
-  readonly rowFields?: string[];
-  readonly block?: boolean;
-  readonly base?: boolean;
-  readonly readOnly?: boolean;
-  readonly filters?: string[];
-  readonly feeds?: ObservedFeed[];
-  readonly labels?: Record<string, Record<string, Value>>;
-  readonly errors?: {
-    field: string;
-    empty?: true;
-    equals?: Value;
-    code: string | number;
-    description?: string;
-  }[];
-  readonly onDuplicate?: ObservedRegister['onDuplicate'];
-  readonly printout?: boolean;
-  readonly rawControlChars?: string[];
-  readonly records?: (Record<string, Value> & { rows?: Record<string, Value>[] })[];
-  readonly evidence?: string;
-}
-interface RawFields {
-  readonly register: string;
-  readonly part: 'header' | 'rows';
-  readonly fields: string[];
-  readonly notes?: Record<string, Value>;
-  readonly evidence?: string;
-}
-interface RawFile {
-  readonly evidence: string;
-  readonly fields?: RawFields[] | null;
-  readonly registers?: RawRegister[] | null;
-}
+type Values = Record<string, Value>;
+type RawRegister = Partial<Omit<ObservedRegister, 'labels' | 'errors' | 'records'>> &
+  Pick<ObservedRegister, 'name' | 'meaning'> & {
+    readonly labels?: Record<string, Values>;
+    readonly errors?: { field: string; equals?: Value; code: string | number; description?: string }[];
+    readonly records?: (Values & { rows?: Values[] })[];
+  };
+type RawFields = Omit<ObservedFields, 'notes' | 'evidence' | 'documented'> & { notes?: Values; evidence?: string };
+type RawFile = { evidence: string; fields?: RawFields[] | null; registers?: RawRegister[] | null };
 
 const checkShape = yamlSchemaCheck(readContractSchema('registers.schema.json'));
 
@@ -90,7 +61,7 @@ function among(list: readonly string[], allowed: ReadonlySet<string>, path: Yaml
   for (const [i, f] of list.entries()) if (!allowed.has(f)) throw new Problem([...path, i], what(f));
 }
 
-function values(v: Record<string, Value>, path: YamlPath, what: string, allowed: ReadonlySet<string>) {
+function values(v: Values, path: YamlPath, what: string, allowed: ReadonlySet<string>) {
   among(Object.keys(v), allowed, path, (k) => `${what}: ${k} is not a field of the register`);
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, text(x)]));
 }

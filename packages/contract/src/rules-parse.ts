@@ -1,5 +1,5 @@
 import { BodyPathPatternError, compileCoverPattern } from './body-paths.js';
-import type { Rule, RuleApi, RuleDoc, RuleKind, RuleParamValue, RuleStanding } from './rules-types.js';
+import type { Rule, RuleApi, RuleParamValue } from './rules-types.js';
 import { parseYamlCached } from './yaml-cache.js';
 import { readContractSchema, type YamlPath, yamlLineOf, yamlSchemaCheck } from './yaml-schema.js';
 
@@ -22,22 +22,7 @@ export class RuleCatalogueError extends Error {
 export const RULE_ID_PATTERN = /^(REST|PORTAL)\.([A-Z][A-Z0-9_]*)\.([A-Z0-9][A-Z0-9_]*)$/;
 
 /** An entry as schemas/rules.schema.json holds it (checked before anything here reads it). */
-interface RawRule {
-  readonly id: string;
-  readonly title: string;
-  readonly doc: RuleDoc;
-  readonly section: string;
-  readonly quote: string;
-  readonly kind: RuleKind;
-  readonly standing: RuleStanding;
-  readonly inferredFrom?: string;
-  readonly observable?: boolean;
-  readonly why?: string;
-  readonly registers?: string[];
-  readonly appliesTo?: string[];
-  readonly params?: Record<string, RuleParamValue>;
-  readonly covers?: string[];
-}
+type RawRule = Omit<Rule, 'api' | 'area' | 'observable'> & { readonly observable?: boolean };
 
 const checkShape = yamlSchemaCheck(readContractSchema('rules.schema.json'));
 

@@ -67,13 +67,13 @@ export function yamlLineOf(text: string, path: YamlPath, { key = false } = {}): 
   return line;
 }
 
-function pathOf(instancePath: string): string[] {
-  if (instancePath === '') return [];
-  return instancePath
-    .slice(1)
-    .split('/')
-    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
-}
+const pathOf = (pointer: string): string[] =>
+  pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
 
 const TYPE_WORDS: Record<string, string> = {
   object: 'a map (key: value)',
@@ -85,11 +85,8 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'left empty',
 };
 
-function shown(v: unknown): string {
-  if (Array.isArray(v)) return 'a list';
-  if (v !== null && typeof v === 'object') return 'a map';
-  return JSON.stringify(v);
-}
+const shown = (v: unknown): string =>
+  Array.isArray(v) ? 'a list' : v !== null && typeof v === 'object' ? 'a map' : JSON.stringify(v);
 
 /** What the error is about: the schema's title, else the key, else the item of its list, else the file. */
 function subjectOf(e: ErrorObject, path: readonly string[]): string {
@@ -101,10 +98,7 @@ function subjectOf(e: ErrorObject, path: readonly string[]): string {
   return `"${last}"`;
 }
 
-function keysOf(schema: Schema | undefined): string[] {
-  const props = schema?.properties;
-  return props && typeof props === 'object' ? Object.keys(props) : [];
-}
+const keysOf = (schema: Schema | undefined): string[] => Object.keys(schema?.properties ?? {});
 
 /** The message of one ajv error, in plain words: the schema's own (`errorMessage`) where it gives one. */
 function messageOf(e: ErrorObject, path: readonly string[]): string {

@@ -43,14 +43,8 @@ export class KnownDeviationsError extends Error {
 }
 
 /** The shape of the file, as schemas/known-deviations.schema.json holds it (checked before anything here reads it). */
-interface RawFile {
-  readonly accepted?: readonly {
-    readonly rule: string;
-    readonly reason?: string | number | null;
-    readonly expires?: string | null;
-    readonly ticket?: string | number | null;
-  }[];
-}
+type Text = string | number | null;
+type RawFile = { accepted?: { rule: string; reason?: Text; expires?: Text; ticket?: Text }[] | null };
 
 /** schemas/known-deviations.schema.json, published as `erpcert/schemas/known-deviations.schema.json`. */
 const checkShape = yamlSchemaCheck(
@@ -58,7 +52,7 @@ const checkShape = yamlSchemaCheck(
 );
 
 /** A value as the entry keeps it: trimmed text, or null when absent or empty. */
-const textOf = (v: string | number | null | undefined): string | null =>
+const textOf = (v: Text | undefined): string | null =>
   v === null || v === undefined || String(v).trim() === '' ? null : String(v).trim();
 
 /**
