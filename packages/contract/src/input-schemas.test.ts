@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -7,6 +8,7 @@ import { parse } from 'yaml';
 import { type KnownRegister, ObservedFileError, parseRegistersFile } from './observed.js';
 import { contractPackageDir, repoRoot } from './paths.js';
 import { registers } from './registers.js';
+import { readContractSchema, yamlSchemaCheck } from './yaml-schema.js';
 
 const schemaFile = (name: string) => join(contractPackageDir, 'schemas', name);
 
@@ -239,5 +241,24 @@ describe('a bad registers file names its line and says what to do', () => {
     const err = run(text);
     expect(err?.message).toContain(`team.yaml:${line}: ${message}`);
     expect(err?.line).toBe(line);
+  });
+});
+
+describe('yamlSchemaCheck', () => {
+  it('remembers a text that held, by the hash of schema and text, and never one that did not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erpcert-schema-held-'));
+    try {
+      const check = yamlSchemaCheck(readContractSchema('registers.schema.json'), { dir, minLength: 0 });
+      const good = 'evidence: x\nregisters: []\n';
+      expect(check(good, parse(good))).toBeUndefined();
+      expect(readdirSync(dir)).toHaveLength(1);
+      const bad = 'evidence: x\nregisters: {}\n';
+      expect(check(bad, parse(bad))).toMatchObject({ line: 2, message: '"registers" must be a list (got a map)' });
+      expect(readdirSync(dir)).toHaveLength(1);
+      // a remembered text is not checked again: the value is taken as the one its text parses to
+      expect(check(good, parse(bad))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import { contractPackageDir } from './paths.js';
+import { YAML_CACHE_DIR } from './yaml-cache.js';
 
 // ajv-formats is CommonJS with `exports.default`; under NodeNext the default import is the module object
 const addFormats = ((addFormatsModule as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -157,12 +159,36 @@ function rank(e: ErrorObject): number {
  * Of ajv's errors it reports one, with the line of the offending node (of the key, for an unknown key; of the map,
  * for a missing key) and a message written from the schema: its `errorMessage`/`patternErrorMessage` where it has
  * one (the keywords editors show too), else from the keyword, the title or key, and the value found.
+ *
+ * @remarks Compiling a schema costs a process about 100 ms of CPU, and every process reads specs/rules.yaml and
+ * specs/observed-fields.yaml. So a text of at least `minLength` characters that held is remembered, as
+ * parseYamlCached remembers its value: an empty file under `dir` named by the SHA-256 of the schema and the text.
+ * A changed text or schema has another name; a file that does not hold is never remembered.
  */
-export function yamlSchemaCheck(schema: Schema): YamlSchemaCheck {
+export function yamlSchemaCheck(
+  schema: Schema,
+  { dir = YAML_CACHE_DIR, minLength = 8192 }: { readonly dir?: string; readonly minLength?: number } = {},
+): YamlSchemaCheck {
   let validate: ReturnType<Ajv2020['compile']> | undefined;
+  const schemaText = JSON.stringify(schema);
+  const held = (text: string) =>
+    join(dir, `${createHash('sha256').update(schemaText).update('\0').update(text).digest('hex')}.valid`);
   return (text, value) => {
-    validate ??= ajv().compile(schema);
-    if (validate(value)) return undefined;
+    const remember = text.length >= minLength ? held(text) : undefined;
+    if (remember !== undefined && existsSync(remember)) return undefined;
+    // one ajv for all: a schema compiled by another check of the same $id is taken from it
+    validate ??= (typeof schema.$id === 'string' ? ajv().getSchema(schema.$id) : undefined) ?? ajv().compile(schema);
+    if (validate(value)) {
+      if (remember !== undefined) {
+        try {
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(remember, '');
+        } catch {
+          // a read-only checkout: every process checks
+        }
+      }
+      return undefined;
+    }
     const all = validate.errors ?? [];
     // an error inside a oneOf/anyOf/not is part of that keyword's own error; an `if` error only says "then failed"
     const errors = all.filter(
