@@ -139,6 +139,18 @@ describe('a bad registers file names its line and says what to do', () => {
       6,
       'a field name is one word of letters and digits, starting with a letter (CustCode) (got "Cust Code")',
     ],
+    [
+      'an empty file',
+      '',
+      1,
+      'the file must be a map (key: value) with the keys evidence, fields, registers (got nothing)',
+    ],
+    [
+      'a name left empty',
+      'evidence: x\nregisters:\n  - name:\n    meaning: m\n',
+      3,
+      '"name" must be a text (got nothing)',
+    ],
     // missing required keys: the line of the map that lacks them
     ['no evidence', 'registers: []\n', 1, 'the file needs "evidence": where the facts come from'],
     [

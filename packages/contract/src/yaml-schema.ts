@@ -88,7 +88,7 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 const shown = (v: unknown): string =>
-  Array.isArray(v) ? 'a list' : v !== null && typeof v === 'object' ? 'a map' : JSON.stringify(v);
+  v === null ? 'nothing' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a map' : JSON.stringify(v);
 
 /** What the error is about: the schema's title, else the key, else the item of its list, else the file. */
 function subjectOf(e: ErrorObject, path: readonly string[]): string {
