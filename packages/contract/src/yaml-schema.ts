@@ -70,12 +70,10 @@ export function yamlLineOf(text: string, path: YamlPath, { key = false } = {}): 
 }
 
 const pathOf = (pointer: string): string[] =>
-  pointer === ''
-    ? []
-    : pointer
-        .slice(1)
-        .split('/')
-        .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
 
 const TYPE_WORDS: Record<string, string> = {
   object: 'a map (key: value)',
@@ -84,7 +82,6 @@ const TYPE_WORDS: Record<string, string> = {
   number: 'a number',
   integer: 'a whole number',
   boolean: 'true or false',
-  null: 'left empty',
 };
 
 const shown = (v: unknown): string =>
@@ -128,20 +125,14 @@ function messageOf(e: ErrorObject, path: readonly string[]): string {
       return `unknown key "${String(p.additionalProperty)}" in ${what}: the keys are ${keysOf(parent).join(', ')} (check the spelling)`;
     case 'enum':
       return `${what} must be one of ${(p.allowedValues as unknown[]).map((v) => String(v)).join(', ')}${got}`;
-    case 'const':
-      return `${what} must be ${String(p.allowedValue)}${got}`;
     case 'minItems':
-      return p.limit === 1 ? `${what} is empty: list at least one` : `${what} must list at least ${String(p.limit)}`;
-    case 'maxItems':
-      return p.limit === 0 ? `${what} must be left out here` : `${what} must list at most ${String(p.limit)}`;
+      return `${what} is empty: list at least ${String(p.limit)}`;
     case 'uniqueItems':
       return `${what} lists ${shown((e.data as unknown[])[p.j as number])} twice: give it once`;
     case 'minLength':
       return `${what} must not be empty`;
     case 'minProperties':
       return `${what} is empty: give at least one key`;
-    case 'format':
-      return `${what} must be ${p.format === 'date' ? 'a day YYYY-MM-DD' : `a ${String(p.format)}`}${got}`;
     default:
       return `${what} ${e.message ?? `fails ${e.keyword}`}${got}`;
   }
