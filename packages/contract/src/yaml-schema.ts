@@ -126,7 +126,7 @@ function messageOf(e: ErrorObject, path: readonly string[]): string {
     case 'enum':
       return `${what} must be one of ${(p.allowedValues as unknown[]).map((v) => String(v)).join(', ')}${got}`;
     case 'minItems':
-      return `${what} is empty: list at least ${String(p.limit)}`;
+      return `${what} is empty: list at least ${p.limit === 1 ? 'one' : String(p.limit)}`;
     case 'uniqueItems':
       return `${what} lists ${shown((e.data as unknown[])[p.j as number])} twice: give it once`;
     case 'minLength':
