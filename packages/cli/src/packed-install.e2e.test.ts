@@ -4,6 +4,7 @@
 // It takes minutes: most of it is npm's download and better-sqlite3's compile.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +100,15 @@ describe('the packed packages, installed with npm into an empty project', () => 
     expect(existsSync(join(contract, 'dist', 'specs', 'rules.yaml'))).toBe(true);
     expect(existsSync(join(contract, 'dist', 'docs', 'record-rest-api.md'))).toBe(true);
     expect(existsSync(join(contract, 'dist', 'src', 'index.js'))).toBe(true);
+    // the JSON Schemas of the input files, where a team's file points its editor (README "Your own registers")
+    const resolveFrom = createRequire(join(project, 'package.json')).resolve;
+    expect(resolveFrom('@erpcert/contract/schemas/registers.schema.json')).toBe(
+      join(contract, 'schemas', 'registers.schema.json'),
+    );
+    expect(existsSync(join(contract, 'schemas', 'rules.schema.json'))).toBe(true);
+    expect(resolveFrom('erpcert/schemas/known-deviations.schema.json')).toBe(
+      join(project, 'node_modules', 'erpcert', 'schemas', 'known-deviations.schema.json'),
+    );
     expect(readdirSync(join(project, 'node_modules', 'erpcert', 'src')).some((f) => f.endsWith('.test.ts'))).toBe(
       false,
     );

@@ -103,3 +103,10 @@ export {
 export { detectXmlBodyKind } from './xsd-detect.js';
 export { isXmlBodyKind, type XmlBodyKind, type XmlBodyKindInfo, xmlBodyKindInfo, xmlBodyKinds } from './xsd-kinds.js';
 export { XmllintRunnerError, type XsdFile } from './xsd-runner.js';
+export {
+  type YamlPath,
+  type YamlSchemaCheck,
+  type YamlSchemaProblem,
+  yamlLineOf,
+  yamlSchemaCheck,
+} from './yaml-schema.js';

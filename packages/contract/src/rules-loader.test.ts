@@ -54,13 +54,21 @@ describe('parseRules', () => {
     ['a lower-case id', { id: 'portal.lookup.cap50' }, 'id must be'],
     ['a two-part id', { id: 'PORTAL.CAP50' }, 'id must be'],
     ['an unknown API', { id: 'SOAP.LOOKUP.CAP50' }, 'id must be'],
-    ['an unknown field', { inferedFrom: 'typo' }, 'unknown field(s) inferedFrom'],
-    ['no title', { title: undefined }, 'title must be a non-empty string'],
-    ['a two-line quote', { quote: 'a\nb' }, 'quote must be one line'],
-    ['an unknown kind', { kind: 'speed' }, 'kind must be one of'],
-    ['an unknown standing', { standing: 'assumed' }, 'standing must be one of'],
+    ['an unknown field', { inferedFrom: 'typo' }, 'unknown key "inferedFrom" in a rule: the keys are id, title, doc'],
+    ['no title', { title: undefined }, 'a rule needs "title": one line: the behaviour as a checkable statement'],
+    ['a two-line quote', { quote: 'a\nb' }, '"quote" must be one line of text, not empty (got "a\\nb")'],
+    [
+      'an unknown kind',
+      { kind: 'speed' },
+      '"kind" must be one of shape, semantic, limit, state, auth, performance (got "speed")',
+    ],
+    ['an unknown standing', { standing: 'assumed' }, '"standing" must be one of documented, inferred, unspecified'],
     ['a doc of the other API', { doc: 'record-rest-api.md' }, 'PORTAL rules come from portal-action-api.md'],
-    ['an unknown doc', { doc: 'soap.md' }, 'doc must be one of'],
+    [
+      'an unknown doc',
+      { doc: 'soap.md' },
+      '"doc" must be one of record-rest-api.md, portal-action-api.md (got "soap.md")',
+    ],
     ['inferred without inferredFrom', { standing: 'inferred' }, 'an inferred rule needs inferredFrom'],
     ['inferredFrom on a documented rule', { inferredFrom: 'something' }, 'inferredFrom belongs to inferred rules only'],
     ['unspecified without _NOT_SHOWN', { standing: 'unspecified', quote: 'x: not shown.' }, 'end in _NOT_SHOWN'],
@@ -72,36 +80,70 @@ describe('parseRules', () => {
     ],
     ['observable: false without why', { observable: false }, 'observable: false needs why'],
     ['why on an observable rule', { why: 'because' }, 'why belongs to rules with observable: false'],
-    ['a non-boolean observable', { observable: 'no' }, 'observable must be true or false'],
-    ['an empty registers list', { registers: [] }, 'registers must be a non-empty list'],
-    ['a bad register name', { registers: ['IV Vc'] }, 'is not a register name'],
-    ['a repeated register', { registers: ['IVVc', 'IVVc'] }, 'registers repeats an entry'],
-    ['an upper-case portal operation', { appliesTo: ['PasteSpecial'] }, 'lower-case action or sub-action'],
-    ['a nested param', { params: { max: { value: 50 } } }, 'params.max must be'],
-    ['a mixed param list', { params: { codes: [1, 'two'] } }, 'params.codes must be'],
-    ['empty params', { params: {} }, 'params must be a non-empty mapping'],
+    ['a non-boolean observable', { observable: 'no' }, '"observable" must be true or false (got "no")'],
+    ['an empty registers list', { registers: [] }, '"registers" is empty: list at least one'],
+    [
+      'a bad register name',
+      { registers: ['IV Vc'] },
+      'a register name is one word of letters and digits, as the docs spell it (got "IV Vc")',
+    ],
+    ['a repeated register', { registers: ['IVVc', 'IVVc'] }, '"registers" lists "IVVc" twice: give it once'],
+    [
+      'an upper-case portal operation',
+      { appliesTo: ['PasteSpecial'] },
+      'lower-case action or sub-action name (got "PasteSpecial")',
+    ],
+    [
+      'a nested param',
+      { params: { max: { value: 50 } } },
+      '"max" must be a string, number, boolean, or a list of only strings or only numbers',
+    ],
+    [
+      'a mixed param list',
+      { params: { codes: [1, 'two'] } },
+      '"codes" must be a string, number, boolean, or a list of only strings or only numbers',
+    ],
+    ['empty params', { params: {} }, '"params" is empty: give at least one key'],
   ])('rejects %s, naming the rule', (_what, over, problem) => {
     const id = typeof over.id === 'string' ? over.id : 'PORTAL.LOOKUP.CAP50';
     const run = () => parseRules(catalogue(entry(over)), 'fixture.yaml');
     expect(run).toThrow(RuleCatalogueError);
-    expect(run).toThrow(`fixture.yaml: rule ${id}: `);
+    expect(run).toThrow(`fixture.yaml:2: rule ${id}: `);
     expect(run).toThrow(problem);
   });
 
   it('rejects a REST operation outside the REST vocabulary', () => {
     const rest = entry({ id: 'REST.QUERY.LIMIT', doc: 'record-rest-api.md', appliesTo: ['pastespecial'] });
-    expect(() => parseRules(catalogue(rest))).toThrow('appliesTo: "pastespecial" is not one of root, list');
+    expect(() => parseRules(catalogue(rest))).toThrow(
+      'rules.yaml:2: rule REST.QUERY.LIMIT: item 1 of "appliesTo" must be one of root, list, create-form, create-json, update, get-by-key (got "pastespecial")',
+    );
   });
 
   it('rejects an id used twice', () => {
-    expect(() => parseRules(catalogue(entry(), entry()))).toThrow('rule PORTAL.LOOKUP.CAP50: id is used twice');
+    expect(() => parseRules(catalogue(entry(), entry()))).toThrow(
+      'rules.yaml:3: rule PORTAL.LOOKUP.CAP50: id is used twice',
+    );
   });
 
   it.each([
-    ['text that is not YAML', 'rules: [', 'not valid YAML'],
-    ['a document without a rules list', 'rule: []', 'no "rules" list'],
-    ['an entry without id', 'rules:\n  - {title: x}', 'entry 0 has no string id'],
-    ['an entry that is not a mapping', 'rules:\n  - just text', 'entry 0 is not a mapping'],
+    ['text that is not YAML', 'rules: [', 'rules.yaml:1: not valid YAML'],
+    [
+      'a document without a rules list',
+      'rule: []',
+      'rules.yaml:1: unknown key "rule" in the file: the keys are source, rules',
+    ],
+    ['a document whose rules are no list', 'rules: {}', 'rules.yaml:1: "rules" must be a list (got a map)'],
+    ['an entry without id', 'rules:\n  - {title: x}', 'rules.yaml:2: a rule needs "id": <API>.<AREA>.<NAME>'],
+    [
+      'an entry that is not a mapping',
+      'rules:\n  - just text',
+      'rules.yaml:2: a rule must be a map (key: value) with the keys id, title',
+    ],
+    [
+      'a cover that is no pattern',
+      `rules:\n  - ${entry({ covers: ['no colon'] })}`,
+      'rules.yaml:2: rule PORTAL.LOOKUP.CAP50: covers: "no colon" is not a body path pattern',
+    ],
   ])('rejects %s', (_what, text, problem) => {
     expect(() => parseRules(text)).toThrow(problem);
   });

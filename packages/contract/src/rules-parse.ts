@@ -1,136 +1,72 @@
 import { BodyPathPatternError, compileCoverPattern } from './body-paths.js';
-import {
-  API_DOC,
-  REST_OPERATIONS,
-  RULE_DOCS,
-  RULE_KINDS,
-  RULE_STANDINGS,
-  type Rule,
-  type RuleApi,
-  type RuleParamValue,
-} from './rules-types.js';
+import type { Rule, RuleApi, RuleParamValue } from './rules-types.js';
 import { parseYamlCached } from './yaml-cache.js';
+import { readContractSchema, type YamlPath, yamlLineOf, yamlSchemaCheck } from './yaml-schema.js';
 
-/** A rule catalogue that cannot be used; names the file and, where there is one, the offending rule. */
+/** A rule catalogue that cannot be used; names the file, the line and, where there is one, the offending rule. */
 export class RuleCatalogueError extends Error {
   override readonly name = 'RuleCatalogueError';
   constructor(
     readonly source: string,
     readonly ruleId: string | undefined,
     readonly problem: string,
+    readonly line?: number,
   ) {
-    super(`${source}: ${ruleId === undefined ? '' : `rule ${ruleId}: `}${problem}`);
+    super(
+      `${source}${line === undefined ? '' : `:${line}`}: ${ruleId === undefined ? '' : `rule ${ruleId}: `}${problem}`,
+    );
   }
 }
 
 /** `<API>.<AREA>.<NAME>`: upper case letters, digits and `_`. */
 export const RULE_ID_PATTERN = /^(REST|PORTAL)\.([A-Z][A-Z0-9_]*)\.([A-Z0-9][A-Z0-9_]*)$/;
 
-const KEYS = new Set([
-  'id',
-  'title',
-  'doc',
-  'section',
-  'quote',
-  'kind',
-  'standing',
-  'inferredFrom',
-  'observable',
-  'why',
-  'registers',
-  'appliesTo',
-  'params',
-  'covers',
-]);
-const REGISTER_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
-const PORTAL_OPERATION = /^[a-z]+$/;
+/** An entry as schemas/rules.schema.json holds it (checked before anything here reads it). */
+type RawRule = Omit<Rule, 'api' | 'area' | 'observable'> & { readonly observable?: boolean };
 
-type Raw = Record<string, unknown>;
+const checkShape = yamlSchemaCheck(readContractSchema('rules.schema.json'));
 
-function isRecord(v: unknown): v is Raw {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+const frozen = <T>(list: readonly T[] | undefined) => (list === undefined ? undefined : Object.freeze([...list]));
 
-/** Checks one raw entry and builds the frozen rule; `fail` throws. */
-function buildRule(raw: unknown, index: number, fail: (id: string | undefined, problem: string) => never): Rule {
-  if (!isRecord(raw)) return fail(undefined, `entry ${index} is not a mapping`);
-  const id = raw.id;
-  if (typeof id !== 'string') return fail(undefined, `entry ${index} has no string id`);
-  const bad = (problem: string): never => fail(id, problem);
-  const m = RULE_ID_PATTERN.exec(id);
-  if (!m) bad('id must be <REST|PORTAL>.<AREA>.<NAME> in upper case letters, digits and "_"');
-  const api = m![1] as RuleApi;
-
-  const unknown = Object.keys(raw).filter((k) => !KEYS.has(k));
-  if (unknown.length > 0) bad(`unknown field(s) ${unknown.join(', ')}`);
-
-  const text = (key: string, required: boolean): string | undefined => {
-    const v = raw[key];
-    if (v === undefined && !required) return undefined;
-    if (typeof v !== 'string' || v.trim() === '') return bad(`${key} must be a non-empty string`);
-    if (/[\r\n]/.test(v)) bad(`${key} must be one line`);
-    return v;
-  };
-  const oneOf = <T extends string>(key: string, allowed: readonly T[]): T => {
-    const v = raw[key];
-    if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
-      return bad(`${key} must be one of ${allowed.join(', ')} (got ${JSON.stringify(v)})`);
+/** Builds the frozen rule of an entry the schema holds; the cover patterns are checked here. */
+function buildRule(raw: RawRule, bad: (problem: string, path: YamlPath) => never): Rule {
+  const m = RULE_ID_PATTERN.exec(raw.id)!;
+  const api = m[1] as RuleApi;
+  for (const [i, c] of (raw.covers ?? []).entries()) {
+    try {
+      compileCoverPattern(c);
+    } catch (e) {
+      if (!(e instanceof BodyPathPatternError)) throw e;
+      bad(`covers: ${JSON.stringify(c)} is not a body path pattern (see the header of rules.yaml): ${e.message}`, [
+        'covers',
+        i,
+      ]);
     }
-    return v as T;
-  };
-  const names = (key: string, valid: (s: string) => boolean, what: string): readonly string[] | undefined => {
-    const v = raw[key];
-    if (v === undefined) return undefined;
-    if (!Array.isArray(v) || v.length === 0) return bad(`${key} must be a non-empty list`);
-    const wrong = v.find((x) => typeof x !== 'string' || !valid(x));
-    if (wrong !== undefined) bad(`${key}: ${JSON.stringify(wrong)} is not ${what}`);
-    if (new Set(v).size !== v.length) bad(`${key} repeats an entry`);
-    return Object.freeze([...(v as string[])]);
-  };
-
-  const title = text('title', true)!;
-  const doc = oneOf('doc', RULE_DOCS);
-  if (doc !== API_DOC[api]) bad(`${api} rules come from ${API_DOC[api]}, not ${doc}`);
-  const section = text('section', true)!;
-  const quote = text('quote', true)!;
-  const kind = oneOf('kind', RULE_KINDS);
-  const standing = oneOf('standing', RULE_STANDINGS);
-
-  const inferredFrom = text('inferredFrom', false);
-  if (standing === 'inferred' && inferredFrom === undefined) bad('an inferred rule needs inferredFrom');
-  if (standing !== 'inferred' && inferredFrom !== undefined) bad('inferredFrom belongs to inferred rules only');
-  const unspecified = standing === 'unspecified';
-  if (unspecified !== id.endsWith('_NOT_SHOWN')) bad('unspecified rules, and only they, end in _NOT_SHOWN');
-  if (unspecified && !quote.includes('not shown')) bad('an unspecified rule must quote a "not shown" statement');
-
-  const observable = raw.observable ?? true;
-  if (typeof observable !== 'boolean') bad('observable must be true or false');
-  const why = text('why', false);
-  if (observable === false && why === undefined) bad('observable: false needs why');
-  if (observable === true && why !== undefined) bad('why belongs to rules with observable: false');
-
-  const registers = names('registers', (s) => REGISTER_NAME.test(s), 'a register name');
-  const appliesTo = names(
-    'appliesTo',
-    api === 'REST' ? (s) => (REST_OPERATIONS as readonly string[]).includes(s) : (s) => PORTAL_OPERATION.test(s),
-    api === 'REST' ? `one of ${REST_OPERATIONS.join(', ')}` : 'a lower-case action or sub-action name',
-  );
-  const params = raw.params === undefined ? undefined : buildParams(raw.params, bad);
-  const covers = names('covers', (s) => isCoverPattern(s), 'a body path pattern (see the header of rules.yaml)');
-
+  }
+  const params =
+    raw.params === undefined
+      ? undefined
+      : Object.freeze(
+          Object.fromEntries(
+            Object.entries(raw.params).map(([k, v]) => [k, Array.isArray(v) ? Object.freeze([...v]) : v]),
+          ) as Record<string, RuleParamValue>,
+        );
+  const registers = frozen(raw.registers);
+  const appliesTo = frozen(raw.appliesTo);
+  const covers = frozen(raw.covers);
   return Object.freeze({
-    id,
+    id: raw.id,
     api,
-    area: `${api}.${m![2]}`,
-    title,
-    doc,
-    section,
-    quote,
-    kind,
-    standing,
-    ...(inferredFrom === undefined ? {} : { inferredFrom }),
-    observable: observable as boolean,
-    ...(why === undefined ? {} : { why }),
+    area: `${api}.${m[2]}`,
+    title: raw.title,
+    doc: raw.doc,
+    section: raw.section,
+    quote: raw.quote,
+    kind: raw.kind,
+    standing: raw.standing,
+    ...(raw.inferredFrom === undefined ? {} : { inferredFrom: raw.inferredFrom }),
+    observable: raw.observable ?? true,
+    ...(raw.why === undefined ? {} : { why: raw.why }),
     ...(registers === undefined ? {} : { registers }),
     ...(appliesTo === undefined ? {} : { appliesTo }),
     ...(params === undefined ? {} : { params }),
@@ -138,51 +74,34 @@ function buildRule(raw: unknown, index: number, fail: (id: string | undefined, p
   });
 }
 
-function isCoverPattern(s: string): boolean {
-  try {
-    compileCoverPattern(s);
-    return true;
-  } catch (e) {
-    if (e instanceof BodyPathPatternError) return false;
-    throw e;
-  }
-}
-
-function buildParams(v: unknown, bad: (problem: string) => never): Readonly<Record<string, RuleParamValue>> {
-  if (!isRecord(v) || Object.keys(v).length === 0) return bad('params must be a non-empty mapping');
-  const out: Record<string, RuleParamValue> = {};
-  for (const [key, value] of Object.entries(v)) {
-    const scalar = (x: unknown) => ['string', 'number', 'boolean'].includes(typeof x);
-    if (scalar(value)) out[key] = value as string | number | boolean;
-    else if (
-      Array.isArray(value) &&
-      (value.every((x) => typeof x === 'string') || value.every((x) => typeof x === 'number'))
-    ) {
-      out[key] = Object.freeze([...value]) as readonly string[] | readonly number[];
-    } else bad(`params.${key} must be a string, number, boolean, or a list of only strings or only numbers`);
-  }
-  return Object.freeze(out);
-}
-
 /**
- * Parses and checks the text of a rule catalogue (the format of specs/rules.yaml).
- * Throws {@link RuleCatalogueError} naming the rule id on the first malformed entry or repeated id.
+ * Parses and checks the text of a rule catalogue (the format of specs/rules.yaml): its shape by
+ * schemas/rules.schema.json, the cover patterns and the ids used once here. Throws {@link RuleCatalogueError}
+ * naming the line and the rule id on the first malformed entry or repeated id.
  */
 export function parseRules(yamlText: string, source = 'rules.yaml'): readonly Rule[] {
-  const fail = (id: string | undefined, problem: string): never => {
-    throw new RuleCatalogueError(source, id, problem);
-  };
   let doc: unknown;
   try {
     doc = parseYamlCached(yamlText);
   } catch (e) {
-    return fail(undefined, `not valid YAML: ${(e as Error).message}`);
+    const line = (e as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    throw new RuleCatalogueError(source, undefined, `not valid YAML: ${(e as Error).message.split('\n')[0]}`, line);
   }
-  if (!isRecord(doc) || !Array.isArray(doc.rules)) return fail(undefined, 'no "rules" list at the top level');
+  const entries = (doc as { rules?: unknown[] } | null)?.rules;
+  const idOf = (path: YamlPath): string | undefined => {
+    const id =
+      path[0] === 'rules' && Array.isArray(entries) ? (entries[Number(path[1])] as { id?: unknown })?.id : undefined;
+    return typeof id === 'string' ? id : undefined;
+  };
+  const problem = checkShape(yamlText, doc);
+  if (problem) throw new RuleCatalogueError(source, idOf(problem.path), problem.message, problem.line);
   const seen = new Set<string>();
-  const out = doc.rules.map((raw, i) => {
-    const rule = buildRule(raw, i, fail);
-    if (seen.has(rule.id)) fail(rule.id, 'id is used twice');
+  const out = (entries as RawRule[]).map((raw, i) => {
+    const bad = (message: string, path: YamlPath): never => {
+      throw new RuleCatalogueError(source, raw.id, message, yamlLineOf(yamlText, ['rules', i, ...path]));
+    };
+    const rule = buildRule(raw, bad);
+    if (seen.has(rule.id)) bad('id is used twice', ['id']);
     seen.add(rule.id);
     return rule;
   });

@@ -44,6 +44,31 @@ describe('erpcert serve --registers', () => {
       'evidence: x\nfields:\n  - register: CUVc\n    part: header\n    fields: [Name]\n',
       /--registers: main\.yaml:5: CUVc header: already main fields: Name/,
     ],
+    // the shape, checked by @erpcert/contract/schemas/registers.schema.json: the line of the key or value at fault
+    [
+      'a misspelt key',
+      'kee.yaml',
+      'evidence: x\nregisters:\n  - name: TicketVc\n    meaning: tickets\n    kee: [SerNr]\n    fields: [SerNr]\n',
+      /erpcert serve: --registers: kee\.yaml:5: unknown key "kee" in a register: the keys are name, meaning, key, fields, /,
+    ],
+    [
+      'a value of the wrong type',
+      'type.yaml',
+      'evidence: x\nregisters:\n  - name: TicketVc\n    meaning: tickets\n    key: SerNr\n    fields: [SerNr]\n',
+      /erpcert serve: --registers: type\.yaml:5: "key" must be a list \(got "SerNr"\)/,
+    ],
+    [
+      'a missing key',
+      'meaning.yaml',
+      'evidence: x\nregisters:\n  - name: TicketVc\n    key: [SerNr]\n    fields: [SerNr]\n',
+      /erpcert serve: --registers: meaning\.yaml:3: a register needs "meaning": what its records are, in a few words/,
+    ],
+    [
+      'a value outside its list',
+      'part.yaml',
+      'evidence: x\nfields:\n  - register: CUVc\n    part: head\n    fields: [Mood]\n',
+      /erpcert serve: --registers: part\.yaml:4: "part" must be one of header, rows \(got "head"\)/,
+    ],
   ])('refuses %s with exit 2, naming the file (and the line), before listening', async (_name, file, text, message) => {
     if (text !== undefined) writeFileSync(join(dir, file), text);
     const res = await erpcert(['serve', '--port', '0', '--registers', file], dir);

@@ -6,6 +6,8 @@ import { UsageError } from '../options.js';
 
 /** The short example `erpcert serve --help` and the README show. */
 export const REGISTERS_EXAMPLE = [
+  // editors with yaml-language-server complete and check the file against the published schema
+  '# yaml-language-server: $schema=node_modules/@erpcert/contract/schemas/registers.schema.json',
   'evidence: our staging ERP, 2026-03 (what it answered)',
   'registers:',
   '  - name: TicketVc',
@@ -21,8 +23,8 @@ export const REGISTERS_EXAMPLE = [
 
 /**
  * Reads and checks a team's registers file (`--registers FILE` of `erpcert serve` and `erpcert spec`), in the
- * format of specs/observed-fields.yaml, against the registers the server of `modules` already has. A bad file is a
- * UsageError (exit 2) naming the file as given and the line.
+ * format of specs/observed-fields.yaml (@erpcert/contract/schemas/registers.schema.json), against the registers the
+ * server of `modules` already has. A bad file is a UsageError (exit 2) naming the file as given and the line.
  */
 export function readRegistersFile(file: string, cwd: string, modules: readonly AppModule[]): ObservedCatalogue {
   let text: string;

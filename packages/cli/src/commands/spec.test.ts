@@ -61,7 +61,7 @@ describe('erpcert spec --registers', () => {
       'an unknown key',
       'typo.yaml',
       'evidence: x\nregisters:\n  - name: TicketVc\n    meaning: m\n    key: [SerNr]\n    feilds: [SerNr]\n',
-      /--registers: typo\.yaml:6: unknown key feilds/,
+      /--registers: typo\.yaml:6: unknown key "feilds" in a register: the keys are name, meaning, key, fields,/,
     ],
   ])('refuses %s with exit 2, naming the file and the line, and writes nothing', async (_n, file, text, message) => {
     if (text !== undefined) writeFileSync(join(dir, file), text);

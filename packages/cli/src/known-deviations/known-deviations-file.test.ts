@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { getRule } from '@erpcert/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  isDay,
   KnownDeviationsError,
   mergeKnownDeviations,
   parseKnownDeviations,
@@ -71,16 +70,37 @@ describe('parseKnownDeviations', () => {
       'accepted:\n  - rule: REST.QUERY.LIMIT\n    reason: "open\n',
       /^baseline\.yaml:\d+: not valid YAML/,
     ],
-    ['a list at the top', '- rule: REST.QUERY.LIMIT\n', /^baseline\.yaml:1: expected a mapping/],
-    ['an unknown top-level key', 'accepted: []\nacepted: []\n', /^baseline\.yaml:2: unknown key "acepted"/],
+    [
+      'a list at the top',
+      '- rule: REST.QUERY.LIMIT\n',
+      /^baseline\.yaml:1: the file must be a map \(key: value\) with the keys accepted \(got a list\)$/,
+    ],
+    [
+      'an unknown top-level key',
+      'accepted: []\nacepted: []\n',
+      /^baseline\.yaml:2: unknown key "acepted" in the file: the keys are accepted \(check the spelling\)$/,
+    ],
     ['accepted not a list', 'accepted:\n  rule: REST.QUERY.LIMIT\n', /^baseline\.yaml:2: "accepted" must be a list/],
-    ['an entry that is text', 'accepted:\n  - REST.QUERY.LIMIT\n', /^baseline\.yaml:2: an entry must be a mapping/],
+    [
+      'an entry that is text',
+      'accepted:\n  - REST.QUERY.LIMIT\n',
+      /^baseline\.yaml:2: an entry must be a map \(key: value\) with the keys rule, reason, expires, ticket \(got "REST.QUERY.LIMIT"\)$/,
+    ],
     [
       'a misspelt key',
       'accepted:\n  - rule: REST.QUERY.LIMIT\n    reson: slow\n',
-      /^baseline\.yaml:3: unknown key "reson"/,
+      /^baseline\.yaml:3: unknown key "reson" in an entry: the keys are rule, reason, expires, ticket/,
     ],
-    ['no rule', 'accepted:\n  - reason: slow\n', /^baseline\.yaml:2: an entry needs "rule"/],
+    [
+      'no rule',
+      'accepted:\n  - reason: slow\n',
+      /^baseline\.yaml:2: an entry needs "rule": a rule id of specs\/rules\.yaml, like REST\.QUERY\.SORT_ASCENDING/,
+    ],
+    [
+      'an empty rule',
+      'accepted:\n  - rule: " "\n',
+      /^baseline\.yaml:2: "rule" must be a rule id of specs\/rules\.yaml, like REST\.QUERY\.SORT_ASCENDING \(got " "\)$/,
+    ],
     [
       'an unknown rule id',
       'accepted:\n  - rule: REST.QUERY.LIMIT\n  - rule: REST.QUERY.NO_SUCH_RULE\n',
@@ -99,12 +119,12 @@ describe('parseKnownDeviations', () => {
     [
       'an expiry that is no day',
       'accepted:\n  - rule: REST.QUERY.LIMIT\n    expires: 2027-02-30\n',
-      /^baseline\.yaml:2: "expires" of REST\.QUERY\.LIMIT must be a day YYYY-MM-DD/,
+      /^baseline\.yaml:3: "expires" must be a day YYYY-MM-DD, or left out \(got "2027-02-30"\)$/,
     ],
     [
       'a reason that is a list',
       'accepted:\n  - rule: REST.QUERY.LIMIT\n    reason: [a, b]\n',
-      /^baseline\.yaml:3: "reason" must be a single value/,
+      /^baseline\.yaml:3: "reason" must be a text or a number \(got a list\)$/,
     ],
   ])('%s is an error naming its line', (_name, text, message) => {
     expect(errorOf(text)).toMatch(message);
@@ -116,9 +136,33 @@ describe('parseKnownDeviations', () => {
     );
   });
 
-  it('isDay takes real calendar days only', () => {
-    expect(['2027-01-31', '2028-02-29'].map(isDay)).toEqual([true, true]);
-    expect(['2027-02-29', '2027-13-01', '27-01-01', '2027-1-1'].map(isDay)).toEqual([false, false, false, false]);
+  it.each(['2027-01-31', '2028-02-29', '""'])('expires: %s is taken', (day) => {
+    const [entry] = parse(`accepted:\n  - rule: REST.QUERY.LIMIT\n    expires: ${day}\n`).entries;
+    expect(entry?.expires).toBe(day === '""' ? null : day);
+  });
+
+  it.each(['2027-02-29', '2027-13-01', '27-01-01', '2027-1-1', '"2027-01-31 "'])(
+    'expires: %s is no calendar day, an error naming its line',
+    (day) => {
+      expect(errorOf(`accepted:\n  - rule: REST.QUERY.LIMIT\n    reason: slow\n    expires: ${day}\n`)).toBe(
+        `baseline.yaml:4: "expires" must be a day YYYY-MM-DD, or left out (got ${JSON.stringify(day.replaceAll('"', ''))})`,
+      );
+    },
+  );
+
+  it("holds the README's example, which points an editor at the published schema", () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const example = readme.match(/```yaml\n(# yaml-language-server: [^\n]*\naccepted:\n[\s\S]*?)```/)?.[1];
+    expect(example?.split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=node_modules/erpcert/schemas/known-deviations.schema.json',
+    );
+    expect(parse(example!).entries.map((e) => e.rule)).toEqual(['REST.SEQ.HEADER']);
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(manifest.files).toContain('schemas');
+    expect(manifest.exports['./schemas/*']).toBe('./schemas/*');
+    expect(import.meta.resolve('erpcert/schemas/known-deviations.schema.json')).toBe(
+      new URL('../../schemas/known-deviations.schema.json', import.meta.url).href,
+    );
   });
 });
 

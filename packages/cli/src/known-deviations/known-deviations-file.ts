@@ -14,7 +14,8 @@
  * ```
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap, YAMLSeq } from 'yaml';
+import { yamlSchemaCheck } from '@erpcert/contract';
+import { isMap, isSeq, LineCounter, type Node, parseDocument, type YAMLMap, YAMLSeq } from 'yaml';
 
 /** One accepted deviation. */
 export interface KnownDeviation {
@@ -41,76 +42,52 @@ export class KnownDeviationsError extends Error {
   override readonly name = 'KnownDeviationsError';
 }
 
-const ENTRY_KEYS = ['rule', 'reason', 'expires', 'ticket'] as const;
+/** The shape of the file, as schemas/known-deviations.schema.json holds it (checked before anything here reads it). */
+type Text = string | number | null;
+type RawFile = { accepted?: { rule: string; reason?: Text; expires?: Text; ticket?: Text }[] | null };
 
-/** Is `text` a real calendar day `YYYY-MM-DD`? */
-export function isDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const d = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
-}
+/** schemas/known-deviations.schema.json, published as `erpcert/schemas/known-deviations.schema.json`. */
+const checkShape = yamlSchemaCheck(
+  JSON.parse(readFileSync(new URL('../../schemas/known-deviations.schema.json', import.meta.url), 'utf8')),
+);
+
+/** A value as the entry keeps it: trimmed text, or null when absent or empty. */
+const textOf = (v: Text | undefined): string | null =>
+  v === null || v === undefined || String(v).trim() === '' ? null : String(v).trim();
 
 /**
  * Parses a known-deviations file. `isRule` says whether an id is in the rule catalogue. Throws
- * {@link KnownDeviationsError} naming the line for a YAML error, a wrong shape, an unknown rule id, an invalid
- * date or a rule listed twice.
+ * {@link KnownDeviationsError} naming the line for a YAML error, a wrong shape (schemas/known-deviations.schema.json:
+ * an unknown key, a value of the wrong kind, an invalid date), an unknown rule id or a rule listed twice.
  */
 export function parseKnownDeviations(text: string, file: string, isRule: (id: string) => boolean): KnownDeviations {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const fail = (at: number | undefined, message: string): never => {
-    throw new KnownDeviationsError(`${file}:${at === undefined ? 1 : lines.linePos(at).line}: ${message}`);
+  const fail = (line: number, message: string): never => {
+    throw new KnownDeviationsError(`${file}:${line}: ${message}`);
   };
   const first = doc.errors[0];
-  if (first) fail(first.pos[0], `not valid YAML: ${first.message.split('\n')[0]}`);
-  const root = doc.contents as Node | null;
-  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return { file, entries: [] };
-  if (!isMap(root)) fail(root.range?.[0], 'expected a mapping with the key "accepted" (a list of entries)');
-  const map = root as YAMLMap;
-  for (const pair of map.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : '';
-    if (key !== 'accepted')
-      fail((pair.key as Node | null)?.range?.[0], `unknown key "${key}": the file holds only "accepted"`);
-  }
-  const list = map.get('accepted', true) as Node | undefined;
-  if (list === undefined || (isScalar(list) && list.value === null)) return { file, entries: [] };
-  if (!isSeq(list)) fail(list.range?.[0], '"accepted" must be a list of entries (- rule: ...)');
+  if (first) fail(lines.linePos(first.pos[0]).line, `not valid YAML: ${first.message.split('\n')[0]}`);
+  const value = doc.toJS() as RawFile | null;
+  const problem = checkShape(text, value);
+  if (problem) fail(problem.line, problem.message);
+  const items = (doc.get('accepted', true) as YAMLSeq<Node> | undefined)?.items ?? [];
   const entries: KnownDeviation[] = [];
   const seen = new Map<string, number>();
-  for (const item of (list as YAMLSeq).items as Node[]) {
-    const at = item.range?.[0];
+  for (const [i, entry] of (value?.accepted ?? []).entries()) {
+    const at = items[i]?.range?.[0];
     const line = at === undefined ? 1 : lines.linePos(at).line;
-    if (!isMap(item)) fail(at, 'an entry must be a mapping with rule, reason and optionally expires and ticket');
-    const entry = item as YAMLMap;
-    const fields: Record<string, string | null> = {};
-    for (const pair of entry.items) {
-      const key = isScalar(pair.key) ? String(pair.key.value) : '';
-      const keyAt = (pair.key as Node | null)?.range?.[0];
-      if (!(ENTRY_KEYS as readonly string[]).includes(key))
-        fail(keyAt, `unknown key "${key}" (an entry has ${ENTRY_KEYS.join(', ')})`);
-      const value = pair.value as Node | null;
-      if (value !== null && !isScalar(value)) fail(value.range?.[0] ?? keyAt, `"${key}" must be a single value`);
-      const v = value === null ? null : (value as { value: unknown }).value;
-      if (v !== null && typeof v !== 'string' && typeof v !== 'number')
-        fail(value?.range?.[0] ?? keyAt, `"${key}" must be text`);
-      fields[key] = v === null ? null : String(v).trim();
-    }
-    const rule = fields.rule ?? '';
-    if (rule === '') fail(at, 'an entry needs "rule": a rule id of specs/rules.yaml');
+    const rule = entry.rule.trim();
     if (!isRule(rule))
-      fail(at, `unknown rule id ${rule}: not in specs/rules.yaml (ids look like REST.QUERY.SORT_ASCENDING)`);
+      fail(line, `unknown rule id ${rule}: not in specs/rules.yaml (ids look like REST.QUERY.SORT_ASCENDING)`);
     const earlier = seen.get(rule);
-    if (earlier !== undefined) fail(at, `${rule} is listed twice (first on line ${earlier})`);
+    if (earlier !== undefined) fail(line, `${rule} is listed twice (first on line ${earlier})`);
     seen.set(rule, line);
-    const expires = fields.expires ?? null;
-    if (expires !== null && expires !== '' && !isDay(expires))
-      fail(at, `"expires" of ${rule} must be a day YYYY-MM-DD, got ${JSON.stringify(expires)}`);
-    const ticket = fields.ticket ?? null;
     entries.push({
       rule,
-      reason: fields.reason ?? '',
-      expires: expires === '' ? null : expires,
-      ticket: ticket === '' ? null : ticket,
+      reason: textOf(entry.reason) ?? '',
+      expires: textOf(entry.expires),
+      ticket: textOf(entry.ticket),
       line,
     });
   }
