@@ -89,7 +89,7 @@ describe('erpcert report', () => {
     expect(await runLoad(parseArgs('load', loadCommand.flags, args, {}, root).values, io, { signals: false })).toBe(2);
 
     // not readable: another erpcert's schema, a document that breaks the schema, and one of guessed keys
-    const laterSchema = structuredClone(sampleLoadRun()) as Record<string, unknown>;
+    const laterSchema: Record<string, unknown> = { ...structuredClone(sampleLoadRun()) };
     Object.assign(laterSchema, { schema: 'erpcert-load-results/2', tool: { name: 'erpcert', version: '9.0.0' } });
     mkdirSync(loadDir('later-schema'), { recursive: true });
     writeFileSync(join(loadDir('later-schema'), 'results.json'), JSON.stringify(laterSchema));
