@@ -1,4 +1,4 @@
-import type { FlagDef, OptionValues } from './options.js';
+import type { FlagDef, OptionValues, PositionalDef } from './options.js';
 
 /** Where a command writes: stdout for results, stderr for progress and errors. */
 export interface CommandIO {
@@ -12,8 +12,13 @@ export interface CommandIO {
 export interface Command {
   readonly name: string;
   readonly summary: string;
-  /** Positional arguments shown in usage, e.g. `[DIR]`. */
-  readonly positionals?: string;
+  /**
+   * The positional arguments it takes, in order (optional ones last); none when absent. main() refuses any
+   * other, and a command's `run` gets only these.
+   */
+  readonly positionals?: readonly PositionalDef[];
+  /** Its sub-commands, chosen by the first argument (`erpcert report diff OLD NEW`), each parsed on its own. */
+  readonly subcommands?: readonly Command[];
   readonly flags: readonly FlagDef[];
   /** Extra paragraphs for --help. */
   readonly details?: string;

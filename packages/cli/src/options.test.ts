@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type FlagDef, parseArgs, UsageError } from './options.js';
+import { type FlagDef, type PositionalDef, parseArgs, UsageError } from './options.js';
 
 const defs: FlagDef[] = [
   { name: 'port', type: 'int', default: 8080, help: '' },
@@ -22,7 +22,11 @@ describe('parseArgs', () => {
       {},
       { port: 9000, 'portal-path': '/X.hal' },
     ],
-    ['boolean flag and --no-', ['--quirks'], {}, { quirks: true }],
+    ['boolean flag', ['--quirks'], {}, { quirks: true }],
+    ['--no- turns a boolean off', ['--no-quirks'], { ERPCERT_QUIRKS: 'true' }, { quirks: false }],
+    ['--bool=false and --bool=yes', ['--quirks=yes', '--quirks=false'], {}, { quirks: false }],
+    ['a negative number as a value', ['--port', '-7'], {}, { port: -7 }],
+    ['a value after the last flag wins', ['--port', '1', '--port=2'], {}, { port: 2 }],
     [
       'environment',
       [],
@@ -44,7 +48,15 @@ describe('parseArgs', () => {
   });
 
   it.each([
-    ['unknown flag', ['--nope'], /unknown option --nope/],
+    ['unknown flag', ['--nope'], /unknown option --nope for "erpcert x"/],
+    ['unknown short flag', ['-x'], /unknown option -x for "erpcert x"/],
+    ['unknown short flag among known ones', ['--quirks', '-hx'], /unknown option -x/],
+    ['--no- of a flag that is not boolean', ['--no-port'], /unknown option --no-port/],
+    ['a value for a boolean', ['--quirks=maybe'], /--quirks .* true or false, got "maybe"/],
+    ['an option where a value goes', ['--port', '--quirks'], /--port needs a value/],
+    ['a positional it does not take', ['foo'], /unexpected argument "foo": erpcert x takes no positional arguments/],
+    ['a positional after --', ['--', '-x'], /unexpected argument "-x"/],
+    ['--config without a file', ['--config'], /--config needs a value/],
     ['bad integer', ['--port', 'abc'], /--port .* whole number, got "abc"/],
     ['bad choice', ['--profile', 'wild'], /one of readonly, full/],
     ['missing value', ['--port'], /--port needs a value/],
@@ -62,5 +74,79 @@ describe('parseArgs', () => {
     } catch (err) {
       expect((err as Error).message).not.toContain('hunter2');
     }
+  });
+
+  it('never echoes a secret value that looks like an option', () => {
+    const secretDefs: FlagDef[] = [{ name: 'password', type: 'string', secret: true, help: '' }];
+    expect(() => parseArgs('x', secretDefs, ['--password', '-hunter2'], {}, emptyDir)).toThrow(/--password=VALUE/);
+    try {
+      parseArgs('x', secretDefs, ['--password', '-hunter2'], {}, emptyDir);
+    } catch (err) {
+      expect((err as Error).message).not.toContain('hunter2');
+    }
+    expect(parseArgs('x', secretDefs, ['--password=-hunter2'], {}, emptyDir).values.password).toBe('-hunter2');
+  });
+
+  it('--config FILE names another configuration file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erpcert-cfg-'));
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ port: 5 }));
+    expect(parseArgs('x', defs, ['--config', 'other.json'], {}, dir).values.port).toBe(5);
+    expect(parseArgs('x', defs, ['--config=other.json', '--port', '6'], {}, dir).values.port).toBe(6);
+  });
+});
+
+describe('parseArgs: positionals', () => {
+  const dirs: PositionalDef[] = [
+    { name: 'OLD', help: 'the earlier one' },
+    { name: 'NEW', help: 'the later one' },
+    { name: 'MORE', help: 'a third', optional: true },
+  ];
+  const withTarget: FlagDef[] = [...defs, { name: 'target', type: 'string', arg: 'URL', help: '' }];
+  const parse = (argv: string[], flags: readonly FlagDef[] = defs) => parseArgs('x', flags, argv, {}, emptyDir, dirs);
+
+  it.each([
+    [
+      ['a', 'b'],
+      ['a', 'b'],
+    ],
+    [
+      ['a', '--port', '1', 'b', 'c'],
+      ['a', 'b', 'c'],
+    ],
+    [
+      ['a', '--', '-b'],
+      ['a', '-b'],
+    ],
+  ])('takes %j as its positionals', (argv, want) => {
+    expect(parse(argv).positionals).toEqual(want);
+  });
+
+  it.each([
+    [['a'], /missing NEW: usage: erpcert x OLD NEW \[MORE\] \[options\] \(NEW: the later one\)/],
+    [[], /missing OLD NEW/],
+    [['a', 'b', 'c', 'd'], /unexpected argument "d": erpcert x takes OLD NEW \[MORE\]/],
+    [['a', 'b', 'c', 'd', 'e'], /unexpected arguments "d" "e"/],
+  ])('refuses %j', (argv, message) => {
+    expect(() => parse(argv)).toThrow(UsageError);
+    expect(() => parse(argv)).toThrow(message);
+  });
+
+  it('--help skips the positional check (erpcert verify --help)', () => {
+    expect(parse(['--help']).help).toBe(true);
+  });
+
+  it('a URL where a command with --target takes a positional says to use --target, its password masked', () => {
+    expect(() => parse(['http://192.0.2.1:8080', 'b'], withTarget)).toThrow(
+      /unexpected argument "http:\/\/192\.0\.2\.1:8080": to run against that server, use --target http:\/\/192\.0\.2\.1:8080/,
+    );
+    try {
+      parse(['https://ci:s3cret@erp.example.com/'], withTarget);
+      expect.unreachable();
+    } catch (err) {
+      expect((err as Error).message).toContain('--target https://ci:***@erp.example.com/');
+      expect((err as Error).message).not.toContain('s3cret');
+    }
+    // without --target, a URL is an ordinary positional
+    expect(parse(['http://a', 'b']).positionals).toEqual(['http://a', 'b']);
   });
 });

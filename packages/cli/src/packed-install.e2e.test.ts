@@ -218,6 +218,28 @@ describe('the packed packages, installed with npm into an empty project', () => 
   );
 
   it(
+    'npx erpcert --version, and the HAR creator of @erpcert/client, are the installed version, read from the package',
+    async () => {
+      const installed = (name: string) =>
+        JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+      const version = installed('erpcert');
+      expect(version).toBe(JSON.parse(readFileSync(join(repo, 'packages', 'cli', 'package.json'), 'utf8')).version);
+      expect(installed('@erpcert/client')).toBe(version);
+      const r = await run('npx', ['erpcert', '--version'], project);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`erpcert ${version}\n`);
+      writeFileSync(
+        join(project, 'har-creator.mjs'),
+        "import { erpcertVersion, toHar } from '@erpcert/client';\nconsole.log(JSON.stringify([erpcertVersion(), toHar([]).log.creator]));\n",
+      );
+      const har = await run(process.execPath, ['har-creator.mjs'], project);
+      expect(har.stderr).toBe('');
+      expect(JSON.parse(har.stdout)).toEqual([version, { name: 'erpcert', version }]);
+    },
+    2 * MINUTE,
+  );
+
+  it(
     "imports @erpcert/client and @erpcert/contract from a project's own script, with plain node",
     async () => {
       writeFileSync(

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Exchange, ExchangeBody, ExchangeHeader } from './exchange.js';
+import { erpcertVersion } from './version.js';
 
 /** A HAR 1.2 name/value pair. */
 export interface HarNameValue {
@@ -128,7 +129,7 @@ export function harEntry(exchange: Exchange): HarEntry {
 }
 
 /** A HAR 1.2 document of the exchanges, in order (masked as the exchanges are). */
-export function toHar(exchanges: readonly Exchange[], creator = { name: 'erpcert', version: '0.1.0' }): Har {
+export function toHar(exchanges: readonly Exchange[], creator = { name: 'erpcert', version: erpcertVersion() }): Har {
   return { log: { version: '1.2', creator, entries: exchanges.map(harEntry) } };
 }
 

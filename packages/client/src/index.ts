@@ -109,6 +109,7 @@ export {
   type ThrottleDecision,
 } from './retry-after.js';
 export { encodeQuery, encodeQueryComponent, type QueryPair } from './url.js';
+export { erpcertVersion } from './version.js';
 export {
   asElement,
   asList,

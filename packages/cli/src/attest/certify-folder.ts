@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { erpcertVersion } from '@erpcert/client';
 import { docsDir, rules, specsDir } from '@erpcert/contract';
 import { LoadRunReadError, readLoadRun } from '../load/read-load-run.js';
 import type { AttestationInfo, ResultsDocument } from '../reports/results.js';
@@ -25,7 +26,6 @@ import {
 import { validatePredicate } from './predicate-validate.js';
 import { signEnvelope } from './sign.js';
 import { ATTESTATION_FILE, certificationStatement, folderSubjects, type Subject } from './statement.js';
-import { ERPCERT_VERSION } from './tool-version.js';
 
 /** A folder that cannot be signed: no results.json, one that does not parse, or one this erpcert did not write. */
 export class CertifyError extends Error {
@@ -80,9 +80,9 @@ function readLoad(dir: string): LoadAttestation {
  */
 export function certifyFolder(dir: string, key: SigningKey, options: CertifyOptions = {}): Certified {
   const doc = readResults(dir);
-  if (doc.tool.version !== ERPCERT_VERSION)
+  if (doc.tool.version !== erpcertVersion())
     throw new CertifyError(
-      `results.json was written by erpcert ${doc.tool.version}; certify it with that version (this is ${ERPCERT_VERSION})`,
+      `results.json was written by erpcert ${doc.tool.version}; certify it with that version (this is ${erpcertVersion()})`,
     );
   const spec = specInfo(specsDir);
   if (doc.spec.sha256 !== spec.sha256)

@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { erpcertVersion } from '@erpcert/client';
 import { specsDir } from '@erpcert/contract';
 import type { ResultsDocument } from '../reports/results.js';
 import { runMasker } from '../reports/secrets.js';
@@ -10,7 +11,6 @@ import { sampleResults } from '../reports/testing.js';
 import { writeReports } from '../reports/write-reports.js';
 import { certifyFolder } from './certify-folder.js';
 import { generateKeyPair, type KeyAlgorithm, readSigningKey } from './keys.js';
-import { ERPCERT_VERSION } from './tool-version.js';
 
 /** A key pair written to `dir` as erpcert.key and erpcert.pub. */
 export function writeKeyPair(dir: string, algorithm: KeyAlgorithm = 'ecdsa-p256', passphrase?: string) {
@@ -27,7 +27,7 @@ export function writeKeyPair(dir: string, algorithm: KeyAlgorithm = 'ecdsa-p256'
 export function certifiableResults(): ResultsDocument {
   return {
     ...sampleResults({ context: { spec: specInfo(specsDir) } }),
-    tool: { name: 'erpcert', version: ERPCERT_VERSION },
+    tool: { name: 'erpcert', version: erpcertVersion() },
   };
 }
 

@@ -4,7 +4,7 @@ import { parseArgs, UsageError } from '../options.js';
 import { cleanupSettings } from './cleanup-settings.js';
 
 function settings(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const parsed = parseArgs('cleanup', cleanup.flags, args, env, '/work');
+  const parsed = parseArgs('cleanup', cleanup.flags, args, env, '/work', cleanup.positionals);
   return cleanupSettings(parsed.values, parsed.positionals, '/work');
 }
 
@@ -12,7 +12,8 @@ describe('cleanupSettings', () => {
   it.each([
     ['nothing to clean', [], 'name a report folder'],
     ['a folder and a tag', ['reports/x', '--tag', 'EC4K2Q'], 'not both'],
-    ['two folders', ['a', 'b'], 'one report folder at most'],
+    ['two folders', ['a', 'b'], 'unexpected argument "b": erpcert cleanup takes [DIR]'],
+    ['a URL for --target', ['http://h:8080'], 'use --target http://h:8080'],
     ['a tag of neither kind', ['--tag', 'ECAB', '--target', 'http://h'], 'is not a run tag'],
     ['a lower-case conformance tag', ['--tag', 'ec4k2q', '--target', 'http://h'], 'is not a run tag'],
     ['a tag without a target', ['--tag', 'EC4K2Q'], 'need --target'],

@@ -3,7 +3,7 @@
  * runner's cleanUp (suites/conformance/src/runner/cleanup.ts), after checking that every record carries the run
  * tag (or the fixture prefix, with `--fixtures`). See the command's --help and the README "Staging safety".
  */
-import { readFileSync } from 'node:fs';
+import { erpcertVersion } from '@erpcert/client';
 import type { CommandIO } from '../command.js';
 import type { OptionValues } from '../options.js';
 import { checkTarget, cleanUp, type LedgerEntry, type TargetConnection } from '../reports/runner.js';
@@ -21,9 +21,6 @@ import { type CleanupSettings, cleanupSettings } from './cleanup-settings.js';
 import { findFixtures, findTagged, type SearchResult } from './find-records.js';
 import { type ReportSource, readReportSource } from './report-source.js';
 import { FIXTURE_REGISTERS, tagKind, WRITTEN_REGISTERS } from './tag-match.js';
-
-/** erpcert's version, from packages/cli/package.json. */
-const TOOL_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 /** Test seams. */
 export interface CleanupHooks {
@@ -177,7 +174,7 @@ export async function runCleanup(
   const failed = counts.failed > 0 || problems.length > (source?.problems.length ?? 0);
   const doc: CleanupDocument = {
     schema: 'erpcert-cleanup/1',
-    tool: { name: 'erpcert', version: TOOL_VERSION },
+    tool: { name: 'erpcert', version: erpcertVersion() },
     startedAt: started.toISOString(),
     finishedAt: now().toISOString(),
     source: {

@@ -59,7 +59,7 @@ export function openReportSigner(
 export const certify: Command = {
   name: 'certify',
   summary: `sign a conformance report folder: writes ${ATTESTATION_FILE} (exit 0 signed, 2 could not sign)`,
-  positionals: 'DIR',
+  positionals: [{ name: 'DIR', help: 'a conformance report folder (erpcert conform --out DIR)' }],
   flags: [
     signKeyFlag,
     {

@@ -19,7 +19,13 @@ const connectionFlags: readonly FlagDef[] = targetFlags
 export const cleanup: Command = {
   name: 'cleanup',
   summary: 'remove what a conformance or load run left on the target (exit 0 done, 1 something failed, 2 error)',
-  positionals: '[DIR]',
+  positionals: [
+    {
+      name: 'DIR',
+      optional: true,
+      help: 'the report folder of the conformance or load run to clean up (or --tag TAG --target URL instead)',
+    },
+  ],
   flags: [
     ...connectionFlags,
     {

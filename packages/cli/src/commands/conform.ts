@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { erpcertVersion } from '@erpcert/client';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
 import type { OptionValues } from '../options.js';
 import { readLoadReport } from '../reports/coverage-line.js';
@@ -13,11 +14,6 @@ import { conformSettings } from './conform-settings.js';
 import { listenToRun, replayBaseOf, runSuiteStep, type SuiteStep, withInterrupts } from './conform-suite.js';
 import { connectionOf, openTarget } from './conform-target.js';
 import { judgeRun } from './conform-verdicts.js';
-
-/** erpcert's version, from packages/cli/package.json. */
-export const TOOL_VERSION: string = JSON.parse(
-  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-).version;
 
 /** Test seams of {@link runConform}. */
 export interface ConformHooks {
@@ -100,7 +96,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
     errors: suite.errors,
     problems: cleaned.problems,
     cleanup: cleaned.cleanup,
-    toolVersion: TOOL_VERSION,
+    toolVersion: erpcertVersion(),
     ...(load ? { load } : {}),
   });
   const doc = settleKnownDeviations(judged, s, deviations, started.toISOString().slice(0, 10), say);

@@ -87,13 +87,17 @@ describe('erpcert report diff: bad input is exit 2 with a message', () => {
   mkdirSync(join(root, 'broken'), { recursive: true });
   writeFileSync(join(root, 'broken', 'results.json'), '{ "kind": ');
   it.each([
-    [['diff', 'reports/old'], /diff takes two report folders, OLD and NEW, got 1/],
+    [['diff', 'reports/old'], /missing NEW: usage: erpcert report diff OLD NEW \[options\]/],
     [['diff', 'reports/old', 'nowhere'], /nowhere is not a folder/],
     [['diff', 'reports/old', 'empty'], /empty holds no results\.json/],
     [['diff', 'reports/old', 'broken'], /broken\/results\.json is not valid JSON/],
     [['diff', 'reports/old', 'load-new'], /reports\/old is a conformance run and load-new a load run/],
     [['diff', 'load-old', 'load-new', '--spread', 'x'], /--spread must be a percentage/],
-    [['reports', '--md', 'x.md'], /--md belongs to "erpcert report diff OLD NEW"/],
+    [
+      ['reports', '--md', 'x.md'],
+      /--md is an option of "erpcert report diff OLD NEW \[options\]", not of "erpcert report"/,
+    ],
+    [['diff', 'a', 'b', 'c'], /unexpected argument "c": erpcert report diff takes OLD NEW/],
   ])('%j', async (args, message) => {
     const r = await report(args);
     expect(r.code).toBe(2);

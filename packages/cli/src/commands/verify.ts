@@ -11,7 +11,7 @@ import { UsageError } from '../options.js';
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'check a signed report folder and print its certificate (exit 0 verified, 1 a check failed, 2 bad key)',
-  positionals: 'DIR',
+  positionals: [{ name: 'DIR', help: 'a report folder signed by erpcert certify or erpcert conform --sign-key' }],
   flags: [
     { name: 'key', type: 'string', arg: 'PUB', help: "the signer's public key (erpcert.pub)" },
     {

@@ -9,8 +9,24 @@ export class LoadRunReadError extends Error {
 }
 
 /**
+ * Checks a parsed `results.json` against load-results.schema.json. Throws {@link LoadRunReadError} whose message
+ * says what is wrong without naming a file ("is not a load run (...)", "does not match ..."), so that callers put
+ * the file, or the folder as they show it, in front.
+ */
+export function checkLoadRun(doc: unknown): LoadRunDocument {
+  const schema = (doc as { schema?: unknown } | null)?.schema;
+  if (schema !== LOAD_RESULTS_SCHEMA)
+    throw new LoadRunReadError(`is not a load run (schema ${JSON.stringify(schema)}, want ${LOAD_RESULTS_SCHEMA})`);
+  const check = validateLoadResults(doc);
+  if (!check.valid)
+    throw new LoadRunReadError(`does not match load-results.schema.json: ${check.errors.slice(0, 3).join('; ')}`);
+  return doc as LoadRunDocument;
+}
+
+/**
  * Reads the `results.json` of a load run folder (`reports/load/<timestamp>/`), checked against
- * load-results.schema.json. Used by `--baseline DIR` and by `erpcert report`'s index.
+ * load-results.schema.json. Used by `--baseline DIR`, `report diff`, `certify --load-report` and `conform
+ * --load-report`; `erpcert report`'s index checks the documents it reads with {@link checkLoadRun}.
  */
 export function readLoadRun(dir: string): LoadRunDocument {
   const file = join(resolve(dir), 'results.json');
@@ -22,15 +38,10 @@ export function readLoadRun(dir: string): LoadRunDocument {
   } catch (err) {
     throw new LoadRunReadError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
-  const schema = (doc as { schema?: unknown } | null)?.schema;
-  if (schema !== LOAD_RESULTS_SCHEMA)
-    throw new LoadRunReadError(
-      `${file} is not a load run (schema ${JSON.stringify(schema)}, want ${LOAD_RESULTS_SCHEMA})`,
-    );
-  const check = validateLoadResults(doc);
-  if (!check.valid)
-    throw new LoadRunReadError(
-      `${file} does not match load-results.schema.json: ${check.errors.slice(0, 3).join('; ')}`,
-    );
-  return doc as LoadRunDocument;
+  try {
+    return checkLoadRun(doc);
+  } catch (err) {
+    if (err instanceof LoadRunReadError) throw new LoadRunReadError(`${file} ${err.message}`);
+    throw err;
+  }
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient, isErpClientError } from '@erpcert/client';
+import { createClient, erpcertVersion, isErpClientError } from '@erpcert/client';
 import type { CommandIO } from '../command.js';
 import type { OptionValues } from '../options.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
@@ -28,8 +27,6 @@ import { readLoadRun } from './read-load-run.js';
 import { latencyTable, limitText, type Table, verdictTable } from './report-sections.js';
 import { writeLoadReports } from './write-load-reports.js';
 
-/** erpcert's version, from packages/cli/package.json. */
-const TOOL_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 const EMBEDDED = { user: 'erpcert', password: 'erpcert', compcode: 1 } as const;
 /** A saturation step whose p99 reaches this has broken (the docs give no latency bound). */
 export const SATURATION_P99_MS = 2000;
@@ -234,7 +231,7 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
     const finished = now();
     const doc: LoadRunDocument = {
       schema: 'erpcert-load-results/1',
-      tool: { name: 'erpcert', version: TOOL_VERSION },
+      tool: { name: 'erpcert', version: erpcertVersion() },
       run: {
         startedAt: started.toISOString(),
         finishedAt: finished.toISOString(),

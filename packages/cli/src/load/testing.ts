@@ -2,6 +2,7 @@
  * A hand-written load run for the writer, chart and browser tests: all six scenarios, one failing on a
  * throttled target, saturation curves on the two rate scenarios.
  */
+import { erpcertVersion } from '@erpcert/client';
 import { scenarioEntry } from './figures.js';
 import type { LoadRunDocument } from './load-results.js';
 
@@ -188,7 +189,7 @@ export function sampleLoadRun(overrides: Partial<LoadRunDocument['run']> = {}): 
   ];
   return {
     schema: 'erpcert-load-results/1',
-    tool: { name: 'erpcert', version: '0.1.0' },
+    tool: { name: 'erpcert', version: erpcertVersion() },
     run: {
       startedAt: '2026-01-02T03:04:05.000Z',
       finishedAt: '2026-01-02T03:05:35.000Z',

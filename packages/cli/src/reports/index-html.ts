@@ -1,10 +1,17 @@
 /**
  * The index over a reports folder (`erpcert report`): every conformance run (`conformance/<run>/`) and every
- * load run (`load/<run>/`), newest first, with date, target and verdict counts, linked to its report.
+ * load run (`load/<run>/`), newest first, with date, target and verdict counts, linked to its report. Each
+ * results.json is read through its JSON Schema (results.schema.json, load-results.schema.json); a document this
+ * erpcert cannot read is listed as written by another version, or as not readable, with the reason.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { erpcertVersion } from '@erpcert/client';
+import type { LoadRunDocument } from '../load/load-results.js';
+import { checkLoadRun, LoadRunReadError } from '../load/read-load-run.js';
 import { esc, page } from './html.js';
+import { RESULTS_SCHEMA_VERSION, type ResultsDocument } from './results.js';
+import { validateResults } from './results-validate.js';
 
 /** One row of the index. */
 export interface RunListing {
@@ -16,7 +23,7 @@ export interface RunListing {
   readonly target: string;
   /** `pass`, `fail`, `error`, or `unknown`. */
   readonly outcome: string;
-  /** One line: verdict counts (conformance) or scenario verdicts (load). */
+  /** One line: verdict counts (conformance) or scenario verdicts (load), or why the run cannot be read. */
   readonly summary: string;
   /** Link relative to the reports folder. */
   readonly href: string;
@@ -25,7 +32,6 @@ export interface RunListing {
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 function linkFor(kind: string, name: string, dir: string): string {
   const file = existsSync(join(dir, 'report.html'))
@@ -36,53 +42,90 @@ function linkFor(kind: string, name: string, dir: string): string {
   return `${kind}/${encodeURIComponent(name)}/${file}`;
 }
 
-function conformanceListing(doc: Json, name: string, dir: string, fallbackDate: string): RunListing {
-  const run = obj(doc.run) ?? {};
-  const totals = obj(doc.totals) ?? {};
-  const n = (k: string) => (typeof totals[k] === 'number' ? (totals[k] as number) : 0);
-  const scope = [
-    text(run.profile),
-    text(run.only) && `only ${text(run.only)}`,
-    text(run.shard) && `shard ${text(run.shard)}`,
-  ].filter(Boolean);
+/** Where a run's folder is, and when it was last changed (the date of a run whose document cannot say). */
+interface Folder {
+  readonly kind: RunListing['kind'];
+  readonly name: string;
+  readonly dir: string;
+  readonly mtime: string;
+}
+
+/** A document another erpcert wrote says so after its figures: `(written by erpcert 0.2.0)`. */
+function writtenBy(version: string): string {
+  return version === erpcertVersion() ? '' : ` (written by erpcert ${version})`;
+}
+
+/**
+ * A folder whose results.json this erpcert cannot read: "written by erpcert X.Y.Z: why" when the document names
+ * another version, else "not readable: why". Nothing of it is guessed: no date, target or outcome but the folder's.
+ */
+function unreadable(f: Folder, reason: string, doc?: Json): RunListing {
+  const version = obj(doc?.tool)?.version;
+  const other = typeof version === 'string' && version !== '' && version !== erpcertVersion();
   return {
-    kind: 'conformance',
-    name,
-    date: text(run.startedAt) ?? fallbackDate,
-    target: text(obj(run.target)?.url) ?? 'unknown',
-    outcome: text(run.outcome) ?? 'unknown',
-    summary: `${n('PASS')} PASS, ${n('FAIL')} FAIL, ${n('ERROR')} ERROR, ${n('KNOWN') > 0 ? `${n('KNOWN')} KNOWN, ` : ''}${n('WARN')} WARN, ${n('SKIP')} SKIP${scope.length ? ` (${scope.join(', ')})` : ''}`,
-    href: linkFor('conformance', name, dir),
+    kind: f.kind,
+    name: f.name,
+    date: f.mtime,
+    target: 'unknown',
+    outcome: 'unknown',
+    summary: other ? `written by erpcert ${version}: ${reason}` : `not readable: ${reason}`,
+    href: linkFor(f.kind, f.name, f.dir),
   };
 }
 
-/** Pass/fail of one load verdict entry, whatever the load report calls it. */
-function passed(v: Json): boolean | undefined {
-  for (const k of ['pass', 'passed', 'ok']) if (typeof v[k] === 'boolean') return v[k] as boolean;
-  const verdict = text(v.verdict) ?? text(v.result) ?? text(v.status);
-  if (verdict === undefined) return undefined;
-  return /^(pass|passed|ok)$/i.test(verdict) ? true : /^(fail|failed)$/i.test(verdict) ? false : undefined;
+/** A conformance run, read through results.schema.json (the version this erpcert writes). */
+function conformanceListing(doc: Json, f: Folder): RunListing {
+  if (doc.kind !== 'erpcert-conformance')
+    return unreadable(f, 'results.json is not a conformance results document', doc);
+  if (doc.schemaVersion !== RESULTS_SCHEMA_VERSION)
+    return unreadable(
+      f,
+      `results schema version ${JSON.stringify(doc.schemaVersion)}; this erpcert (${erpcertVersion()}) reads version ${RESULTS_SCHEMA_VERSION}`,
+      doc,
+    );
+  const check = validateResults(doc);
+  if (!check.valid)
+    return unreadable(
+      f,
+      `results.json does not match results.schema.json: ${check.errors.slice(0, 3).join('; ')}`,
+      doc,
+    );
+  const { run, totals, tool } = doc as unknown as ResultsDocument;
+  const scope = [run.profile, run.only && `only ${run.only}`, run.shard && `shard ${run.shard}`].filter(Boolean);
+  return {
+    kind: 'conformance',
+    name: f.name,
+    date: run.startedAt,
+    target: run.target.url,
+    outcome: run.outcome,
+    summary:
+      `${totals.PASS} PASS, ${totals.FAIL} FAIL, ${totals.ERROR} ERROR, ${totals.KNOWN > 0 ? `${totals.KNOWN} KNOWN, ` : ''}` +
+      `${totals.WARN} WARN, ${totals.SKIP} SKIP${scope.length ? ` (${scope.join(', ')})` : ''}${writtenBy(tool.version)}`,
+    href: linkFor('conformance', f.name, f.dir),
+  };
 }
 
-/** A load run, read leniently: its results.json belongs to the load tester (issue 6). */
-function loadListing(doc: Json, name: string, dir: string, fallbackDate: string): RunListing {
-  const run = obj(doc.run) ?? doc;
-  const list = [doc.verdicts, doc.scenarios, obj(doc.results)?.scenarios].find(Array.isArray) as unknown[] | undefined;
-  const judged = (list ?? [])
-    .map(obj)
-    .filter((v): v is Json => v !== undefined)
-    .map(passed);
-  const ok = judged.filter((p) => p === true).length;
-  const bad = judged.filter((p) => p === false).length;
-  const target = text(run.target) ?? text(obj(run.target)?.url) ?? text(doc.target) ?? 'unknown';
+/** A load run, read through load-results.schema.json as every other reader of load runs (load/read-load-run.ts). */
+function loadListing(doc: Json, f: Folder): RunListing {
+  let run: LoadRunDocument;
+  try {
+    run = checkLoadRun(doc);
+  } catch (err) {
+    if (err instanceof LoadRunReadError) return unreadable(f, `results.json ${err.message}`, doc);
+    throw err;
+  }
+  const count = (v: string) => run.scenarios.filter((s) => s.verdict === v).length;
+  const verdicts = ['pass', 'fail', 'info'].map((v) => `${count(v)} ${v}`).join(', ');
   return {
     kind: 'load',
-    name,
-    date: text(run.startedAt) ?? text(doc.startedAt) ?? text(doc.date) ?? fallbackDate,
-    target,
-    outcome: judged.length === 0 ? (text(doc.outcome) ?? 'unknown') : bad > 0 ? 'fail' : 'pass',
-    summary: judged.length === 0 ? 'see the report' : `${ok} scenario verdict(s) pass, ${bad} fail`,
-    href: linkFor('load', name, dir),
+    name: f.name,
+    date: run.run.startedAt,
+    target: run.run.target.url,
+    outcome: run.run.outcome,
+    summary:
+      `${run.scenarios.length} scenario(s): ${verdicts} (${run.run.engine}${run.run.interrupted ? ', interrupted' : ''})` +
+      writtenBy(run.tool.version),
+    href: linkFor('load', f.name, f.dir),
   };
 }
 
@@ -95,31 +138,21 @@ export function listRuns(reportsDir: string): RunListing[] {
     for (const name of readdirSync(base)) {
       const dir = join(base, name);
       if (!statSync(dir).isDirectory()) continue;
-      const fallbackDate = statSync(dir).mtime.toISOString();
+      const folder: Folder = { kind, name, dir, mtime: statSync(dir).mtime.toISOString() };
       const file = join(dir, 'results.json');
+      if (!existsSync(file)) {
+        runs.push(unreadable(folder, 'no results.json'));
+        continue;
+      }
       let doc: Json | undefined;
       try {
         doc = obj(JSON.parse(readFileSync(file, 'utf8')));
-      } catch {
-        doc = undefined;
-      }
-      if (!doc) {
-        runs.push({
-          kind,
-          name,
-          date: fallbackDate,
-          target: 'unknown',
-          outcome: 'unknown',
-          summary: 'no readable results.json',
-          href: linkFor(kind, name, dir),
-        });
+      } catch (err) {
+        runs.push(unreadable(folder, `results.json is not valid JSON (${(err as Error).message})`));
         continue;
       }
-      runs.push(
-        kind === 'conformance'
-          ? conformanceListing(doc, name, dir, fallbackDate)
-          : loadListing(doc, name, dir, fallbackDate),
-      );
+      if (!doc) runs.push(unreadable(folder, 'results.json holds no JSON object'));
+      else runs.push(kind === 'conformance' ? conformanceListing(doc, folder) : loadListing(doc, folder));
     }
   }
   return runs.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.name < b.name ? 1 : -1));

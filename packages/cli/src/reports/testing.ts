@@ -3,6 +3,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { erpcertVersion } from '@erpcert/client';
 import { getRule, matchRules } from '@erpcert/contract';
 import { XMLValidator } from 'fast-xml-parser';
 import { ResultsCollector, type RunContext } from './collector.js';
@@ -65,7 +66,7 @@ export function sampleResults(
       command: 'erpcert conform --target https://erp.example.com --user ci',
     },
     spec: { versions: { rest: '1', portal: '1.0.1' }, sha256: 'a'.repeat(64), files: 3 },
-    toolVersion: '0.1.0',
+    toolVersion: erpcertVersion(),
     cleanup: {
       ledgerEntries: 3,
       deleted: 1,
