@@ -41,6 +41,7 @@ const KEYS = new Set([
   'appliesTo',
   'params',
   'covers',
+  'reliesOn',
 ]);
 const REGISTER_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
 const PORTAL_OPERATION = /^[a-z]+$/;
@@ -117,6 +118,8 @@ function buildRule(raw: unknown, index: number, fail: (id: string | undefined, p
   );
   const params = raw.params === undefined ? undefined : buildParams(raw.params, bad);
   const covers = names('covers', (s) => isCoverPattern(s), 'a body path pattern (see the header of rules.yaml)');
+  const reliesOn = names('reliesOn', (s) => RULE_ID_PATTERN.test(s), 'a rule id');
+  if (reliesOn?.includes(id)) bad('reliesOn names the rule itself');
 
   return Object.freeze({
     id,
@@ -135,6 +138,7 @@ function buildRule(raw: unknown, index: number, fail: (id: string | undefined, p
     ...(appliesTo === undefined ? {} : { appliesTo }),
     ...(params === undefined ? {} : { params }),
     ...(covers === undefined ? {} : { covers }),
+    ...(reliesOn === undefined ? {} : { reliesOn }),
   });
 }
 
@@ -186,5 +190,34 @@ export function parseRules(yamlText: string, source = 'rules.yaml'): readonly Ru
     seen.add(rule.id);
     return rule;
   });
+  checkReliesOn(out, fail);
   return Object.freeze(out);
+}
+
+/**
+ * `reliesOn:` across the catalogue: every id names a rule of it that can FAIL (documented or inferred, observable:
+ * an unspecified rule never FAILs, so nothing can follow from it), and the links have no cycle (a cause cannot
+ * follow from its own follower).
+ */
+function checkReliesOn(list: readonly Rule[], fail: (id: string | undefined, problem: string) => never): void {
+  const byId = new Map(list.map((r) => [r.id, r]));
+  for (const r of list) {
+    for (const c of r.reliesOn ?? []) {
+      const cause = byId.get(c);
+      if (cause === undefined) fail(r.id, `reliesOn: ${c} is no rule of the catalogue`);
+      if (cause!.standing === 'unspecified') fail(r.id, `reliesOn: ${c} is unspecified and never FAILs`);
+      if (!cause!.observable) fail(r.id, `reliesOn: ${c} is not observable and never FAILs`);
+    }
+  }
+  // depth-first over the links: a rule met again while still on the path closes a cycle
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (id: string, path: readonly string[]): void => {
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'open')
+      fail(id, `reliesOn makes a cycle: ${[...path.slice(path.indexOf(id)), id].join(' -> ')}`);
+    state.set(id, 'open');
+    for (const c of byId.get(id)?.reliesOn ?? []) visit(c, [...path, id]);
+    state.set(id, 'done');
+  };
+  for (const r of list) visit(r.id, []);
 }
