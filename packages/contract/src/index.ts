@@ -55,6 +55,7 @@ export {
   headingSlug,
   loadRules,
   matchRules,
+  PASSABLE_BEHAVIOURS,
   parseRules,
   REST_OPERATIONS,
   RULE_DOCS,

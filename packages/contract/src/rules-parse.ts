@@ -54,6 +54,8 @@ function buildRule(raw: RawRule, bad: (problem: string, path: YamlPath) => never
   const registers = frozen(raw.registers);
   const appliesTo = frozen(raw.appliesTo);
   const covers = frozen(raw.covers);
+  const reliesOn = frozen(raw.reliesOn);
+  if (reliesOn?.includes(raw.id)) bad('reliesOn names the rule itself', ['reliesOn']);
   return Object.freeze({
     id: raw.id,
     api,
@@ -71,6 +73,7 @@ function buildRule(raw: RawRule, bad: (problem: string, path: YamlPath) => never
     ...(appliesTo === undefined ? {} : { appliesTo }),
     ...(params === undefined ? {} : { params }),
     ...(covers === undefined ? {} : { covers }),
+    ...(reliesOn === undefined ? {} : { reliesOn }),
   });
 }
 
@@ -105,5 +108,43 @@ export function parseRules(yamlText: string, source = 'rules.yaml'): readonly Ru
     seen.add(rule.id);
     return rule;
   });
+  const indexOf = new Map(out.map((r, i) => [r.id, i]));
+  checkReliesOn(out, (id, problem) => {
+    const at = id === undefined ? undefined : indexOf.get(id);
+    throw new RuleCatalogueError(
+      source,
+      id,
+      problem,
+      at === undefined ? undefined : yamlLineOf(yamlText, ['rules', at, 'reliesOn']),
+    );
+  });
   return Object.freeze(out);
+}
+
+/**
+ * `reliesOn:` across the catalogue: every id names a rule of it that can FAIL (documented or inferred, observable:
+ * an unspecified rule never FAILs, so nothing can follow from it), and the links have no cycle (a cause cannot
+ * follow from its own follower).
+ */
+function checkReliesOn(list: readonly Rule[], fail: (id: string | undefined, problem: string) => never): void {
+  const byId = new Map(list.map((r) => [r.id, r]));
+  for (const r of list) {
+    for (const c of r.reliesOn ?? []) {
+      const cause = byId.get(c);
+      if (cause === undefined) fail(r.id, `reliesOn: ${c} is no rule of the catalogue`);
+      if (cause!.standing === 'unspecified') fail(r.id, `reliesOn: ${c} is unspecified and never FAILs`);
+      if (!cause!.observable) fail(r.id, `reliesOn: ${c} is not observable and never FAILs`);
+    }
+  }
+  // depth-first over the links: a rule met again while still on the path closes a cycle
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (id: string, path: readonly string[]): void => {
+    if (state.get(id) === 'done') return;
+    if (state.get(id) === 'open')
+      fail(id, `reliesOn makes a cycle: ${[...path.slice(path.indexOf(id)), id].join(' -> ')}`);
+    state.set(id, 'open');
+    for (const c of byId.get(id)?.reliesOn ?? []) visit(c, [...path, id]);
+    state.set(id, 'done');
+  };
+  for (const r of list) visit(r.id, []);
 }

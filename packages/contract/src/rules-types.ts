@@ -30,6 +30,19 @@ export type RuleStanding = (typeof RULE_STANDINGS)[number];
 /** The REST operations `appliesTo` may name (record-rest-api.md §4, plus the unshown GET by key). */
 export const REST_OPERATIONS = ['root', 'list', 'create-form', 'create-json', 'update', 'get-by-key'] as const;
 
+/**
+ * The behaviours a check's data can pass through (issue 28): the rules `reliesOn:` may name. The conformance harness
+ * recognises each in the requests a test sends (suites/conformance/src/harness/through.ts): rows placed by
+ * `set_row_field.<N>`, records found by `filter.<Field>`, a record confirmed by `set_field.OKFlag=1` on the POST, a
+ * draft made by `unokrecord`.
+ */
+export const PASSABLE_BEHAVIOURS = [
+  'REST.WRITE.FORM_ROW_INDEX',
+  'REST.QUERY.FILTER_EXACT',
+  'REST.STATE.OKFLAG_CONFIRM_ON_POST',
+  'PORTAL.UNOK.TO_DRAFT',
+] as const;
+
 /** A value in {@link Rule.params}. */
 export type RuleParamValue = string | number | boolean | readonly string[] | readonly number[];
 
@@ -72,6 +85,13 @@ export interface Rule {
    * (`portal-list:data/IVVc/Sum4`, `rest-envelope:data/IVVc/@url#value`; wildcards in the header of rules.yaml). A schema failure at a path is blamed on its owner.
    */
   readonly covers?: readonly string[];
+  /**
+   * The rules whose behaviour this rule's checks pass their data through (`reliesOn:` in rules.yaml): rows written
+   * by the form POST rely on REST.WRITE.FORM_ROW_INDEX. A FAIL of this rule on data that passed through one of them,
+   * in a run where that rule FAILed too, is reported as following from it (`causedBy`). Ids of the catalogue, never
+   * the rule itself, never unspecified rules, without cycles (checked by parseRules).
+   */
+  readonly reliesOn?: readonly RuleId[];
   /** Figures and values a check needs (limits, formulas, allowed values, field lists). */
   readonly params?: Readonly<Record<string, RuleParamValue>>;
 }

@@ -8,7 +8,7 @@ import { writeLoadReports } from '../load/write-load-reports.js';
 import type { ResultsDocument } from '../reports/results.js';
 import { CertifyError, certifyFolder } from './certify-folder.js';
 import { readSigningKey } from './keys.js';
-import { CERTIFICATION_PREDICATE_TYPE, documentedCoverage } from './predicate.js';
+import { CERTIFICATION_PREDICATE_TYPE, certificationPredicate, documentedCoverage } from './predicate.js';
 import { validatePredicate } from './predicate-validate.js';
 import { certifiableResults, unsignedFolder, writeKeyPair } from './testing.js';
 
@@ -46,6 +46,28 @@ describe('documentedCoverage', () => {
     ],
   ])('%s', (_name, verdicts, want) => {
     expect(documentedCoverage(doc(verdicts), catalogue)).toEqual(want);
+  });
+});
+
+describe('certificationPredicate: a FAIL that follows from another (issue 28)', () => {
+  it('carries causedBy on the follower only, and matches the schema', () => {
+    const doc = certifiableResults();
+    const [first, second] = doc.rules;
+    const withFollower = {
+      ...doc,
+      rules: doc.rules.map((r) =>
+        r.id === second!.id ? { ...r, verdict: 'FAIL' as const, causedBy: [first!.id] } : { ...r, causedBy: null },
+      ),
+      totals: { ...doc.totals, following: 1 },
+    };
+    const files = [{ path: 'rules.yaml', sha256: 'a'.repeat(64) }];
+    const p = certificationPredicate(withFollower, { specFiles: files, coverage: { judged: 0, of: 1 } });
+    expect(p.rules.find((r) => r.id === second!.id)?.causedBy).toEqual([first!.id]);
+    expect(p.rules.filter((r) => 'causedBy' in r)).toHaveLength(1);
+    expect(p.totals.following).toBe(1);
+    expect(validatePredicate(p)).toEqual({ valid: true, errors: [] });
+    const bad = { ...p, rules: p.rules.map((r) => (r.id === second!.id ? { ...r, causedBy: ['lower.case'] } : r)) };
+    expect(validatePredicate(bad).valid).toBe(false);
   });
 });
 

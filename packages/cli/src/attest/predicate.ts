@@ -73,6 +73,8 @@ export interface CertificationPredicate {
     readonly verdict: string;
     readonly standing: string;
     readonly observable: boolean;
+    /** A FAIL that follows from other FAILed rules (results.json `causedBy`); present on followers only. */
+    readonly causedBy?: readonly string[];
   }[];
   readonly load: LoadAttestation | null;
 }
@@ -166,7 +168,13 @@ export function certificationPredicate(doc: ResultsDocument, inputs: PredicateIn
     },
     totals: { ...doc.totals },
     coverage: inputs.coverage,
-    rules: doc.rules.map((r) => ({ id: r.id, verdict: r.verdict, standing: r.standing, observable: r.observable })),
+    rules: doc.rules.map((r) => ({
+      id: r.id,
+      verdict: r.verdict,
+      standing: r.standing,
+      observable: r.observable,
+      ...(r.causedBy?.length ? { causedBy: [...r.causedBy] } : {}),
+    })),
     load: inputs.load ?? null,
   };
 }

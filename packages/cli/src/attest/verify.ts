@@ -89,8 +89,11 @@ function compareWithResults(p: CertificationPredicate, doc: ResultsDocument, fai
     interrupted: r.interrupted,
   });
   same('totals', p.totals, doc.totals);
-  const stated = new Map(p.rules.map((x) => [x.id, x.verdict]));
-  const found = new Map(doc.rules.map((x) => [x.id, x.verdict as string]));
+  // a follower's causes are part of its verdict (issue 28): "FAIL <- CAUSE" on both sides
+  const causes = (x: { readonly causedBy?: readonly string[] | null }) =>
+    x.causedBy?.length ? ` <- ${x.causedBy.join(',')}` : '';
+  const stated = new Map(p.rules.map((x) => [x.id, `${x.verdict}${causes(x)}`]));
+  const found = new Map(doc.rules.map((x) => [x.id, `${x.verdict}${causes(x)}`]));
   const differ = [...new Set([...stated.keys(), ...found.keys()])].filter((id) => stated.get(id) !== found.get(id));
   if (differ.length > 0)
     fail(

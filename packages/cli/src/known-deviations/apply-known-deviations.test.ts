@@ -139,3 +139,39 @@ describe('KNOWN in every report', () => {
     expect(renderSummaryTable(sampleResults()).split('\n')[0]).not.toContain('KNOWN');
   });
 });
+
+describe('applyKnownDeviations: FAILs that follow from another (issue 28)', () => {
+  // FILTER_AND FAILs in the sample; make LIMIT a FAIL that follows from it
+  const withFollower = () => {
+    const doc = sampleResults();
+    return {
+      ...doc,
+      rules: doc.rules.map((r) =>
+        r.id === SKIP ? { ...r, verdict: 'FAIL' as const, causedBy: [FAIL] } : { ...r, causedBy: null },
+      ),
+    };
+  };
+  const applyTo = (entries: KnownDeviation[]) =>
+    applyKnownDeviations(
+      withFollower(),
+      { file: 'erpcert-baseline.yaml', entries },
+      { today: '2026-11-27', strict: false },
+    );
+
+  it('a FAIL that follows only from a known deviation is KNOWN with it', () => {
+    const doc = applyTo([entry(FAIL), entry(ERROR)]);
+    expect(doc.rules.find((r) => r.id === SKIP)?.verdict).toBe('KNOWN');
+    expect(doc.rules.find((r) => r.id === SKIP)?.known?.reason).toBe(
+      `follows from ${FAIL} (known deviation): accepted: ${FAIL}`,
+    );
+    expect([doc.totals.FAIL, doc.totals.KNOWN, doc.run.exitCode]).toEqual([0, 3, 0]);
+  });
+
+  it('a follower of a cause that is not accepted stays a FAIL, counted as following', () => {
+    const doc = applyTo([entry(ERROR)]);
+    expect(doc.rules.find((r) => r.id === SKIP)?.verdict).toBe('FAIL');
+    expect(doc.totals).toMatchObject({ FAIL: 2, following: 1 });
+    expect(doc.run.exitCode).toBe(1);
+    expect(validateResults(doc).errors).toEqual([]);
+  });
+});

@@ -13,7 +13,7 @@
  * faults still fails the gate: its fault cuts short unlisted rules too (ERROR), and a 5xx or an unparsable
  * body FAILs a transport rule (harness/target-fault.ts), unless those are listed themselves.
  */
-import { countVerdicts } from '../reports/collector.js';
+import { countRules } from '../reports/collector.js';
 import type { KnownDeviationsInfo, ResultsDocument, RuleResult } from '../reports/results.js';
 import type { KnownDeviation, KnownDeviations } from './known-deviations-file.js';
 
@@ -43,7 +43,7 @@ export function applyKnownDeviations(
     const e = byRule.get(r.id);
     return e !== undefined && !isExpired(e, options.today) ? e : undefined;
   };
-  const rules: RuleResult[] = doc.rules.map((r) => {
+  let rules: RuleResult[] = doc.rules.map((r) => {
     const e = accepting(r);
     if (e === undefined || (r.verdict !== 'FAIL' && r.verdict !== 'ERROR')) return r;
     return {
@@ -52,6 +52,28 @@ export function applyKnownDeviations(
       known: { verdict: r.verdict, reason: e.reason, expires: e.expires, ticket: e.ticket },
     };
   });
+  // a FAIL that follows only from accepted deviations (causedBy, issue 28) is the same bug: KNOWN with its cause's
+  // entry (chains settle in as many rounds as they are long)
+  for (let changed = true; changed; ) {
+    changed = false;
+    const byId = new Map(rules.map((r) => [r.id, r]));
+    rules = rules.map((r) => {
+      const causes = (r.causedBy ?? []).map((c) => byId.get(c));
+      if (r.verdict !== 'FAIL' || causes.length === 0 || !causes.every((c) => c?.verdict === 'KNOWN')) return r;
+      changed = true;
+      const first = causes[0]!.known!;
+      return {
+        ...r,
+        verdict: 'KNOWN',
+        known: {
+          verdict: 'FAIL',
+          reason: `follows from ${r.causedBy!.join(', ')} (known deviation${causes.length === 1 ? '' : 's'}): ${first.reason}`,
+          expires: first.expires,
+          ticket: first.ticket,
+        },
+      };
+    });
+  }
   const verdictOf = new Map(rules.map((r) => [r.id, r.verdict]));
   const failures = doc.failures.map((f) => ({ ...f, known: f.rules.every((id) => verdictOf.get(id) === 'KNOWN') }));
   const listed = deviations.entries.map((e) => e.rule);
@@ -68,11 +90,8 @@ export function applyKnownDeviations(
     withoutReason: deviations.entries.filter((e) => e.reason === '').map((e) => e.rule),
     added: options.added ?? null,
   };
-  const totals = countVerdicts(rules.map((r) => r.verdict));
-  const areas = doc.areas.map((a) => ({
-    area: a.area,
-    ...countVerdicts(rules.filter((r) => r.area === a.area).map((r) => r.verdict)),
-  }));
+  const totals = countRules(rules);
+  const areas = doc.areas.map((a) => ({ area: a.area, ...countRules(rules.filter((r) => r.area === a.area)) }));
   const exitCode: 0 | 1 | 2 =
     doc.run.exitCode === 2
       ? 2

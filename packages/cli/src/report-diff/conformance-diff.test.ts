@@ -71,3 +71,16 @@ describe('diffConformance', () => {
     ]);
   });
 });
+
+describe('diffConformance: a new FAIL that follows from another (issue 28)', () => {
+  it('says what it follows from, so the reviewer looks at the cause first', () => {
+    const after = run({ 'REST.A.CAUSE': 'FAIL', 'REST.A.FOLLOWER': 'FAIL' });
+    const withCause = {
+      ...after,
+      rules: after.rules.map((r) => (r.id === 'REST.A.FOLLOWER' ? { ...r, causedBy: ['REST.A.CAUSE'] } : r)),
+    };
+    const d = diffConformance(run({ 'REST.A.CAUSE': 'PASS', 'REST.A.FOLLOWER': 'PASS' }), withCause);
+    expect(d.newFails).toEqual(['REST.A.CAUSE', 'REST.A.FOLLOWER']);
+    expect(d.changes.map((c) => c.reason)).toEqual(['FAIL reason', 'follows from REST.A.CAUSE: FAIL reason']);
+  });
+});

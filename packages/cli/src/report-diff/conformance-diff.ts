@@ -81,7 +81,16 @@ export function diffConformance(before: ConformanceRunSummary, after: Conformanc
         : b === 'PASS' && WAS_BROKEN.includes(a)
           ? 'fixed'
           : 'changed';
-    changes.push({ rule: id, before: a, after: b, kind, reason: now.get(id)?.reason ?? null });
+    // a new FAIL that follows from another FAIL says so first: the reviewer looks at the cause
+    const causes = b === 'FAIL' ? now.get(id)?.causedBy : undefined;
+    const reason = now.get(id)?.reason ?? null;
+    changes.push({
+      rule: id,
+      before: a,
+      after: b,
+      kind,
+      reason: causes?.length ? `follows from ${causes.join(', ')}${reason !== null ? `: ${reason}` : ''}` : reason,
+    });
   }
   const order = { 'new-fail': 0, fixed: 1, changed: 2 } as const;
   changes.sort((x, y) => order[x.kind] - order[y.kind] || x.rule.localeCompare(y.rule));

@@ -19,7 +19,13 @@ export interface ConformanceRunSummary {
   /** The embedded reference server (its URL is a fresh port every run). */
   readonly embedded: boolean;
   readonly exitCode: number;
-  readonly rules: readonly { readonly id: string; readonly verdict: ReportVerdict; readonly reason: string | null }[];
+  readonly rules: readonly {
+    readonly id: string;
+    readonly verdict: ReportVerdict;
+    readonly reason: string | null;
+    /** A FAIL that follows from other FAILed rules (issue 28); absent otherwise and in older documents. */
+    readonly causedBy?: readonly string[];
+  }[];
 }
 
 export type ReportRun = ConformanceRunSummary | { readonly kind: 'load'; readonly doc: LoadRunDocument };
@@ -47,6 +53,9 @@ function conformanceRun(doc: Record<string, unknown>, shown: string): Conformanc
       id: rule.id,
       verdict: rule.verdict as ReportVerdict,
       reason: typeof rule.reason === 'string' ? rule.reason : null,
+      ...(Array.isArray(rule.causedBy) && rule.causedBy.length > 0
+        ? { causedBy: rule.causedBy.filter((c): c is string => typeof c === 'string') }
+        : {}),
     };
   });
   const target = run.target as Record<string, unknown> | undefined;

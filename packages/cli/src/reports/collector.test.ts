@@ -221,3 +221,82 @@ describe('ResultsCollector', () => {
     expect(doc.run.exitCode).toBe(0);
   });
 });
+
+describe('causes before symptoms (issue 28): causedBy', () => {
+  const ROWS = 'REST.WRITE.FORM_ROW_INDEX';
+  const CREDIT = 'REST.WRITE.CREDIT_INVOICE';
+  const failing = (rule: string, through: string[] | undefined, name = 'x') =>
+    testEvent({
+      rules: [rule],
+      name: `[${rule}] ${name}`,
+      fullName: `w > [${rule}] ${name}`,
+      state: 'failed',
+      verdicts: [{ rule, verdict: 'FAIL' }],
+      reason: `[${rule}] broken`,
+      failure: {
+        message: `[${rule}] broken`,
+        exchanges: [],
+        kind: 'violation',
+        rules: [rule],
+        ...(through ? { through } : {}),
+      },
+    });
+  const build = (...events: RunEvent[]) => sampleResults({ events: [start, ...events, end], scope: 'REST.WRITE.*' });
+  const rule = (doc: ResultsDocument, id: string) => doc.rules.find((r) => r.id === id)!;
+
+  it.each<[string, RunEvent[], readonly string[] | null]>([
+    [
+      'a FAIL whose failing run wrote its rows through the broken form POST follows from FORM_ROW_INDEX',
+      [failing(ROWS, [ROWS]), failing(CREDIT, [ROWS, 'REST.QUERY.FILTER_EXACT'])],
+      [ROWS],
+    ],
+    [
+      'no row went through the form POST: a cause of its own',
+      [failing(ROWS, [ROWS]), failing(CREDIT, undefined)],
+      null,
+    ],
+    [
+      'the rows went through the form POST, which held: a cause of its own',
+      [pass(ROWS), failing(CREDIT, [ROWS])],
+      null,
+    ],
+    [
+      'one FAIL follows, another does not: a cause of its own',
+      [failing(ROWS, [ROWS]), failing(CREDIT, [ROWS], 'a'), failing(CREDIT, undefined, 'b')],
+      null,
+    ],
+    [
+      'a behaviour the rule does not rely on FAILed: a cause of its own',
+      [failing('REST.STATE.OKFLAG_CONFIRM_ON_POST', undefined), failing(CREDIT, ['REST.STATE.OKFLAG_CONFIRM_ON_POST'])],
+      null,
+    ],
+  ])('%s', (_name, events, want) => {
+    const doc = build(...events);
+    expect(rule(doc, CREDIT).verdict).toBe('FAIL');
+    expect(rule(doc, CREDIT).causedBy ?? null).toEqual(want);
+    expect(rule(doc, ROWS).causedBy ?? null).toBeNull();
+    // a follower is still a FAIL: the exit code does not change
+    expect(doc.run.exitCode).toBe(1);
+    expect(doc.totals.following).toBe(want === null ? 0 : 1);
+    expect(validateResults(doc).errors).toEqual([]);
+  });
+
+  it('a failure entry says what its own failing run followed from, whatever the rule is overall', () => {
+    const doc = build(failing(ROWS, [ROWS]), failing(CREDIT, [ROWS], 'a'), failing(CREDIT, undefined, 'b'));
+    const entries = doc.failures.filter((f) => f.rules.includes(CREDIT));
+    expect(entries.map((f) => [f.test.split(' > ').at(-1), f.causedBy])).toEqual([
+      [`[${CREDIT}] a`, [ROWS]],
+      [`[${CREDIT}] b`, null],
+    ]);
+  });
+
+  it('counts causes and followers apart in the area and in the totals', () => {
+    const doc = build(failing(ROWS, [ROWS]), failing(CREDIT, [ROWS]), failing('REST.WRITE.CREATE_FORM', [ROWS]));
+    expect(doc.totals).toMatchObject({ FAIL: 3, following: 2 });
+    expect(doc.areas.find((a) => a.area === 'REST.WRITE')).toMatchObject({ FAIL: 3, following: 2 });
+    expect(doc.failures.filter((f) => f.causedBy?.includes(ROWS)).map((f) => f.rules[0])).toEqual([
+      CREDIT,
+      'REST.WRITE.CREATE_FORM',
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import { docAnchor, type Rule } from '@erpcert/contract';
+import { causesIn, followersOf } from './causes.js';
 import { judgedCoverage, type LoadReportVerdicts } from './coverage-line.js';
 import { curlLine, type ReplayBase, replayCommand } from './replay.js';
 import {
@@ -46,6 +47,12 @@ export function countVerdicts(verdicts: readonly ReportVerdict[]): VerdictCounts
   const c = { rules: verdicts.length, PASS: 0, FAIL: 0, ERROR: 0, WARN: 0, SKIP: 0, KNOWN: 0, NONE: 0 };
   for (const v of verdicts) c[v]++;
   return c;
+}
+
+/** Counts of rules per verdict, and of the FAILs those that follow from another FAIL (`following`). */
+export function countRules(rules: readonly Pick<RuleResult, 'verdict' | 'causedBy'>[]): VerdictCounts {
+  const following = rules.filter((r) => r.verdict === 'FAIL' && (r.causedBy?.length ?? 0) > 0).length;
+  return { ...countVerdicts(rules.map((r) => r.verdict)), following };
 }
 
 /** The FAIL and ERROR entries of one test, before they get their indexes. */
@@ -145,15 +152,25 @@ export class ResultsCollector {
     const failures: FailureEntry[] = [];
     /** The failure entries of each test and rule. */
     const entryIndex = new Map<TestEvent, Map<string, number>>();
+    // causes before symptoms (causes.ts): the rules that FAILed in the run, and which FAILs follow from them
+    const failedIn = (rule: string) =>
+      this.#tests.filter((t) => t.verdicts.some((v) => v.rule === rule && v.verdict === 'FAIL'));
+    const failedRules = new Set(
+      this.#tests.flatMap((t) => t.verdicts.filter((v) => v.verdict === 'FAIL').map((v) => v.rule)),
+    );
+    const followers = followersOf(failedRules, failedIn, this.#lookup);
     for (const t of this.#tests) {
       const byRule = new Map<string, number>();
       for (const e of entriesOf(t)) {
         const last = e.exchanges.at(-1);
         for (const r of e.rules) byRule.set(r, failures.length);
+        const perRule = e.verdict === 'FAIL' ? e.rules.map((r) => causesIn(t, r, failedRules, this.#lookup)) : [];
+        const causes = perRule.every((c) => c.length > 0) ? [...new Set(perRule.flat())] : [];
         failures.push({
           test: testId(t),
           ...e,
           known: false,
+          causedBy: causes.length > 0 ? causes.sort() : null,
           curl: last ? curlLine(last) : null,
           replay: replayCommand(this.#replay, e.rules, e.seed ?? undefined, e.path ?? undefined),
         });
@@ -200,6 +217,7 @@ export class ResultsCollector {
         tests: judging.map((x) => testId(x.t)),
         failures: [...new Set(failureIdx)],
         known: null,
+        causedBy: verdict === 'FAIL' ? (followers.get(rule.id) ?? null) : null,
       };
     });
     const tests: TestEntry[] = this.#tests.map((t) => ({
@@ -211,11 +229,12 @@ export class ResultsCollector {
       verdicts: Object.fromEntries(t.verdicts.map((v) => [v.rule, v.verdict ?? 'NONE'])),
       reason: t.reason ?? null,
       observations: { ...t.observations },
+      ...(t.through ? { through: t.through } : {}),
       durationMs: t.durationMs ?? null,
     }));
     const areas: AreaCounts[] = [...new Set(rules.map((r) => r.area))].map((area) => ({
       area,
-      ...countVerdicts(rules.filter((r) => r.area === area).map((r) => r.verdict)),
+      ...countRules(rules.filter((r) => r.area === area)),
     }));
     const problems = [
       ...ctx.errors,
@@ -234,7 +253,7 @@ export class ResultsCollector {
       ],
       ...(ctx.problems ?? []),
     ];
-    const totals = countVerdicts(rules.map((r) => r.verdict));
+    const totals = countRules(rules);
     const broken = ctx.run.interrupted || ctx.errors.length + this.#runErrors.length + this.#moduleErrors.length > 0;
     // an ERROR fails the run like a FAIL: the target misbehaved where a check needed an answer
     const exitCode = broken ? 2 : totals.FAIL + totals.ERROR > 0 ? 1 : 0;

@@ -34,6 +34,12 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function failureText(f: FailureEntry): string {
   return [
+    ...(f.causedBy?.length
+      ? [
+          `Follows from ${f.causedBy.join(', ')}: the failing run's data passed through that behaviour, which FAILed in this run.`,
+          '',
+        ]
+      : []),
     f.message,
     ...(f.counterexample !== null ? ['', `Counterexample: ${f.counterexample}`] : []),
     ...(f.seed !== null
@@ -74,8 +80,14 @@ function testcase(rule: RuleResult, doc: ResultsDocument, durationOf: (testId: s
     rule.verdict === 'FAIL' && rule.standing === 'inferred' ? ` (inferred: ${rule.inferredFrom ?? ''})` : '';
   const type = rule.verdict === 'ERROR' ? 'not judged' : rule.kind;
   const fallback = rule.verdict === 'ERROR' ? 'could not be judged' : 'failed';
+  // a follower says so first, in the message and as a property, so that a CI view groups it under its cause
+  const causes = rule.verdict === 'FAIL' && rule.causedBy?.length ? rule.causedBy : undefined;
+  const follows = causes ? `follows from ${causes.join(', ')}: ` : '';
+  const properties = causes
+    ? `\n      <properties><property name="causedBy" value="${attr(causes.join(','))}"/></properties>`
+    : '';
   return (
-    `${open}>\n      <${element} message="${attr((first?.message ?? rule.reason ?? fallback) + standing)}" type="${attr(type)}">` +
+    `${open}>${properties}\n      <${element} message="${attr(follows + (first?.message ?? rule.reason ?? fallback) + standing)}" type="${attr(type)}">` +
     `${xmlEscape(body)}</${element}>\n    </testcase>`
   );
 }

@@ -6,6 +6,7 @@
  */
 import { signatureLine } from '../attest/signature-line.js';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
+import { causeGroups, causeOrder, failCountText, rootCauses } from './causes.js';
 import { coverageLine } from './coverage-line.js';
 import { fixturesHtml } from './fixtures-section.js';
 import { esc, page, verdictBadge } from './html.js';
@@ -27,7 +28,8 @@ function clip(text: string): string {
 function countsRow(label: string, c: VerdictCounts, known: boolean, strong = false): string {
   const cell = (n: number) => `<td class="n">${n}</td>`;
   const name = strong ? `<strong>${esc(label)}</strong>` : esc(label);
-  return `<tr><th scope="row">${name}</th>${cell(c.rules)}${cell(c.PASS)}${cell(c.FAIL)}${cell(c.ERROR)}${known ? cell(c.KNOWN) : ''}${cell(c.WARN)}${cell(c.SKIP)}${cell(c.NONE)}</tr>`;
+  const fail = `<td class="n">${esc(failCountText(c.FAIL, c.following))}</td>`;
+  return `<tr><th scope="row">${name}</th>${cell(c.rules)}${cell(c.PASS)}${fail}${cell(c.ERROR)}${known ? cell(c.KNOWN) : ''}${cell(c.WARN)}${cell(c.SKIP)}${cell(c.NONE)}</tr>`;
 }
 
 /** The known-deviations section: the file, every KNOWN rule with its entry, the expired and fixed entries. */
@@ -93,6 +95,9 @@ function matrix(doc: ResultsDocument, docsBase: string): string {
       r.reason !== null && r.verdict !== 'FAIL' && r.verdict !== 'KNOWN'
         ? `<div class="muted small">${esc(r.reason)}</div>`
         : '',
+      r.verdict === 'FAIL' && r.causedBy?.length
+        ? `<div class="small follows">follows from ${r.causedBy.map((c) => `<a href="#rule-${esc(c)}">${esc(c)}</a>`).join(', ')}</div>`
+        : '',
       r.known !== null
         ? `<div class="small">known deviation (${esc(r.known.verdict)}): ${esc(r.known.reason || 'no reason given yet')}</div>`
         : '',
@@ -150,6 +155,9 @@ function failureBlock(f: FailureEntry, i: number, doc: ResultsDocument): string 
   return [
     `<section class="failure" id="failure-${i + 1}" data-rules="${esc(f.rules.join(','))}" data-verdict="${esc(f.verdict)}"${f.known ? ' data-known="true"' : ''}>`,
     `<h3>${f.known ? 'Known ' : ''}${f.verdict === 'ERROR' ? (f.known ? 'error' : 'Error') : f.known ? 'failure' : 'Failure'} ${i + 1}: ${titles.join('; ')}</h3>`,
+    f.causedBy?.length
+      ? `<p class="small follows" data-caused-by="${esc(f.causedBy.join(','))}">Follows from ${f.causedBy.map((c) => esc(c)).join(', ')}: the failing run's data passed through that rule's behaviour, which FAILed in this run. Fix the cause first.</p>`
+      : '',
     f.known
       ? '<p class="muted small">KNOWN: the known-deviations file accepts every rule of this entry; it does not fail the run.</p>'
       : '',
@@ -215,6 +223,21 @@ function coverage(doc: ResultsDocument): string {
   ].join('\n');
 }
 
+/** The causes: each FAIL that others follow from, with its followers (nothing when none follows). */
+function causesHtml(doc: ResultsDocument): string {
+  const groups = causeGroups(doc.rules);
+  if (groups.length === 0) return '';
+  const rows = groups.map(
+    (g) =>
+      `<tr><th scope="row"><a href="#rule-${esc(g.cause)}">${esc(g.cause)}</a></th><td>${g.followers.map((f) => `<a href="#rule-${esc(f)}">${esc(f)}</a>`).join(', ')}</td></tr>`,
+  );
+  return [
+    '<h2 id="causes">Causes and the FAILs that follow from them</h2>',
+    '<p class="small">A FAIL follows from another when its data passed through that rule\'s behaviour (reliesOn in rules.yaml) and that rule FAILed in this run. It stays a FAIL; fix the cause first.</p>',
+    `<table id="causes-table"><thead><tr><th>Cause</th><th>Following</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+  ].join('\n');
+}
+
 /** Renders report.html from a results document. */
 export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOptions): string {
   const { run, totals } = doc;
@@ -224,7 +247,11 @@ export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOption
       ? `PASS: no rule failed, none could not be judged${totals.KNOWN > 0 ? ` (${totals.KNOWN} known deviation(s) accepted, not conformant)` : ''}`
       : run.outcome === 'fail'
         ? [
-            ...(totals.FAIL > 0 ? [`FAIL: ${totals.FAIL} rule(s) failed`] : ['FAIL']),
+            ...(totals.FAIL > 0
+              ? [
+                  `FAIL: ${totals.FAIL} rule(s) failed${totals.following ? ` (${totals.FAIL - totals.following} cause(s), ${totals.following} following)` : ''}`,
+                ]
+              : ['FAIL']),
             ...(totals.ERROR > 0 ? [`${totals.ERROR} rule(s) could not be judged (ERROR)`] : []),
             ...(totals.FAIL + totals.ERROR === 0 ? ['the known-deviations file needs attention'] : []),
           ].join(', ')
@@ -249,12 +276,18 @@ export function renderReportHtml(doc: ResultsDocument, options: ReportHtmlOption
       (known ? ' KNOWN: a FAIL or ERROR of a rule the known-deviations file accepts; never counted as a PASS.' : '') +
       '</p>',
     knownDeviations(doc),
+    causesHtml(doc),
     '<h2 id="rules">Rule matrix</h2>',
     matrix(doc, options.docsBase),
     `<h2 id="failures">Failures and errors (${doc.failures.length})</h2>`,
     doc.failures.length === 0
       ? '<p>No rule failed, and every rule that ran could be judged.</p>'
-      : doc.failures.map((f, i) => failureBlock(f, i, doc)).join('\n'),
+      : causeOrder(
+          doc.failures.map((f, i) => ({ ...f, i })),
+          (rule) => rootCauses(rule, (id) => doc.rules.find((r) => r.id === id)?.causedBy),
+        )
+          .map((f) => failureBlock(f, f.i, doc))
+          .join('\n'),
     '<h2 id="residue">Residue</h2>',
     residue(doc),
     fixturesHtml(doc),

@@ -34,6 +34,11 @@ export interface VerdictCounts {
   /** FAILs and ERRORs the known-deviations file accepts. */
   readonly KNOWN: number;
   readonly NONE: number;
+  /**
+   * Of the FAILs, those that follow from another FAILed rule (`causedBy`): "FAIL 5 (1 cause, 4 following)". Optional:
+   * added in issue 28 without a version bump; absent in older documents.
+   */
+  readonly following?: number;
 }
 
 /** The per-area line of the summary (`REST.QUERY`). */
@@ -117,6 +122,12 @@ export interface RuleResult {
   readonly failures: readonly number[];
   /** For a KNOWN rule: the verdict the tests gave and the entry that accepts it; else null. */
   readonly known: KnownVerdictInfo | null;
+  /**
+   * A FAIL that follows from other FAILed rules (issue 28): the rules it relies on (`reliesOn:` in rules.yaml)
+   * through whose behaviour every failing run's data passed, and which FAILed in this run. null for a rule that
+   * FAILed on its own (a cause) and for every other verdict. Optional: absent in documents before issue 28.
+   */
+  readonly causedBy?: readonly string[] | null;
 }
 
 /** What made a rule KNOWN. */
@@ -161,6 +172,11 @@ export interface TestEntry {
   readonly reason: string | null;
   /** Observations per rule id made by this test (any rule, tagged or not). */
   readonly observations: Readonly<Record<string, number>>;
+  /**
+   * The behaviours (rule ids) the test's requests passed data through (issue 28, suites harness through.ts); absent
+   * when none.
+   */
+  readonly through?: readonly string[];
   readonly durationMs: number | null;
 }
 
@@ -176,6 +192,11 @@ export interface FailureEntry {
   readonly rules: readonly string[];
   /** Every rule of the entry is KNOWN: accepted by the known-deviations file. */
   readonly known: boolean;
+  /**
+   * The FAILed rules this entry's FAILs follow from (issue 28): the failing run passed through their behaviour and
+   * its rules rely on them; null when it follows from none. Optional: absent in documents before issue 28.
+   */
+  readonly causedBy?: readonly string[] | null;
   readonly message: string;
   readonly counterexample: string | null;
   readonly seed: number | null;

@@ -4,6 +4,7 @@
  */
 import { signatureLine } from '../attest/signature-line.js';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
+import { causeGroups, causeOrder, failCountText, rootCauses } from './causes.js';
 import { coverageLine } from './coverage-line.js';
 import { fixturesMd } from './fixtures-section.js';
 import type { ResultsDocument, VerdictCounts } from './results.js';
@@ -30,7 +31,7 @@ function clip(text: string): string {
 }
 
 function row(label: string, c: VerdictCounts, known: boolean): string {
-  return `| ${label} | ${c.rules} | ${c.PASS} | ${c.FAIL} | ${c.ERROR} |${known ? ` ${c.KNOWN} |` : ''} ${c.WARN} | ${c.SKIP} | ${c.NONE} |`;
+  return `| ${label} | ${c.rules} | ${c.PASS} | ${failCountText(c.FAIL, c.following)} | ${c.ERROR} |${known ? ` ${c.KNOWN} |` : ''} ${c.WARN} | ${c.SKIP} | ${c.NONE} |`;
 }
 
 /** The known-deviations section: every KNOWN rule with its entry, and the entries that expired or are fixed. */
@@ -60,6 +61,23 @@ function knownMd(doc: ResultsDocument): string[] {
   return out;
 }
 
+/** The causes section: each FAIL that other FAILs follow from, with them (nothing when none follows). */
+function causesMd(doc: ResultsDocument): string[] {
+  const groups = causeGroups(doc.rules);
+  if (groups.length === 0) return [];
+  return [
+    '',
+    '### Causes and the FAILs that follow from them',
+    '',
+    "A FAIL follows from another when its data passed through that rule's behaviour (`reliesOn` in rules.yaml) and",
+    'that rule FAILed in this run (`causedBy` in results.json). It is still a FAIL; fix the cause first.',
+    '',
+    '| Cause | Following |',
+    '|---|---|',
+    ...groups.map((g) => `| ${g.cause} | ${g.followers.join(', ')} |`),
+  ];
+}
+
 /** Renders summary.md from a results document. */
 export function renderSummaryMd(doc: ResultsDocument): string {
   const { run, totals } = doc;
@@ -70,7 +88,9 @@ export function renderSummaryMd(doc: ResultsDocument): string {
       ? `PASS${totals.KNOWN > 0 ? ` (${totals.KNOWN} known deviation${totals.KNOWN === 1 ? '' : 's'})` : ''}`
       : run.outcome === 'fail'
         ? `FAIL (${[
-            totals.FAIL > 0 ? `${totals.FAIL} rule${totals.FAIL === 1 ? '' : 's'} failed` : '',
+            totals.FAIL > 0
+              ? `${totals.FAIL} rule${totals.FAIL === 1 ? '' : 's'} failed${totals.following ? `: ${totals.FAIL - totals.following} cause${totals.FAIL - totals.following === 1 ? '' : 's'}, ${totals.following} following` : ''}`
+              : '',
             totals.ERROR > 0 ? `${totals.ERROR} rule${totals.ERROR === 1 ? '' : 's'} could not be judged` : '',
             totals.FAIL + totals.ERROR === 0 && gateNotes.length > 0 ? 'the baseline needs attention' : '',
           ]
@@ -100,13 +120,19 @@ export function renderSummaryMd(doc: ResultsDocument): string {
     'profile is not strict.',
     ...(known ? ['KNOWN: a FAIL or ERROR of a rule the known-deviations file accepts; never counted as a PASS.'] : []),
   ];
-  out.push(...knownMd(doc));
-  const failures = doc.failures.filter((f) => !f.known);
+  out.push(...knownMd(doc), ...causesMd(doc));
+  const causedBy = (id: string) => doc.rules.find((r) => r.id === id)?.causedBy;
+  // grouped under the cause: an entry that follows from another FAIL comes right after that FAIL's entry
+  const failures = causeOrder(
+    doc.failures.filter((f) => !f.known),
+    (rule) => rootCauses(rule, causedBy),
+  );
   if (failures.length > 0) {
     out.push('', '### Failures and errors', '');
     for (const f of failures.slice(0, MAX_FAILURES)) {
       const titles = f.rules.map((id) => `${id}: ${doc.rules.find((r) => r.id === id)?.title ?? ''}`);
-      out.push(`#### ${f.verdict} ${mdCell(titles.join('; '))}`, '', mdCell(clip(f.message)), '');
+      const follows = f.causedBy?.length ? ` (follows from ${f.causedBy.join(', ')})` : '';
+      out.push(`#### ${f.verdict} ${mdCell(titles.join('; '))}${follows}`, '', mdCell(clip(f.message)), '');
       if (f.counterexample !== null) out.push('Counterexample:', '', fence(clip(f.counterexample)), '');
       out.push('Reproduce with:', '', fence(f.replay, 'sh'), '');
     }

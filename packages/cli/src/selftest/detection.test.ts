@@ -58,6 +58,27 @@ describe('judgeMutant', () => {
     ],
     ['nothing FAILs', [run(1, []), run(2, [])], { caught: false, precise: false, repeatable: true }],
     ['one run only: repeatability is unknown', [run(1, both)], { caught: true, precise: true, repeatable: false }],
+    [
+      'a FAIL that follows from its broken rule in every run is no precision miss (issue 28)',
+      [
+        run(1, [...both, 'REST.QUERY.FIELDS'], { causedBy: { 'REST.QUERY.FIELDS': ['REST.QUERY.LIMIT'] } }),
+        run(2, [...both, 'REST.QUERY.FIELDS'], { causedBy: { 'REST.QUERY.FIELDS': ['REST.QUERY.LIMIT'] } }),
+      ],
+      { caught: true, precise: true, repeatable: true },
+    ],
+    [
+      'a FAIL that follows from its broken rule in one run only, and on its own in another, is a miss',
+      [
+        run(1, [...both, 'REST.QUERY.FIELDS'], { causedBy: { 'REST.QUERY.FIELDS': ['REST.QUERY.LIMIT'] } }),
+        run(2, [...both, 'REST.QUERY.FIELDS']),
+      ],
+      { caught: true, precise: false, repeatable: true },
+    ],
+    [
+      'a FAIL that follows from a rule the mutant does not break is a miss',
+      [run(1, [...both, 'REST.QUERY.FIELDS'], { causedBy: { 'REST.QUERY.FIELDS': ['REST.QUERY.SORT_ASCENDING'] } })],
+      { caught: true, precise: false, repeatable: false },
+    ],
   ])('%s', (_name, runs, want) => {
     const o = judgeMutant(mutant, runs, selected);
     expect({ caught: o.caught, precise: o.precise, repeatable: o.repeatable }).toEqual(want);
@@ -144,13 +165,30 @@ describe('the figures', () => {
     expect(report.outside).toMatchObject({ count: 1, of: 2, rate: 0.5, met: false });
   });
 
+  it('counts the FAILs that follow from the broken rule apart from those outside it (issue 28)', () => {
+    const follower = judgeMutant(
+      { ...mutant, id: 'f' },
+      [run(1, [...both, 'REST.QUERY.FIELDS'], { causedBy: { 'REST.QUERY.FIELDS': ['REST.QUERY.OFFSET'] } })],
+      selected,
+    );
+    const outsider = judgeMutant({ ...mutant, id: 'g' }, [run(1, [...both, 'REST.QUERY.FIELDS'])], selected);
+    const r = detectionReport(new Date(), [1], { select: 'X', runs: [run(1, [])] }, [follower, outsider]);
+    expect(follower.following).toEqual(['REST.QUERY.FIELDS']);
+    expect(r.outside).toMatchObject({ count: 1, of: 2 });
+    expect(r.following).toEqual({ count: 1, of: 2 });
+    expect(outcomeLine(follower)).toContain('following from it (causedBy): REST.QUERY.FIELDS');
+    expect(totalsLines(r)).toContain(
+      'following:     1/2 of them also FAILed rules that follow from the broken one (causedBy; not counted as outside)',
+    );
+  });
+
   it('prints the three totals and the baseline', () => {
     expect(totalsLines(report)).toEqual([
       'detection:     2/4 (50.0%, target 98%)  NOT MET',
       'precision:     1/2 (50.0%, target 95%)  NOT MET',
       'repeatability: 2/3 (66.7%, target 100%)  NOT MET',
       'right rule:    2/2 (100.0%, target 98%) of the mutants that FAILed anything FAILed every rule they break',
-      'outside:       1/2 (50.0%, target at most 3%)  NOT MET of them FAILed a rule they do not break',
+      'outside:       1/2 (50.0%, target at most 3%)  NOT MET of them FAILed a rule that is neither one they break nor caused by it',
       'baseline (no mutant, seeds 1, 2, profile full): no FAIL',
     ]);
   });
@@ -201,7 +239,17 @@ describe('reading a results document and choosing a selection', () => {
       { id: 'C.C.C', verdict: 'ERROR' },
       { id: 'D.D.D', verdict: 'PASS' },
     ];
-    expect(verdictsOf({ rules } as never)).toEqual({ failed: ['A.A.A', 'B.B.B'], errored: ['C.C.C'] });
+    expect(verdictsOf({ rules } as never)).toEqual({ failed: ['A.A.A', 'B.B.B'], errored: ['C.C.C'], causedBy: {} });
+  });
+
+  it('takes the root causes of the FAILs that follow from others (causedBy, chains walked to their root)', () => {
+    const rules = [
+      { id: 'A.A.A', verdict: 'FAIL', causedBy: null },
+      { id: 'B.B.B', verdict: 'FAIL', causedBy: ['A.A.A'] },
+      { id: 'C.C.C', verdict: 'FAIL', causedBy: ['B.B.B'] },
+      { id: 'D.D.D', verdict: 'PASS', causedBy: null },
+    ];
+    expect(verdictsOf({ rules } as never).causedBy).toEqual({ 'B.B.B': ['A.A.A'], 'C.C.C': ['A.A.A'] });
   });
 
   it('the selection is the mutant select glob, else the families of its rules', () => {

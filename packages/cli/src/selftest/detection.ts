@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inCheckout, repoRoot } from '@erpcert/contract';
+import { rootCauses } from '../reports/causes.js';
 import type { ResultsDocument } from '../reports/results.js';
 import { TRANSPORT_RULES } from '../reports/runner.js';
 import type { GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
@@ -37,6 +38,11 @@ export interface MutantRun {
   readonly failed: readonly string[];
   /** Rules with verdict ERROR (could not be judged), sorted. */
   readonly errored: readonly string[];
+  /**
+   * The FAILed rules that follow from other FAILed rules (results.json `causedBy`, issue 28), with their root causes.
+   * Optional: absent in runs recorded before issue 28.
+   */
+  readonly causedBy?: Readonly<Record<string, readonly string[]>>;
   /** Rules of the catalogue that no test of the suite names. */
   readonly untested: readonly string[];
   /** How often the proxy changed a request or a response (0: the suite never touched the broken behaviour). */
@@ -46,14 +52,36 @@ export interface MutantRun {
   readonly problems: readonly string[];
 }
 
-/** The FAILed and ERRORed rules of a results document (any rule, inside the selection or not). */
-export function verdictsOf(doc: Pick<ResultsDocument, 'rules'>): { failed: string[]; errored: string[] } {
+/**
+ * The FAILed and ERRORed rules of a results document (any rule, inside the selection or not), and the root causes
+ * of the FAILs that follow from others (`causedBy`).
+ */
+export function verdictsOf(doc: Pick<ResultsDocument, 'rules'>): {
+  failed: string[];
+  errored: string[];
+  causedBy: Record<string, string[]>;
+} {
   const ids = (v: string) =>
     doc.rules
       .filter((r) => (r.verdict as string) === v)
       .map((r) => r.id)
       .sort();
-  return { failed: ids('FAIL'), errored: ids('ERROR') };
+  const direct = new Map(doc.rules.map((r) => [r.id, r.verdict === 'FAIL' ? (r.causedBy ?? null) : null]));
+  const causedBy: Record<string, string[]> = {};
+  for (const r of doc.rules)
+    if (r.verdict === 'FAIL' && r.causedBy?.length) causedBy[r.id] = rootCauses(r.id, (id) => direct.get(id));
+  return { failed: ids('FAIL'), errored: ids('ERROR'), causedBy };
+}
+
+/**
+ * The FAILs of `runs` that are not the mutant's own but follow from them (issue 28): in every run where such a rule
+ * FAILed, its root causes include one of `own`. Not a precision miss: the broken behaviour's data went through them.
+ */
+export function followingOwn(runs: readonly MutantRun[], own: ReadonlySet<string>): string[] {
+  const failedSomewhere = union(runs.map((r) => r.failed)).filter((f) => !own.has(f));
+  return failedSomewhere.filter((f) =>
+    runs.every((r) => !r.failed.includes(f) || (r.causedBy?.[f] ?? []).some((c) => own.has(c))),
+  );
 }
 
 /** What the self-test concluded about one mutant over its runs. */
@@ -83,6 +111,11 @@ export interface MutantOutcome {
   readonly failed: readonly string[];
   /** Rules that ERRORed in some run (listed; they do not count against precision). */
   readonly errored: readonly string[];
+  /**
+   * FAILed rules that are not the mutant's own but follow from them in every run (`causedBy`, issue 28): counted
+   * apart, not against precision. Optional: absent in reports before issue 28.
+   */
+  readonly following?: readonly string[];
   /** FAILed rules that are not the mutant's own: inside its selection, and outside it (found by a selected test). */
   readonly collateral: { readonly inSelection: readonly string[]; readonly outside: readonly string[] };
   readonly runs: readonly MutantRun[];
@@ -115,7 +148,9 @@ export function judgeMutant(
   const completed = status === 'judged' && runs.length > 0 && runs.every((r) => r.exitCode !== 2);
   const failed = union(runs.map((r) => r.failed));
   const own = new Set([...m.breaks, ...(m.alsoBreaks ?? [])]);
-  const extra = failed.filter((r) => !own.has(r));
+  // a FAIL that follows from the broken rule (its data went through the broken behaviour) is not a miss
+  const following = followingOwn(runs, own);
+  const extra = failed.filter((r) => !own.has(r) && !following.includes(r));
   return {
     id: m.id,
     family,
@@ -132,6 +167,7 @@ export function judgeMutant(
     repeatable: completed && runs.length >= 2 && runs.every((r) => sameSet(r.failed, runs[0]!.failed)),
     failed,
     errored: union(runs.map((r) => r.errored)),
+    following,
     collateral: {
       inSelection: extra.filter((r) => selected.has(r)),
       outside: extra.filter((r) => !selected.has(r)),
@@ -200,8 +236,13 @@ export interface DetectionReport {
   readonly repeatability: Figure;
   /** Issue 18: of the mutants that FAILed anything, those that FAILed every rule they break (target >= 98 %). */
   readonly rightRule: Figure;
-  /** Issue 18: of the mutants that FAILed anything, those that FAILed a rule they do not break (target <= 3 %). */
+  /**
+   * Issue 18: of the mutants that FAILed anything, those that FAILed a rule they do not break (target <= 3 %). Issue
+   * 28: a FAIL that follows from the broken rule (`causedBy`) is not counted here but in {@link following}.
+   */
   readonly outside: Figure;
+  /** Issue 28: of the mutants that FAILed anything, those with FAILs that follow from their broken rule. */
+  readonly following?: { readonly count: number; readonly of: number };
   /** The same figures per family, with the size of the whole family and of its sample. */
   readonly families: readonly FamilyFigures[];
 }
@@ -225,6 +266,7 @@ export interface FamilyFigures {
   readonly repeatability: Figure;
   readonly rightRule: Figure;
   readonly outside: Figure;
+  readonly following?: { readonly count: number; readonly of: number };
 }
 
 /** The figures of issue 9: detection >= 98 %, precision >= 95 %, repeatability 100 %. */
@@ -277,6 +319,7 @@ export function detectionReport(
         blamed.length,
         BLAME_TARGETS.outside,
       ),
+      following: { count: blamed.filter((o) => (o.following?.length ?? 0) > 0).length, of: blamed.length },
     };
   };
   const families = (['hand', 'spec', 'catalogue'] as const).flatMap((family) => {
@@ -326,7 +369,12 @@ function figureLines(
       ? `${indent}repeatability: not measured (one seed: give --seeds 3)`
       : `${indent}repeatability: ${pct(f.repeatability)}${notMet(f.repeatability)}`,
     `${indent}right rule:    ${pct(f.rightRule)}${notMet(f.rightRule)} of the mutants that FAILed anything FAILed every rule they break`,
-    `${indent}outside:       ${pctAtMost(f.outside)}${notMet(f.outside)} of them FAILed a rule they do not break`,
+    `${indent}outside:       ${pctAtMost(f.outside)}${notMet(f.outside)} of them FAILed a rule that is neither one they break nor caused by it`,
+    ...(f.following && f.following.count > 0
+      ? [
+          `${indent}following:     ${f.following.count}/${f.following.of} of them also FAILed rules that follow from the broken one (causedBy; not counted as outside)`,
+        ]
+      : []),
   ];
 }
 
@@ -345,6 +393,7 @@ export function outcomeLine(o: MutantOutcome): string {
     o.failed.length > 0 ? `FAIL ${o.failed.join(' ')}` : undefined,
     o.errored.length > 0 ? `ERROR ${o.errored.join(' ')}` : undefined,
     missing.length > 0 ? `expected but not FAILed in every run: ${missing.join(' ')}` : undefined,
+    (o.following?.length ?? 0) > 0 ? `following from it (causedBy): ${o.following!.join(' ')}` : undefined,
     extra.length > 0 ? `not its own: ${extra.join(' ')}` : undefined,
     o.repeatable || o.runs.length < 2
       ? undefined

@@ -3,6 +3,7 @@
  * reference server and names the rule ids that break. `erpcert conform --only <those rules>` against the
  * mutant must FAIL exactly those rules (selftest.test.ts).
  */
+import { causeMutants } from './mutants-causes.js';
 import { portalMutants } from './mutants-portal.js';
 import { portalWriteMutants } from './mutants-portal-writes.js';
 import { readOnlyAcceptsWrite, restMutants } from './mutants-rest.js';
@@ -361,6 +362,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
     ...portalMutants(ctx),
     ...portalWriteMutants(),
     ...transportMutants(),
+    ...causeMutants(),
     {
       id: 'okflag-ignored',
       description: 'a POST with set_field.OKFlag=1 creates a draft',

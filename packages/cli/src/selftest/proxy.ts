@@ -47,6 +47,12 @@ export interface Mutant {
   request?(req: ProxyRequest): ProxyRequest | ProxyResponse;
   /** Rewrites a response. */
   response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse;
+  /**
+   * Answers a request (after `request`) with requests of its own to the server (`send`), for a behaviour that needs
+   * to know what the server holds (a deleterow that removes one row more than it lists); undefined: the request
+   * goes on as it is.
+   */
+  exchange?(req: ProxyRequest, send: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse | undefined>;
 }
 
 /** A running proxy. */
@@ -97,7 +103,12 @@ export async function startProxy(upstream: string, mutant: Mutant | undefined): 
         };
         const changed = mutant?.request?.(req) ?? req;
         if (changed !== req) hits.requests++;
-        let res = isResponse(changed) ? changed : await forward(base, changed);
+        const own =
+          !isResponse(changed) && mutant?.exchange
+            ? await mutant.exchange(changed, (r) => forward(base, r))
+            : undefined;
+        if (own !== undefined) hits.requests++;
+        let res = isResponse(changed) ? changed : (own ?? (await forward(base, changed)));
         const sent = isResponse(changed) ? req : changed;
         const mutated = isResponse(changed) ? res : (mutant?.response?.(sent, res) ?? res);
         if (mutated !== res) hits.responses++;

@@ -124,6 +124,21 @@ async function brokenAlone(
   return undefined;
 }
 
+/** Whether one filter of `spec`, asked alone, differs from the model or is refused (issue 28: probes apart). */
+async function filterBrokenAlone(
+  ctx: RuleContext,
+  register: string,
+  spec: QuerySpec,
+  all: readonly AnyRecord[],
+): Promise<boolean> {
+  for (const filter of spec.filters ?? []) {
+    const alone: QuerySpec = { filters: [filter] };
+    const p = await probe(ctx, register, toListQuery(alone));
+    if (!p.ok || compareWithModel(register, alone, p.records, all, undefined) !== undefined) return true;
+  }
+  return false;
+}
+
 describe('REST query semantics against a model of the unfiltered read', () => {
   ruleProperty(
     'REST.QUERY.FILTER_EXACT',
@@ -143,12 +158,22 @@ describe('REST query semantics against a model of the unfiltered read', () => {
     'several filter.<Field> parameters return the records matching every one of them',
     async (ctx) => [await registerArb(ctx), filterChoice(3).map((c) => ({ ...c, mutation: null }))],
     async (ctx, { register, fields }, choice) => {
-      await checkQuery(ctx, register, 'REST.QUERY.FILTER_AND', async () => {
+      const rule = 'REST.QUERY.FILTER_AND';
+      await judgeStable(ctx, baselines, register, rule, async () => {
         const all = (await baselines.all(ctx, register)) ?? [];
         // the values of two records mixed: each filter matches some records, together maybe none
         const other = resolveFilters({ ...choice, record: choice.record + 1 }, all, fields);
         const filters = resolveFilters(choice, all, fields).map((f, i) => (i % 2 === 1 && other[i] ? other[i]! : f));
-        return filters.length > 0 ? { filters } : undefined;
+        if (filters.length === 0) return null; // nothing to judge
+        const spec: QuerySpec = { filters };
+        const p = await probe(ctx, register, toListQuery(spec));
+        if (!p.ok) violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
+        assertJsonStrings(register, p.envelope); // the representation first: values compare as strings
+        const problem = compareWithModel(register, spec, p.records, all, undefined);
+        if (problem === undefined || filters.length < 2) return problem;
+        // several filters are several probes: each is asked alone before their combination is blamed. One that is
+        // broken alone is FILTER_EXACT's (judged by its own property); the case gets no verdict here
+        return (await filterBrokenAlone(ctx, register, spec, all)) ? null : problem;
       });
     },
     // first in every run: two fields in which records 0 and 1 of the first register differ, one value of each,

@@ -60,6 +60,11 @@ export interface FailureDetail {
   readonly kind?: FailureKind;
   /** The rules the failure FAILs: the violated rule, the shape rule, the transport rules of the faults. */
   readonly rules?: readonly string[];
+  /**
+   * The behaviours (rule ids) the failing run's requests passed data through (through.ts): with `reliesOn:` of
+   * the catalogue, what makes this FAIL a follower of another rule's FAIL in the same run (`causedBy`).
+   */
+  readonly through?: readonly string[];
 }
 
 /** How a failed test failed (header of this file). */
@@ -99,6 +104,8 @@ export interface ConformanceMeta {
    * read (preconditions.ts), with the first reason: a rule no case judged SKIPs with it.
    */
   unconfirmed?: Record<string, string>;
+  /** The behaviours the test's requests passed data through (through.ts); absent when none. */
+  through?: string[];
 }
 
 /** What the client did with throttled answers (client retry-after.ts), summed over a test or a run. */

@@ -7,6 +7,7 @@ import type { Exchange, ExchangeBody, ExchangeHeader } from '@erpcert/client';
 import type { RecordedExchange, TargetFault, ThrottleCounts } from './meta.js';
 import { observe } from './observations.js';
 import { exchangeFault, TRANSPORT_RULES } from './target-fault.js';
+import { behavioursOf } from './through.js';
 
 /** Bodies in a report are cut to this many characters. @defaultValue 4096 */
 export const RECORDED_BODY_CHARS = 4096;
@@ -81,6 +82,9 @@ export class ExchangeRecorder {
   #run: Exchange[] = [];
   #testFaults: TargetFault[] = [];
   #runFaults: TargetFault[] = [];
+  /** The behaviours the test's and the run's requests passed data through (through.ts). */
+  #testThrough = new Set<string>();
+  #runThrough = new Set<string>();
   #throttling = { retried: 0, waitedMs: 0, gaveUp: 0 };
   /** At most this many exchanges are kept per test (the latest). @defaultValue 200 */
   readonly limit: number;
@@ -99,6 +103,10 @@ export class ExchangeRecorder {
     } else {
       const rule = transportObservation(e);
       if (rule !== undefined) observe(rule);
+    }
+    for (const b of behavioursOf(e)) {
+      this.#testThrough.add(b);
+      this.#runThrough.add(b);
     }
     this.#test.push(e);
     this.#run.push(e);
@@ -126,12 +134,25 @@ export class ExchangeRecorder {
     this.#run = [];
     this.#testFaults = [];
     this.#runFaults = [];
+    this.#testThrough = new Set();
+    this.#runThrough = new Set();
   }
 
   /** Starts one property run: forgets the exchanges of the previous run. */
   beginRun(): void {
     this.#run = [];
     this.#runFaults = [];
+    this.#runThrough = new Set();
+  }
+
+  /** The behaviours the current run's requests passed data through (through.ts), sorted. */
+  runThrough(): string[] {
+    return [...this.#runThrough].sort();
+  }
+
+  /** The behaviours the whole test's requests passed data through, sorted. */
+  testThrough(): string[] {
+    return [...this.#testThrough].sort();
   }
 
   /** Keeps a fault (from an exchange or from a client error) of the test and of the current run, once. */

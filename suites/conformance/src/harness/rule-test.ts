@@ -179,6 +179,8 @@ function end(t: TestContext, session: WorkerSession): void {
   if (faults.length > 0) metaOf(t).faults = faults;
   const throttling = session.recorder.throttling();
   if (throttling) metaOf(t).throttling = throttling;
+  const through = session.recorder.testThrough();
+  if (through.length > 0) metaOf(t).through = through;
 }
 
 /** A violation's rule, read by name and shape (module copies under vitest make `instanceof` unreliable). */
@@ -218,6 +220,11 @@ function faultsOf(err: unknown, session: WorkerSession, scope: 'run' | 'test'): 
   return faults.length === 0 && own ? [own] : faults;
 }
 
+/** `{ through }` of a failure, nothing when its requests passed through no behaviour of through.ts. */
+function throughOf(through: readonly string[]): { through?: readonly string[] } {
+  return through.length > 0 ? { through } : {};
+}
+
 function skipNow(t: TestContext, reason: string): never {
   metaOf(t).skipReason = reason;
   return t.skip(reason);
@@ -226,7 +233,12 @@ function skipNow(t: TestContext, reason: string): never {
 /** Records a failure of a test body (not of a property run) and rethrows it. */
 function fail(t: TestContext, err: unknown, session: WorkerSession): never {
   const judged = classifyFailure(err, faultsOf(err, session, 'test'));
-  const failure: FailureDetail = { message: firstLine(err), exchanges: session.recorder.test(), ...judged };
+  const failure: FailureDetail = {
+    message: firstLine(err),
+    exchanges: session.recorder.test(),
+    ...judged,
+    ...throughOf(session.recorder.testThrough()),
+  };
   metaOf(t).failure = failure;
   throw err;
 }
@@ -355,6 +367,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
     let skipReason: string | undefined;
     let failing: RecordedExchange[] = [];
     let failingFaults: TargetFault[] = [];
+    let failingThrough: string[] = [];
     // gate: a run is spent only while it can still observe a rule (gate-budget.ts); a replay runs as asked
     const gate =
       ctx.profile === 'gate' && ctx.target.path === undefined
@@ -380,6 +393,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
         if (ok === false) {
           failing = session.recorder.run();
           failingFaults = session.recorder.runFaults();
+          failingThrough = session.recorder.runThrough();
         }
         return ok !== false;
       } catch (err) {
@@ -389,6 +403,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
         }
         failingFaults = faultsOf(err, session, 'run');
         failing = session.recorder.run();
+        failingThrough = session.recorder.runThrough();
         throw err;
       }
     }
@@ -409,7 +424,11 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
     if (skipReason !== undefined) skipNow(t, skipReason);
     if (details.failed) {
       const judged = classifyFailure(details.errorInstance, failingFaults);
-      const failure = { ...propertyFailure(details as fc.RunDetails<unknown>, failing), ...judged };
+      const failure = {
+        ...propertyFailure(details as fc.RunDetails<unknown>, failing),
+        ...judged,
+        ...throughOf(failingThrough),
+      };
       metaOf(t).failure = failure;
       throw new Error(propertyFailureText(failure, details as fc.RunDetails<unknown>), {
         cause: details.errorInstance,

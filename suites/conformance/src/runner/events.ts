@@ -42,6 +42,11 @@ export interface TestEvent {
   readonly faults: readonly TargetFault[];
   /** Throttled answers the test met (429, or 503 with `Retry-After`); absent when none. */
   readonly throttling?: ThrottleCounts;
+  /**
+   * The behaviours (rule ids, harness/through.ts) the test's requests passed data through; absent when none. A
+   * failure's own, of its failing run, are `failure.through`.
+   */
+  readonly through?: readonly string[];
   readonly durationMs?: number;
 }
 

@@ -56,7 +56,15 @@ function readMeta(raw: unknown): ConformanceMeta | undefined {
     ...(observations ? { observations } : {}),
     ...(faults.length > 0 ? { faults } : {}),
     ...(readThrottling(m.throttling) ?? {}),
+    ...(readIds(m.through) ? { through: readIds(m.through)! } : {}),
   };
+}
+
+/** A list of rule ids, upper-cased; undefined when absent, malformed or empty. */
+function readIds(raw: unknown): string[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const ids = raw.filter((r): r is string => typeof r === 'string').map((r) => r.toUpperCase());
+  return ids.length > 0 ? ids : undefined;
 }
 
 /** `{ throttling }` when the record holds sane counts with something in them. */
@@ -102,6 +110,7 @@ function readFailure(raw: unknown): FailureDetail | undefined {
     exchanges: Array.isArray(f.exchanges) ? f.exchanges : [],
     ...(FAILURE_KINDS.includes(f.kind as FailureKind) ? { kind: f.kind } : {}),
     ...(Array.isArray(f.rules) ? { rules: f.rules.filter((r): r is string => typeof r === 'string') } : {}),
+    ...(readIds(f.through) ? { through: readIds(f.through)! } : {}),
   };
 }
 
@@ -167,6 +176,7 @@ export class ConformanceReporter implements Reporter {
       observations: isSelected ? (meta?.observations ?? {}) : {},
       faults: isSelected ? (meta?.faults ?? []) : [],
       ...(meta?.throttling ? { throttling: meta.throttling } : {}),
+      ...(isSelected && meta?.through ? { through: meta.through } : {}),
       errors,
       ...(duration !== undefined ? { durationMs: Math.round(duration) } : {}),
     });

@@ -1,0 +1,70 @@
+/**
+ * A lookup with a decoy `search` parameter beside `id` (portal-action-api.md §4 operation rule 1: "pastespecial uses
+ * id for the search text, not a search parameter") combines two probes in one request: the search of `id`, and
+ * whether `search` is left alone. Issue 28: a check that combines probes separates them on a failure before it
+ * blames. The lookup is asked again without the decoy: when the two answers differ, the decoy was used and the
+ * difference is PORTAL.LOOKUP.ID_IS_SEARCH's, whatever else the answer with the decoy got wrong; when they agree, the
+ * decoy changed nothing and a failure of the answer stays with the rule that judged it.
+ */
+import type { PortalLookup } from '@erpcert/client';
+import { observe, type RuleContext, show, violated } from '../../src/harness/index.js';
+import { attempt, type LookupRegister, textOf } from '../../src/harness/portal.js';
+
+/** The decoy: a word no record's searched field starts with, so that a server searching it finds nothing. */
+export const DECOY = 'zq9x';
+
+/** The lookup of `id`, with the decoy `search` parameter or without. */
+export function lookup(ctx: RuleContext, register: LookupRegister, id: string, decoy: boolean) {
+  const params = { register, id, ...(decoy ? { search: DECOY } : {}) };
+  return attempt(ctx.client.portal.pastespecial(params as Parameters<typeof ctx.client.portal.pastespecial>[0]));
+}
+
+/** The Codes of an answer, sorted; records of this run left out (other tests make and delete them meanwhile). */
+function codes(result: PortalLookup, runTag: string): string[] {
+  return result.records
+    .map((r) => textOf(r, 'Code'))
+    .filter((c) => !c.startsWith(runTag))
+    .sort();
+}
+
+/**
+ * How the answer with the decoy differs from the answer without it (asked now), or undefined when they agree (or the
+ * lookup without the decoy is refused: that is the register's rule, judged elsewhere). A difference is asked twice
+ * more, each way, and counts only when both ways answer the same again: data that moved meanwhile is no difference.
+ */
+export async function decoyDifference(
+  ctx: RuleContext,
+  register: LookupRegister,
+  id: string,
+  withDecoy: PortalLookup,
+): Promise<{ detail: string; plain: PortalLookup } | undefined> {
+  const tag = ctx.target.runTag;
+  const plain = await lookup(ctx, register, id, false);
+  if (!plain.ok) return undefined;
+  const a = codes(withDecoy, tag).join(',');
+  const b = codes(plain.value, tag).join(',');
+  if (a === b) return undefined;
+  const [decoyAgain, plainAgain] = [await lookup(ctx, register, id, true), await lookup(ctx, register, id, false)];
+  if (!decoyAgain.ok || !plainAgain.ok) return undefined;
+  if (codes(decoyAgain.value, tag).join(',') !== a || codes(plainAgain.value, tag).join(',') !== b) return undefined;
+  return {
+    plain: plain.value,
+    detail: `lookup ${register} id=${show(id)} with search=${DECOY} beside it answered ${show(a || '(nothing)', 160)}; without search it answers ${show(b || '(nothing)', 160)}: the search parameter is used`,
+  };
+}
+
+/**
+ * Judges ID_IS_SEARCH on a lookup sent with the decoy: FAILs it when the answer without the decoy differs, and
+ * observes it when they agree on an answer that holds records (a server that searched the decoy would have found
+ * none, so the observation could have failed).
+ */
+export async function judgeDecoy(
+  ctx: RuleContext,
+  register: LookupRegister,
+  id: string,
+  withDecoy: PortalLookup,
+): Promise<void> {
+  const difference = await decoyDifference(ctx, register, id, withDecoy);
+  if (difference !== undefined) violated('PORTAL.LOOKUP.ID_IS_SEARCH', difference.detail);
+  if (withDecoy.records.length > 0) observe('PORTAL.LOOKUP.ID_IS_SEARCH');
+}
