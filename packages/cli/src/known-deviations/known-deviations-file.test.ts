@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { getRule } from '@erpcert/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  isDay,
   KnownDeviationsError,
   mergeKnownDeviations,
   parseKnownDeviations,
@@ -114,11 +113,6 @@ describe('parseKnownDeviations', () => {
     expect(() => readKnownDeviations('/nonexistent/erpcert/b.yaml', 'b.yaml', isRule)).toThrow(
       /^b\.yaml: no such file \(--write-baseline FILE writes one\)/,
     );
-  });
-
-  it('isDay takes real calendar days only', () => {
-    expect(['2027-01-31', '2028-02-29'].map(isDay)).toEqual([true, true]);
-    expect(['2027-02-29', '2027-13-01', '27-01-01', '2027-1-1'].map(isDay)).toEqual([false, false, false, false]);
   });
 });
 

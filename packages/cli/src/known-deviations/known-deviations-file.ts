@@ -14,6 +14,7 @@
  * ```
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { isCalendarDate } from '@erpcert/contract';
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap, YAMLSeq } from 'yaml';
 
 /** One accepted deviation. */
@@ -42,13 +43,6 @@ export class KnownDeviationsError extends Error {
 }
 
 const ENTRY_KEYS = ['rule', 'reason', 'expires', 'ticket'] as const;
-
-/** Is `text` a real calendar day `YYYY-MM-DD`? */
-export function isDay(text: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const d = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text;
-}
 
 /**
  * Parses a known-deviations file. `isRule` says whether an id is in the rule catalogue. Throws
@@ -103,7 +97,7 @@ export function parseKnownDeviations(text: string, file: string, isRule: (id: st
     if (earlier !== undefined) fail(at, `${rule} is listed twice (first on line ${earlier})`);
     seen.set(rule, line);
     const expires = fields.expires ?? null;
-    if (expires !== null && expires !== '' && !isDay(expires))
+    if (expires !== null && expires !== '' && !isCalendarDate(expires))
       fail(at, `"expires" of ${rule} must be a day YYYY-MM-DD, got ${JSON.stringify(expires)}`);
     const ticket = fields.ticket ?? null;
     entries.push({
