@@ -13,6 +13,9 @@ const FORBIDDEN =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML forbids is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, 'g');
+/** A quick test for the common case (nothing to do): markup, forbidden characters, any surrogate. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML forbids is the point
+const SPECIAL = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 const ENTITY: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -24,7 +27,6 @@ const ENTITY: Readonly<Record<string, string>> = {
   '\n': '&#10;',
   '\r': '&#13;',
 };
-const MARKUP = /[&<>"']/;
 const MARKUP_ALL = /[&<>"']/g;
 const CONTENT = /[&<>]/;
 const CONTENT_ALL = /[&<>]/g;
@@ -47,8 +49,8 @@ export function hasForbiddenXmlChar(text: string): boolean {
  * reaches the reader as a space (XML 1.0 §3.3.3): use {@link escapeXmlAttribute} where they must survive.
  */
 export function escapeXml(text: string): string {
-  const safe = replaceForbiddenXmlChars(text);
-  return MARKUP.test(safe) ? safe.replace(MARKUP_ALL, entity) : safe;
+  if (!SPECIAL.test(text)) return text;
+  return replaceForbiddenXmlChars(text).replace(MARKUP_ALL, entity);
 }
 
 /**
