@@ -101,6 +101,7 @@ export {
   escapeXmlContent,
   hasForbiddenXmlChar,
   replaceForbiddenXmlChars,
+  unescapeXml,
 } from './xml-escape.js';
 export {
   closeXmlValidator,

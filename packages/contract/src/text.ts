@@ -11,4 +11,5 @@ export {
   escapeXmlContent,
   hasForbiddenXmlChar,
   replaceForbiddenXmlChars,
+  unescapeXml,
 } from './xml-escape.js';

@@ -8,11 +8,9 @@
  * shows that something stood there. A lone surrogate would become U+FFFD anyway once the text is encoded as UTF-8.
  */
 
-/** Characters outside XML 1.0's `Char` production: C0 controls but tab/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
-const FORBIDDEN =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML forbids is the point
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, 'g');
+/** A quick test for the common case: no forbidden character and no surrogate at all. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML forbids is the point
+const MAYBE_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 /** A quick test for the common case (nothing to do): markup, forbidden characters, any surrogate. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML forbids is the point
 const SPECIAL = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
@@ -33,14 +31,43 @@ const CONTENT_ALL = /[&<>]/g;
 const ATTRIBUTE_ALL = /[&<>"'\t\n\r]/g;
 const entity = (c: string): string => ENTITY[c]!;
 
+/** Is the UTF-16 code unit `c` at `i` outside XML 1.0's `Char`, counting a surrogate as allowed only in a pair? */
+function forbiddenAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 0x20) return c !== 0x09 && c !== 0x0a && c !== 0x0d;
+  if (c < 0xd800) return false;
+  if (c <= 0xdbff) {
+    const next = text.charCodeAt(i + 1);
+    return !(next >= 0xdc00 && next <= 0xdfff);
+  }
+  if (c <= 0xdfff) {
+    const before = i > 0 ? text.charCodeAt(i - 1) : 0;
+    return !(before >= 0xd800 && before <= 0xdbff);
+  }
+  return c === 0xfffe || c === 0xffff;
+}
+
+// Surrogates are judged by code unit, not by a regular expression: k6's JavaScript runtime (sobek) matched each
+// half of 😀 as a lone surrogate, with lookarounds and with a pair alternative alike.
+
 /** The text with every character XML 1.0 forbids replaced by U+FFFD. */
 export function replaceForbiddenXmlChars(text: string): string {
-  return FORBIDDEN.test(text) ? text.replace(FORBIDDEN_ALL, '\uFFFD') : text;
+  if (!MAYBE_FORBIDDEN.test(text)) return text;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!forbiddenAt(text, i)) continue;
+    out += `${text.slice(from, i)}\uFFFD`;
+    from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** True when the text holds a character XML 1.0 cannot carry (a write that would need one is refused). */
 export function hasForbiddenXmlChar(text: string): boolean {
-  return FORBIDDEN.test(text);
+  if (!MAYBE_FORBIDDEN.test(text)) return false;
+  for (let i = 0; i < text.length; i++) if (forbiddenAt(text, i)) return true;
+  return false;
 }
 
 /**
@@ -68,4 +95,21 @@ export function escapeXmlAttribute(text: string): string {
 export function escapeXmlContent(text: string): string {
   const safe = replaceForbiddenXmlChars(text);
   return CONTENT.test(safe) ? safe.replace(CONTENT_ALL, entity) : safe;
+}
+
+const REFERENCE = /&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g;
+const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * Undoes the escaping of XML text read without a parser (a value cut out of a body by a pattern): the five
+ * predefined entities and decimal or hexadecimal character references, in one pass (so `&amp;lt;` is `&lt;`).
+ * Anything else stays as it is: an entity XML does not predefine (`&nbsp;`), a reference beyond U+10FFFF, a lone `&`.
+ */
+export function unescapeXml(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(REFERENCE, (whole, ref: string) => {
+    if (ref[0] !== '#') return NAMED[ref]!;
+    const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
 }
