@@ -1,4 +1,4 @@
-import { escapeXml, escapeXmlAttribute, escapeXmlContent } from '@erpcert/contract';
+import { escapeRegExp, escapeXml, escapeXmlAttribute, escapeXmlContent } from '@erpcert/contract';
 import type { ExchangeHeader } from './exchange.js';
 
 /** What every masked value becomes. */
@@ -16,10 +16,6 @@ export const SECRET_NAME = /(password|passwd|pwd|secret|token|session|session_?i
  * policies. The CLI (packages/cli/src/reports/secrets.ts) uses this same constant.
  */
 export const MIN_SECRET_LENGTH = 8;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * The forms XML writers give a value: content escaped as most do (`& < >`), all five entities, a double-quoted

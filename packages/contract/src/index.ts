@@ -31,6 +31,7 @@ export {
   requiredChildrenOf,
   responseBodySchemas,
 } from './documented-paths.js';
+export { escapeRegExp } from './escape-regexp.js';
 export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
 export { markdownCell } from './markdown-cell.js';
 export {

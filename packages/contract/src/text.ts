@@ -4,6 +4,7 @@
  * nothing else of the package. The package's main entry exports them too.
  */
 export { isCalendarDate } from './calendar-date.js';
+export { escapeRegExp } from './escape-regexp.js';
 export { markdownCell } from './markdown-cell.js';
 export {
   escapeXml,
