@@ -93,9 +93,12 @@ describe('renderSummaryMd', () => {
 
 describe('renderReportHtml', () => {
   const html = renderReportHtml(doc, { docsBase: '../../../docs/' });
-  it.each([
+  it.each<[string | number | null | undefined, string]>([
     ['<b>', '&lt;b&gt;'],
-    ['"x" & \'y\'', '&quot;x&quot; &amp; &#39;y&#39;'],
+    ['"x" & \'y\'', '&quot;x&quot; &amp; &apos;y&apos;'],
+    [42, '42'],
+    [null, ''],
+    [undefined, ''],
   ])('esc %j', (input, want) => {
     expect(esc(input)).toBe(want);
   });
