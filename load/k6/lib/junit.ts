@@ -1,24 +1,10 @@
 /**
  * JUnit XML of one scenario run: one testcase per gating threshold (the documented figures, checks, dropped
- * iterations), so that a CI server shows which figure failed. Pure; runs inside k6's handleSummary.
+ * iterations), so that a CI server shows which figure failed. Pure; runs inside k6's handleSummary. Text is escaped
+ * by @erpcert/contract's escapers, bundled for k6 into dist/vendor/erpcert-text.js (scripts/build-vendor.mjs).
  */
+import { escapeXml, escapeXmlAttribute } from '../dist/vendor/erpcert-text.js';
 import type { LoadScenarioResult } from '../scenarios/catalogue.ts';
-
-/** Escapes text for an XML attribute or element. */
-export function escapeXml(value: string): string {
-  const escaped = value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-  return Array.from(escaped)
-    .filter((c) => {
-      const code = c.charCodeAt(0);
-      return code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d; // the only controls XML 1.0 allows
-    })
-    .join('');
-}
 
 /** The JUnit document (`testsuites` > `testsuite` > `testcase`, failures with a message). */
 export function junitXml(result: LoadScenarioResult): string {
@@ -37,19 +23,19 @@ export function junitXml(result: LoadScenarioResult): string {
   const failures = thresholds.filter((t) => !t.ok).length;
   const suite = `erpcert.load.${result.engine}.${result.scenario}`;
   const cases = thresholds.map((t) => {
-    const name = escapeXml(`${t.metric} ${t.expression}: ${t.title}`);
-    const open = `    <testcase classname="${escapeXml(suite)}" name="${name}" time="0">`;
+    const name = escapeXmlAttribute(`${t.metric} ${t.expression}: ${t.title}`);
+    const open = `    <testcase classname="${escapeXmlAttribute(suite)}" name="${name}" time="0">`;
     if (t.ok) return `${open}</testcase>`;
-    const message = escapeXml(`${t.metric} ${t.expression} did not hold`);
+    const message = escapeXmlAttribute(`${t.metric} ${t.expression} did not hold`);
     return `${open}\n      <failure message="${message}" type="threshold">${escapeXml(result.reason)}</failure>\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="erpcert load" tests="${thresholds.length}" failures="${failures}" errors="0" time="${result.durationSeconds}">`,
-    `  <testsuite name="${escapeXml(suite)}" tests="${thresholds.length}" failures="${failures}" errors="0" skipped="0" time="${result.durationSeconds}">`,
+    `  <testsuite name="${escapeXmlAttribute(suite)}" tests="${thresholds.length}" failures="${failures}" errors="0" skipped="0" time="${result.durationSeconds}">`,
     '    <properties>',
     `      <property name="verdict" value="${result.verdict}"/>`,
-    `      <property name="reason" value="${escapeXml(result.reason)}"/>`,
+    `      <property name="reason" value="${escapeXmlAttribute(result.reason)}"/>`,
     '    </properties>',
     ...cases,
     `    <system-out>${escapeXml(result.reason)}</system-out>`,

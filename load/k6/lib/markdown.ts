@@ -1,10 +1,11 @@
 /**
  * Markdown of one scenario run: the documented-vs-measured table (record-rest-api.md §8), latency, errors, the
- * thresholds, the reads per batch size and the saturation steps. Pure; runs inside k6's handleSummary.
+ * thresholds, the reads per batch size and the saturation steps. Pure; runs inside k6's handleSummary. Cells are
+ * escaped by @erpcert/contract's markdownCell, bundled for k6 into dist/vendor/erpcert-text.js.
  */
+import { markdownCell } from '../dist/vendor/erpcert-text.js';
 import type { DocumentedFigure, LoadScenarioResult } from '../scenarios/catalogue.ts';
 
-const cell = (value: string): string => value.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const num = (value: number): string => String(Math.round(value * 1000) / 1000);
 
 /** The documented figure in words, the measured one, and their ratio (>= 1 means as good as documented). */
@@ -43,9 +44,9 @@ export function markdownReport(result: LoadScenarioResult, documented: Documente
     '',
     '| Scenario | Documented | Measured | Ratio | Verdict |',
     '| --- | --- | --- | --- | --- |',
-    `| ${result.scenario} | ${cell(vs.documented)} | ${cell(vs.measured)} | ${vs.ratio} | ${result.verdict} |`,
+    `| ${result.scenario} | ${markdownCell(vs.documented)} | ${markdownCell(vs.measured)} | ${vs.ratio} | ${result.verdict} |`,
     '',
-    `Documented: "${cell(documented.quote)}"${documented.rule === undefined ? '' : ` (${documented.rule})`}.`,
+    `Documented: "${markdownCell(documented.quote)}"${documented.rule === undefined ? '' : ` (${documented.rule})`}.`,
     '',
     '| Requests | Errors | Dropped iterations | Checks passed | Checks failed | Bytes per record | Duration (s) |',
     '| --- | --- | --- | --- | --- | --- | --- |',
@@ -82,7 +83,9 @@ export function markdownReport(result: LoadScenarioResult, documented: Documente
   if (result.thresholds !== undefined && result.thresholds.length > 0) {
     lines.push('', '| Threshold | Meaning | Held |', '| --- | --- | --- |');
     for (const t of result.thresholds) {
-      lines.push(`| \`${cell(t.metric)} ${cell(t.expression)}\` | ${cell(t.title)} | ${t.ok ? 'yes' : 'NO'} |`);
+      lines.push(
+        `| \`${markdownCell(t.metric)} ${markdownCell(t.expression)}\` | ${markdownCell(t.title)} | ${t.ok ? 'yes' : 'NO'} |`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes the `k6 archive` of one scenario for a distributed run (k6-operator TestRun, see deploy/testrun.yaml):
-# one tar holding the script, its modules and the fast-xml-parser bundle, with k6's options frozen in it.
+# one tar holding the script, its modules and the vendor bundles (dist/vendor), with k6's options frozen in it.
 #
 # Usage (from the repository root or load/k6):
 #   load/k6/scripts/k6-archive.sh <scenario> <out.tar> [-e ERPCERT_NAME=value ...]

@@ -54,6 +54,25 @@ describe('JUnit of a run (one testcase per threshold)', () => {
   });
 });
 
+describe('the escapers of @erpcert/contract, bundled for k6', () => {
+  it('the JUnit keeps line breaks in attributes and shows characters XML forbids as U+FFFD', () => {
+    const xml = junitXml(failedResult('read-raw', 'k6 said:\nbell\u0007 <stop> & "quit"', 1));
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).toContain(
+      '<property name="reason" value="k6 said:&#10;bell\uFFFD &lt;stop&gt; &amp; &quot;quit&quot;"/>',
+    );
+    expect(xml).toContain('<system-out>k6 said:\nbell\uFFFD &lt;stop&gt; &amp; &quot;quit&quot;</system-out>');
+  });
+
+  it('a Markdown cell escapes backslashes, pipes and line breaks', () => {
+    const md = markdownReport(
+      { ...slowInvoices, thresholds: [{ metric: 'm', expression: 'count>0', title: 'a\\|b\nc', ok: true }] },
+      documentedFigure('invoices'),
+    );
+    expect(md).toContain('| a\\\\\\|b c |');
+  });
+});
+
 describe('Markdown of a run', () => {
   it('has the documented-vs-measured table with the ratio against the documented minimum', () => {
     const md = markdownReport(slowInvoices, documentedFigure('invoices'));

@@ -246,9 +246,11 @@ describe('the packed packages, installed with npm into an empty project', () => 
         join(project, 'use-libraries.mjs'),
         [
           "import { createClient } from '@erpcert/client';",
-          "import { getRule, rules } from '@erpcert/contract';",
+          "import { escapeXml, getRule, rules } from '@erpcert/contract';",
+          "import { markdownCell } from '@erpcert/contract/text';",
           "const erp = createClient({ baseUrl: 'http://127.0.0.1:9', companyIn: 'query' });",
-          "console.log(JSON.stringify({ client: typeof erp, rule: getRule('PORTAL.LOOKUP.CAP50')?.id, rules: rules.length }));",
+          "const text = [escapeXml('<a & b>'), markdownCell('a|b')];",
+          "console.log(JSON.stringify({ client: typeof erp, rule: getRule('PORTAL.LOOKUP.CAP50')?.id, rules: rules.length, text }));",
         ].join('\n'),
       );
       const r = await run(process.execPath, ['use-libraries.mjs'], project);
@@ -258,6 +260,8 @@ describe('the packed packages, installed with npm into an empty project', () => 
       expect(printed.client).toBe('object');
       expect(printed.rule).toBe('PORTAL.LOOKUP.CAP50');
       expect(printed.rules).toBeGreaterThan(100);
+      // the one escapers, from the main entry and from the runtime-neutral `./text` entry
+      expect(printed.text).toEqual(['&lt;a &amp; b&gt;', 'a\\|b']);
     },
     2 * MINUTE,
   );

@@ -1,5 +1,6 @@
 import type { Exchange } from './exchange.js';
 import { MASK } from './mask.js';
+import { shellQuote } from './shell-quote.js';
 
 /** Environment variables a replay command reads the credentials from. */
 export const CURL_ENV = {
@@ -11,11 +12,6 @@ export const CURL_ENV = {
 
 /** Headers curl sets itself or that would be wrong on a replay. */
 const DROPPED = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
-
-/** Quotes a string for a POSIX shell (single quotes; embedded quotes closed and escaped). */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * A curl command that replays a recorded exchange. It is masked like the exchange: Basic credentials become

@@ -20,7 +20,7 @@ export {
   type OAuthAuth,
   type OAuthClientCredentials,
 } from './config.js';
-export { CURL_ENV, shellQuote, toCurl } from './curl.js';
+export { CURL_ENV, toCurl } from './curl.js';
 export {
   ConfigError,
   DecodeError,
@@ -108,6 +108,7 @@ export {
   THROTTLE_STATUSES,
   type ThrottleDecision,
 } from './retry-after.js';
+export { shellQuote } from './shell-quote.js';
 export { encodeQuery, encodeQueryComponent, type QueryPair } from './url.js';
 export { erpcertVersion } from './version.js';
 export {

@@ -64,6 +64,18 @@ describe('Masker.scrub (by value)', () => {
     expect(m.scrub(text)).toBe(`${MASK} | ${MASK} | ${MASK} | "${MASK}" | ${MASK}`);
   });
 
+  it.each([
+    ['content escaped as most writers do', `<pw>it's "q" &amp; &lt;x</pw>`],
+    ['all five entities', '<pw>it&apos;s &quot;q&quot; &amp; &lt;x</pw>'],
+    ['a double-quoted attribute that leaves the apostrophe', `<a pw="it's &quot;q&quot; &amp; &lt;x"/>`],
+    ['a single-quoted attribute that leaves the double quote', `<a pw='it&apos;s "q" &amp; &lt;x'/>`],
+  ])('finds a secret with quotes in XML: %s', (_, xml) => {
+    const m = new Masker();
+    m.addSecret(`it's "q" & <x`);
+    expect(m.scrub(xml)).not.toMatch(/it|&lt;x/);
+    expect(m.scrub(xml)).toContain(MASK);
+  });
+
   it('scrubs the base64 Basic credential', () => {
     const m = new Masker();
     m.addBasic('alice', 'wonderland');

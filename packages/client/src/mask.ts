@@ -1,3 +1,4 @@
+import { escapeRegExp, escapeXml, escapeXmlAttribute, escapeXmlContent } from '@erpcert/contract';
 import type { ExchangeHeader } from './exchange.js';
 
 /** What every masked value becomes. */
@@ -16,12 +17,20 @@ export const SECRET_NAME = /(password|passwd|pwd|secret|token|session|session_?i
  */
 export const MIN_SECRET_LENGTH = 8;
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * The forms XML writers give a value: content escaped as most do (`& < >`), all five entities, a double-quoted
+ * attribute that leaves `'` alone (libxml2, .NET), a single-quoted one that leaves `"` alone, and an attribute
+ * with its tabs and line breaks as character references.
+ */
+function xmlForms(value: string): string[] {
+  const all = escapeXml(value);
+  return [
+    escapeXmlContent(value),
+    all,
+    all.replaceAll('&apos;', "'"),
+    all.replaceAll('&quot;', '"'),
+    escapeXmlAttribute(value),
+  ];
 }
 
 /**
@@ -45,7 +54,7 @@ export class Masker {
       encodeURIComponent(value).replace(/%20/g, '+'),
       new URLSearchParams({ p: value }).toString().slice(2), // form bodies and URL.searchParams
       JSON.stringify(value).slice(1, -1),
-      xmlEscape(value),
+      ...xmlForms(value),
     ];
     let added = false;
     for (const f of forms) {

@@ -1,4 +1,4 @@
-import type { PortalComponents } from '@erpcert/contract';
+import { escapeXmlContent, type PortalComponents } from '@erpcert/contract';
 import type { PortalBody } from './portal-types.js';
 
 type Schemas = PortalComponents['schemas'];
@@ -53,11 +53,6 @@ export function reportBody(request: ReportRequest | Record<string, unknown>): Po
   return { contentType: 'application/json; charset=utf-8', data: JSON.stringify(request) };
 }
 
-/** Escapes text for XML element content. */
-export function xmlText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /**
  * The doupload body: `<root><file><filename>name</filename><base64>content</base64></file></root>` (§2 "Attachment
  * upload body"). `content` is the file's bytes, or a string already in base64.
@@ -66,7 +61,7 @@ export function uploadBody(filename: string, content: Uint8Array | string): Port
   const base64 = typeof content === 'string' ? content : Buffer.from(content).toString('base64');
   return {
     contentType: 'application/xml; charset=UTF-8',
-    data: `<?xml version="1.0" encoding="UTF-8"?>\n<root><file><filename>${xmlText(filename)}</filename><base64>${base64}</base64></file></root>`,
+    data: `<?xml version="1.0" encoding="UTF-8"?>\n<root><file><filename>${escapeXmlContent(filename)}</filename><base64>${base64}</base64></file></root>`,
   };
 }
 

@@ -1,3 +1,4 @@
+import { unescapeXml } from '@erpcert/contract';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /** A decoded XML element: attributes under `@name`, child elements by name, text as a string. */
@@ -43,29 +44,16 @@ const parser = new XMLParser({
   isArray: (name, jpath, _leaf, isAttribute) => !isAttribute && isArrayPath(name, String(jpath)),
 });
 
-const ENTITY = /&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/g;
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-/** Replaces the five XML entities and numeric character references, in one pass. */
-export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(ENTITY, (all, name: string) => {
-    if (name[0] !== '#') return NAMED[name] ?? all;
-    const code = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : all;
-  });
-}
-
 function textOf(node: Record<string, unknown>): string {
   const t = node['#text'];
   const c = node['#cdata'];
-  const text = typeof t === 'string' ? decodeEntities(t) : '';
+  const text = typeof t === 'string' ? unescapeXml(t) : '';
   const cdata = Array.isArray(c) ? c.join('') : typeof c === 'string' ? c : '';
   return text + cdata;
 }
 
 function normalize(value: unknown): XmlValue {
-  if (typeof value === 'string') return decodeEntities(value);
+  if (typeof value === 'string') return unescapeXml(value);
   if (Array.isArray(value)) return value.map(normalize);
   if (value === null || typeof value !== 'object') return String(value ?? '');
   const node = value as Record<string, unknown>;
@@ -103,7 +91,7 @@ export function parseXmlBody(xml: string): XmlElement {
   for (const [k, v] of Object.entries(tree)) {
     if (k.startsWith('?') || k.startsWith('!')) continue;
     if (k === '#text') {
-      if (typeof v === 'string' && v.trim() !== '') out[k] = decodeEntities(v);
+      if (typeof v === 'string' && v.trim() !== '') out[k] = unescapeXml(v);
       continue;
     }
     out[k] = normalize(v);

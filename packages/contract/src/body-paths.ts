@@ -14,6 +14,8 @@
  *             only a JSON null there
  */
 
+import { escapeRegExp } from './escape-regexp.js';
+
 /** A `covers:` entry that cannot be used. */
 export class BodyPathPatternError extends Error {
   override readonly name = 'BodyPathPatternError';
@@ -36,8 +38,6 @@ export interface CoverPattern {
 const STEP = /^(?:\*\*|@?[A-Za-z0-9_.*-]+|@\*)$/;
 const BODY = /^[A-Za-z0-9*-]+$/;
 
-const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
-
 /** Compiles one `covers:` entry; throws {@link BodyPathPatternError} for an entry outside the syntax. */
 export function compileCoverPattern(entry: string): CoverPattern {
   const aspect: CoverAspect = entry.endsWith('#value') ? 'value' : entry.endsWith('#null') ? 'null' : 'element';
@@ -49,7 +49,7 @@ export function compileCoverPattern(entry: string): CoverPattern {
   if (!BODY.test(body)) throw new BodyPathPatternError(`${JSON.stringify(entry)}: body ${JSON.stringify(body)}`);
   const bad = steps.find((s) => !STEP.test(s) || (s.includes('**') && s !== '**'));
   if (bad !== undefined) throw new BodyPathPatternError(`${JSON.stringify(entry)}: step ${JSON.stringify(bad)}`);
-  const one = (s: string) => escapeRe(s).replace(/\*/g, '[^/:]*');
+  const one = (s: string) => s.split('*').map(escapeRegExp).join('[^/:]*');
   let re = `^${one(body)}:`;
   steps.forEach((s, i) => {
     if (s === '**') re += i === steps.length - 1 ? '.*' : '(?:[^/]+/)*';

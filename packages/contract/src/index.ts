@@ -8,6 +8,7 @@ export type {
   operations as RestOperations,
   paths as RestPaths,
 } from '../generated/record-rest.js';
+export { decodeBase64Strict } from './base64-strict.js';
 export {
   BodyPathPatternError,
   blameOf,
@@ -21,6 +22,7 @@ export {
   type PathFailure,
   type PathOwners,
 } from './body-paths.js';
+export { isCalendarDate } from './calendar-date.js';
 export {
   type DocumentedPath,
   documentedPaths,
@@ -29,7 +31,9 @@ export {
   requiredChildrenOf,
   responseBodySchemas,
 } from './documented-paths.js';
+export { escapeRegExp } from './escape-regexp.js';
 export { JsonSchemaLookupError, type JsonValidationResult, validateJsonBody } from './json-schema.js';
+export { markdownCell } from './markdown-cell.js';
 export {
   type KnownRegister,
   loadObserved,
@@ -93,6 +97,14 @@ export {
   validateDocument,
   validateSpec,
 } from './specs.js';
+export {
+  escapeXml,
+  escapeXmlAttribute,
+  escapeXmlContent,
+  hasForbiddenXmlChar,
+  replaceForbiddenXmlChars,
+  unescapeXml,
+} from './xml-escape.js';
 export {
   closeXmlValidator,
   loadXsdFiles,

@@ -4,6 +4,8 @@
  * against the XSDs of `specs/xsd/`.
  */
 
+import { escapeXml } from './xml-escape.js';
+
 /** A JSON-schema object as found in an OpenAPI document (loosely typed: only what rendering reads). */
 export type SchemaNode = Record<string, unknown>;
 
@@ -148,10 +150,6 @@ export function samplePattern(pattern: string): string {
 }
 
 // ---- rendering ----
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 interface XmlObject {
   readonly name?: string;

@@ -4,6 +4,8 @@
  * libxml2 does the validating, including well-formedness.
  */
 
+import { unescapeXml } from './xml-escape.js';
+
 /** One element of the outline. */
 export interface XmlOutlineElement {
   readonly name: string;
@@ -30,16 +32,6 @@ interface MutableElement {
 
 const namePattern = /^[^\s/>=]+/;
 const attributePattern = /\s*([^\s/>=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
-
-const entities: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-function decodeEntities(value: string): string {
-  return value.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, ref: string) => {
-    if (ref.startsWith('#x')) return String.fromCodePoint(Number.parseInt(ref.slice(2), 16));
-    if (ref.startsWith('#')) return String.fromCodePoint(Number.parseInt(ref.slice(1), 10));
-    return entities[ref] ?? whole;
-  });
-}
 
 /** Skips a DOCTYPE declaration starting at `start`, internal subset and quoted strings included. */
 function doctypeEndAt(body: string, start: number): number {
@@ -102,7 +94,7 @@ export function outlineXml(body: string, depth = 3): XmlOutline | undefined {
         attributePattern.lastIndex = p;
         const m = attributePattern.exec(body);
         if (!m) break;
-        attributes[m[1]!] = decodeEntities(m[2] ?? m[3] ?? '');
+        attributes[m[1]!] = unescapeXml(m[2] ?? m[3] ?? '');
         p = attributePattern.lastIndex;
       }
       while (p < body.length && /\s/.test(body[p]!)) p++;

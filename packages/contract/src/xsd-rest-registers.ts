@@ -1,4 +1,5 @@
 import type { RegisterDef } from './registers.js';
+import { escapeXml } from './xml-escape.js';
 
 /** Path of the generated schema, relative to `specs/xsd/`. */
 export const restRegistersXsdFile = 'rest-registers.xsd';
@@ -21,10 +22,6 @@ const header = `<?xml version="1.0" encoding="UTF-8"?>
 export function urlKeyPattern(key: readonly string[]): string {
   if (key.length <= 1) return '[^/?#\\s]+';
   return key.map(() => '[^/?#\\s]*').join('/');
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function renderRegister(r: RegisterDef): string {

@@ -79,4 +79,3 @@ export { type RecordChange, RecordStore, type StoreOptions, type Tombstone } fro
 export { type RecordData, RecordTable, type StoredRecord, tableName } from './store/record-table.js';
 export { formatAmount, formatQuantity, isDecimal, parseDecimal, round } from './values/decimal.js';
 export { isKnownVatCode, vatRate, vatRates } from './values/vat.js';
-export { escapeXml, hasForbiddenXmlChar } from './values/xml-escape.js';

@@ -4,6 +4,8 @@
  * Signing lives in sign.ts and checking in verify.ts; this file holds only what both read.
  */
 
+import { decodeBase64Strict } from '@erpcert/contract';
+
 /** The in-toto payload type (in-toto attestation framework, envelope.md). */
 export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 
@@ -39,13 +41,11 @@ export function pae(payloadType: string, payload: Uint8Array): Buffer {
   ]);
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Decodes standard base64, refusing any other character (Buffer.from would skip them silently). */
+/** Decodes standard base64 strictly (contract's decodeBase64Strict); anything else is an envelope format error. */
 export function base64Bytes(text: string, what: string): Buffer {
-  const compact = text.replace(/\s+/g, '');
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) throw new EnvelopeFormatError(`${what} is not base64`);
-  return Buffer.from(compact, 'base64');
+  const bytes = decodeBase64Strict(text);
+  if (bytes === undefined) throw new EnvelopeFormatError(`${what} is not base64`);
+  return bytes;
 }
 
 /**

@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { escapeRegExp } from '@erpcert/contract';
 import { startServer } from '@erpcert/refserver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
@@ -51,8 +52,6 @@ function echoingMutant(password: string): Mutant {
   };
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Where the password shows in `text` as a credential: the Basic credential, `password=`, `"password": "..."`
  * (also JSON inside JSON), `x-erp-password: ...`, a cookie value; and, for a password long enough to be
@@ -60,14 +59,14 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 function leaks(content: string, password: string): string[] {
   const basic = Buffer.from(`${USER}:${password}`).toString('base64');
-  const value = `(?:${escapeRe(password)}|${escapeRe(encodeURIComponent(password))})(?![\\w%])`;
+  const value = `(?:${escapeRegExp(password)}|${escapeRegExp(encodeURIComponent(password))})(?![\\w%])`;
   const patterns = [
-    new RegExp(escapeRe(basic)),
+    new RegExp(escapeRegExp(basic)),
     new RegExp(`password\\\\?"?\\s*[:=]\\s*\\\\?"?${value}`, 'i'),
     new RegExp(`(?:remember_me|HSESSION)=${value}`, 'i'),
   ];
   if (password.length >= MIN_SECRET_LENGTH)
-    patterns.push(new RegExp(escapeRe(password)), new RegExp(escapeRe(encodeURIComponent(password))));
+    patterns.push(new RegExp(escapeRegExp(password)), new RegExp(escapeRegExp(encodeURIComponent(password))));
   return patterns.flatMap((p) => (p.test(content) ? [p.source] : []));
 }
 

@@ -1,3 +1,4 @@
+import { markdownCell } from '@erpcert/contract';
 import type { LoadRunDocument } from './load-results.js';
 import {
   baselineTable,
@@ -12,12 +13,10 @@ import {
   verdictTable,
 } from './report-sections.js';
 
-const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /** A Markdown table (GitHub flavour). */
 export function markdownTable(t: Table): string {
   const align = t.head.map((_, i) => (t.numeric.includes(i) ? '---:' : '---'));
-  return [t.head, align, ...t.rows].map((r) => `| ${r.map(cell).join(' | ')} |`).join('\n');
+  return [t.head, align, ...t.rows].map((r) => `| ${r.map(markdownCell).join(' | ')} |`).join('\n');
 }
 
 /** summary.md: the verdicts, latencies, errors, sizes, saturation steps and baseline changes of a load run. */

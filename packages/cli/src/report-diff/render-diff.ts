@@ -2,9 +2,10 @@
  * The diff of two report folders as a terminal table and as Markdown (for a pull request comment or a CI job
  * summary: `erpcert report diff OLD NEW --md diff.md`, then `cat diff.md >> "$GITHUB_STEP_SUMMARY"`).
  */
+
+import { markdownCell } from '@erpcert/contract';
 import { formatChange } from '../load/baseline.js';
 import { formatNumber } from '../load/figures.js';
-import { mdCell } from '../reports/summary-md.js';
 import type { ConformanceDiff } from './conformance-diff.js';
 import type { LoadDiff, LoadFigureDiff } from './load-diff.js';
 
@@ -27,7 +28,7 @@ function mdTable(head: readonly string[], rows: readonly (readonly string[])[]):
   return [
     `| ${head.join(' | ')} |`,
     `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.map(mdCell).join(' | ')} |`),
+    ...rows.map((r) => `| ${r.map(markdownCell).join(' | ')} |`),
   ];
 }
 
@@ -95,7 +96,7 @@ export function renderDiffText(d: ReportDiff): string {
 
 /** The diff as Markdown. */
 export function renderDiffMd(d: ReportDiff): string {
-  const out = [`### erpcert: what changed since \`${mdCell(d.folders.old)}\``, ''];
+  const out = [`### erpcert: what changed since \`${markdownCell(d.folders.old)}\``, ''];
   if (d.kind === 'conformance') {
     out.push(
       `Conformance, ${d.old.startedAt} (${d.old.profile}) to ${d.new.startedAt} (${d.new.profile}): ${conformanceHeadline(d)}.`,
@@ -132,7 +133,7 @@ export function renderDiffMd(d: ReportDiff): string {
     if (d.onlyOld.length > 0) out.push('', `Only in the old run: ${d.onlyOld.join(', ')}`);
     if (d.onlyNew.length > 0) out.push('', `Only in the new run: ${d.onlyNew.join(', ')}`);
   }
-  if (d.notes.length > 0) out.push('', ...d.notes.map((n) => `- Note: ${mdCell(n)}`));
+  if (d.notes.length > 0) out.push('', ...d.notes.map((n) => `- Note: ${markdownCell(n)}`));
   out.push('');
   return out.join('\n');
 }

@@ -3,14 +3,10 @@
  * keeps on the target between runs, listed apart from the run's residue, with what they are, why they stay and
  * how many there are. Built from the accounts the test workers leave in the run folder.
  */
+import { markdownCell } from '@erpcert/contract';
 import { esc } from './html.js';
 import type { FixtureSetInfo, FixturesInfo, ResultsDocument } from './results.js';
 import { FIXTURE_SETS, type FixtureAccount, fixtureCodes, fixtureSchemeText } from './runner.js';
-
-/** Escapes text for a Markdown table cell (as summary-md.ts does; kept here to avoid an import cycle). */
-function mdCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
 
 /** The `fixtures` section of results.json from the workers' accounts (the last account of a set wins). */
 export function fixturesInfo(prefix: string, accounts: readonly FixtureAccount[]): FixturesInfo {
@@ -51,13 +47,13 @@ export function fixturesMd(doc: ResultsDocument): string[] {
     '',
     '### Fixture set (kept on the target, not residue)',
     '',
-    `Prefix \`${f.prefix}\` (\`--fixture-prefix\`); scheme: ${mdCell(f.scheme)}. Runs reuse these records and put back what a person changed; no run creates them twice.`,
+    `Prefix \`${f.prefix}\` (\`--fixture-prefix\`); scheme: ${markdownCell(f.scheme)}. Runs reuse these records and put back what a person changed; no run creates them twice.`,
     '',
     '| Set | Register | Codes | Records | This run | Why it stays |',
     '|---|---|---|---:|---|---|',
     ...f.sets.map(
       (s) =>
-        `| ${mdCell(s.id)}: ${mdCell(s.purpose)} | ${s.register} | \`${mdCell(s.codes)}\` | ${s.count} | ${mdCell(statusText(s))} | ${mdCell(s.why)} |`,
+        `| ${markdownCell(s.id)}: ${markdownCell(s.purpose)} | ${s.register} | \`${markdownCell(s.codes)}\` | ${s.count} | ${markdownCell(statusText(s))} | ${markdownCell(s.why)} |`,
     ),
   ];
 }

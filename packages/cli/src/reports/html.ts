@@ -1,13 +1,13 @@
 /** Shared pieces of the HTML reports: escaping and the one inline stylesheet (no external assets). */
 
-/** Escapes text for HTML element content and double-quoted attributes. */
+import { escapeXml } from '@erpcert/contract';
+
+/**
+ * Escapes a value for HTML element content and quoted attributes: the contract's escapeXml (the five entities, all
+ * of which HTML 5 knows; characters XML forbids, which HTML forbids too, as U+FFFD); null and undefined are ''.
+ */
 export function esc(text: string | number | null | undefined): string {
-  return String(text ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return escapeXml(String(text ?? ''));
 }
 
 /** A verdict as a coloured label; `NONE` reads "not judged". */

@@ -7,28 +7,8 @@
  * counted in `skipped`, and the evidence in `<system-out>`; WARN passes with the advisory in `<system-out>`. Rules no test judged (NONE) are left out:
  * the coverage table of report.html and results.json lists them.
  */
+import { escapeXml, escapeXmlAttribute } from '@erpcert/contract';
 import type { FailureEntry, ResultsDocument, RuleResult } from './results.js';
-
-/** Characters XML 1.0 does not allow at all (C0 controls other than tab, LF, CR; lone surrogates; U+FFFE/F). */
-const INVALID_XML =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching the characters XML forbids is the point
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Escapes text for an XML element or attribute; characters XML cannot hold become U+FFFD. */
-export function xmlEscape(text: string): string {
-  return text
-    .replace(INVALID_XML, '\uFFFD')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
-/** Attribute values also keep their line breaks and tabs (otherwise normalised to spaces by parsers). */
-function attr(text: string): string {
-  return xmlEscape(text).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
-}
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -56,10 +36,10 @@ function failureText(f: FailureEntry): string {
 
 function testcase(rule: RuleResult, doc: ResultsDocument, durationOf: (testId: string) => number): string {
   const time = seconds(rule.tests.reduce((sum, t) => sum + durationOf(t), 0));
-  const open = `    <testcase classname="${attr(rule.area)}" name="${attr(`${rule.id}: ${rule.title}`)}" time="${time}"`;
+  const open = `    <testcase classname="${escapeXmlAttribute(rule.area)}" name="${escapeXmlAttribute(`${rule.id}: ${rule.title}`)}" time="${time}"`;
   if (rule.verdict === 'PASS') return `${open}/>`;
   if (rule.verdict === 'SKIP')
-    return `${open}>\n      <skipped message="${attr(rule.reason ?? 'skipped')}"/>\n    </testcase>`;
+    return `${open}>\n      <skipped message="${escapeXmlAttribute(rule.reason ?? 'skipped')}"/>\n    </testcase>`;
   if (rule.verdict === 'KNOWN' && rule.known !== null) {
     const k = rule.known;
     const message = `KNOWN (${k.verdict}), accepted by the baseline: ${k.reason || 'no reason given yet'}${k.expires ? `; expires ${k.expires}` : ''}${k.ticket ? `; ${k.ticket}` : ''}`;
@@ -67,10 +47,10 @@ function testcase(rule: RuleResult, doc: ResultsDocument, durationOf: (testId: s
       .map((i) => doc.failures[i]!)
       .map(failureText)
       .join('\n\n----\n\n');
-    return `${open}>\n      <skipped message="${attr(message)}"/>${evidence ? `\n      <system-out>${xmlEscape(evidence)}</system-out>` : ''}\n    </testcase>`;
+    return `${open}>\n      <skipped message="${escapeXmlAttribute(message)}"/>${evidence ? `\n      <system-out>${escapeXml(evidence)}</system-out>` : ''}\n    </testcase>`;
   }
   if (rule.verdict === 'WARN') {
-    return `${open}>\n      <system-out>${xmlEscape(`WARN (advisory, ${rule.standing}): ${rule.reason ?? ''}`)}</system-out>\n    </testcase>`;
+    return `${open}>\n      <system-out>${escapeXml(`WARN (advisory, ${rule.standing}): ${rule.reason ?? ''}`)}</system-out>\n    </testcase>`;
   }
   const element = rule.verdict === 'ERROR' ? 'error' : 'failure';
   const failures = rule.failures.map((i) => doc.failures[i]!).filter((f) => f.verdict === rule.verdict);
@@ -84,11 +64,11 @@ function testcase(rule: RuleResult, doc: ResultsDocument, durationOf: (testId: s
   const causes = rule.verdict === 'FAIL' && rule.causedBy?.length ? rule.causedBy : undefined;
   const follows = causes ? `follows from ${causes.join(', ')}: ` : '';
   const properties = causes
-    ? `\n      <properties><property name="causedBy" value="${attr(causes.join(','))}"/></properties>`
+    ? `\n      <properties><property name="causedBy" value="${escapeXmlAttribute(causes.join(','))}"/></properties>`
     : '';
   return (
-    `${open}>${properties}\n      <${element} message="${attr(follows + (first?.message ?? rule.reason ?? fallback) + standing)}" type="${attr(type)}">` +
-    `${xmlEscape(body)}</${element}>\n    </testcase>`
+    `${open}>${properties}\n      <${element} message="${escapeXmlAttribute(follows + (first?.message ?? rule.reason ?? fallback) + standing)}" type="${escapeXmlAttribute(type)}">` +
+    `${escapeXml(body)}</${element}>\n    </testcase>`
   );
 }
 
@@ -103,7 +83,7 @@ export function renderJunit(doc: ResultsDocument): string {
     const n = (v: string) => rules.filter((r) => r.verdict === v).length;
     const time = seconds(rules.flatMap((r) => r.tests).reduce((s, t) => s + durationOf(t), 0));
     return [
-      `  <testsuite name="${attr(area)}" tests="${rules.length}" failures="${n('FAIL')}" errors="${n('ERROR')}" skipped="${n('SKIP') + n('KNOWN')}" time="${time}" timestamp="${attr(doc.run.startedAt)}">`,
+      `  <testsuite name="${escapeXmlAttribute(area)}" tests="${rules.length}" failures="${n('FAIL')}" errors="${n('ERROR')}" skipped="${n('SKIP') + n('KNOWN')}" time="${time}" timestamp="${escapeXmlAttribute(doc.run.startedAt)}">`,
       ...rules.map((r) => testcase(r, doc, durationOf)),
       '  </testsuite>',
     ].join('\n');
@@ -111,7 +91,7 @@ export function renderJunit(doc: ResultsDocument): string {
   const count = (v: string) => judged.filter((r) => r.verdict === v).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="erpcert conform ${attr(doc.run.target.url)}" tests="${judged.length}" failures="${count('FAIL')}" errors="${count('ERROR')}" skipped="${count('SKIP') + count('KNOWN')}" time="${seconds(doc.run.durationMs)}">`,
+    `<testsuites name="erpcert conform ${escapeXmlAttribute(doc.run.target.url)}" tests="${judged.length}" failures="${count('FAIL')}" errors="${count('ERROR')}" skipped="${count('SKIP') + count('KNOWN')}" time="${seconds(doc.run.durationMs)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conformCommand, curlLine, replayCommand, shellQuote } from './replay.js';
-
-describe('shellQuote', () => {
-  it.each([
-    ['REST.QUERY.SORT_ASCENDING', 'REST.QUERY.SORT_ASCENDING'],
-    ['http://h:8080/x', 'http://h:8080/x'],
-    ['a b', "'a b'"],
-    ["it's", `'it'"'"'s'`],
-    ['$HOME', "'$HOME'"],
-  ])('%s -> %s', (word, want) => {
-    expect(shellQuote(word)).toBe(want);
-  });
-});
+import { conformCommand, curlLine, replayCommand } from './replay.js';
 
 describe('replayCommand', () => {
   it.each([
@@ -71,7 +59,7 @@ describe('curlLine', () => {
     });
     expect(line).toBe(
       `curl -sS -i -X POST 'http://127.0.0.1:8080/api/1/IVVc?compcode=1' -u "$ERPCERT_USER:$ERPCERT_PASSWORD" ` +
-        `-H 'Content-Type: application/x-www-form-urlencoded' --data-binary 'set_field.CustCode=O'"'"'Neil'`,
+        `-H 'Content-Type: application/x-www-form-urlencoded' --data-binary 'set_field.CustCode=O'\\''Neil'`,
     );
   });
 

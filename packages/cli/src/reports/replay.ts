@@ -3,13 +3,8 @@
  * replays it; schemathesis: "Reproduce with:" and a curl command). Secrets never appear: the password
  * stays in `ERPCERT_PASSWORD` or the config file, and curl lines read it from the environment.
  */
+import { shellQuote } from '@erpcert/client';
 import { DEFAULT_FIXTURE_PREFIX, type RecordedExchange } from './runner.js';
-
-/** Quotes one word for a POSIX shell when it needs it. */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'"'"'`)}'`;
-}
 
 /** The options of a run that a replay must repeat (never the password). */
 export interface ReplayBase {

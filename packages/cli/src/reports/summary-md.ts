@@ -2,6 +2,7 @@
  * summary.md: a short Markdown account that fits a CI job summary (GitHub's `$GITHUB_STEP_SUMMARY`):
  * totals, a table per rule area, the failures with their replay commands, the residue and the problems.
  */
+import { markdownCell } from '@erpcert/contract';
 import { signatureLine } from '../attest/signature-line.js';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
 import { causeGroups, causeOrder, failCountText, rootCauses } from './causes.js';
@@ -12,11 +13,6 @@ import type { ResultsDocument, VerdictCounts } from './results.js';
 /** At most this many failures are written out; the rest are counted (job summaries are limited to 1 MiB). */
 const MAX_FAILURES = 50;
 const MAX_TEXT = 2000;
-
-/** Escapes text for a Markdown table cell. */
-export function mdCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
 
 function fence(text: string, lang = ''): string {
   const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
@@ -43,7 +39,7 @@ function knownMd(doc: ResultsDocument): string[] {
     '',
     '### Known deviations',
     '',
-    `${kd.entries} entr${kd.entries === 1 ? 'y' : 'ies'} in \`${mdCell(kd.file)}\`${kd.strict ? ' (--strict-baseline)' : ''}: ` +
+    `${kd.entries} entr${kd.entries === 1 ? 'y' : 'ies'} in \`${markdownCell(kd.file)}\`${kd.strict ? ' (--strict-baseline)' : ''}: ` +
       `${known.length} KNOWN, ${kd.fixed.length} fixed, ${kd.expired.length} expired, ${kd.unjudged.length} not judged in this run.` +
       `${kd.added !== null ? ` This run added ${kd.added.length} (--write-baseline).` : ''}`,
   ];
@@ -52,12 +48,12 @@ function knownMd(doc: ResultsDocument): string[] {
     for (const r of known) {
       const k = r.known!;
       out.push(
-        `| ${r.id} | ${k.verdict} | ${mdCell(k.reason || '(no reason given yet)')} | ${k.expires ?? ''} | ${mdCell(k.ticket ?? '')} |`,
+        `| ${r.id} | ${k.verdict} | ${markdownCell(k.reason || '(no reason given yet)')} | ${k.expires ?? ''} | ${markdownCell(k.ticket ?? '')} |`,
       );
     }
   }
   const lines = knownDeviationsVerdictLines(kd);
-  if (lines.length > 0) out.push('', ...lines.map((l) => `- ${mdCell(l)}`));
+  if (lines.length > 0) out.push('', ...lines.map((l) => `- ${markdownCell(l)}`));
   return out;
 }
 
@@ -132,7 +128,7 @@ export function renderSummaryMd(doc: ResultsDocument): string {
     for (const f of failures.slice(0, MAX_FAILURES)) {
       const titles = f.rules.map((id) => `${id}: ${doc.rules.find((r) => r.id === id)?.title ?? ''}`);
       const follows = f.causedBy?.length ? ` (follows from ${f.causedBy.join(', ')})` : '';
-      out.push(`#### ${f.verdict} ${mdCell(titles.join('; '))}${follows}`, '', mdCell(clip(f.message)), '');
+      out.push(`#### ${f.verdict} ${markdownCell(titles.join('; '))}${follows}`, '', markdownCell(clip(f.message)), '');
       if (f.counterexample !== null) out.push('Counterexample:', '', fence(clip(f.counterexample)), '');
       out.push('Reproduce with:', '', fence(f.replay, 'sh'), '');
     }
@@ -154,12 +150,14 @@ export function renderSummaryMd(doc: ResultsDocument): string {
   if (cleanup.residue.length > 0) {
     out.push('', '| Register | Key | Company | Status | Reason |', '|---|---|---|---|---|');
     for (const r of cleanup.residue) {
-      out.push(`| ${mdCell(r.register)} | ${mdCell(r.key)} | ${r.company ?? ''} | ${r.status} | ${mdCell(r.reason)} |`);
+      out.push(
+        `| ${markdownCell(r.register)} | ${markdownCell(r.key)} | ${r.company ?? ''} | ${r.status} | ${markdownCell(r.reason)} |`,
+      );
     }
   }
   out.push(...fixturesMd(doc));
   if (doc.problems.length > 0) {
-    out.push('', '### Problems of the run', '', ...doc.problems.slice(0, 50).map((p) => `- ${mdCell(clip(p))}`));
+    out.push('', '### Problems of the run', '', ...doc.problems.slice(0, 50).map((p) => `- ${markdownCell(clip(p))}`));
   }
   out.push('', `Repeat this run: \`${run.command}\``, '');
   return out.join('\n');

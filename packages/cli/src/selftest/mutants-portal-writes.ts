@@ -3,6 +3,7 @@
  * sendemail; §7 "Record is locked"; §2 field triggers; §4 rule 2, each searched field of each lookup): each takes
  * one documented behaviour, or one member of a list, away.
  */
+import { unescapeXml } from '@erpcert/contract';
 import { emptySuccess, refusal } from './mutants-portal.js';
 import type { Mutant, ProxyRequest, ProxyResponse } from './proxy.js';
 import { portalAction, queryOf, text, withText } from './wire.js';
@@ -94,14 +95,6 @@ function startsWord(value: string, term: string): boolean {
   return false;
 }
 
-const xmlText = (x: string) =>
-  x
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
-
 /**
  * A lookup that does not search one of its documented fields (§4 rule 2): of the results, those that no term
  * finds in the `kept` fields (the searched fields but the ignored one) are dropped.
@@ -117,7 +110,7 @@ function lookupIgnores(register: string, ignored: string, kept: readonly string[
       if (terms.length === 0) return res;
       const body = text(res);
       const out = body.replace(new RegExp(`<${register}>([\\s\\S]*?)</${register}>`, 'g'), (whole, inner: string) => {
-        const values = kept.map((f) => xmlText(new RegExp(`<${f}>([^<]*)</${f}>`).exec(inner)?.[1] ?? ''));
+        const values = kept.map((f) => unescapeXml(new RegExp(`<${f}>([^<]*)</${f}>`).exec(inner)?.[1] ?? ''));
         return terms.every((t) => values.some((v) => startsWord(v, t))) ? whole : '';
       });
       return out === body ? res : withText(res, out);
@@ -147,7 +140,7 @@ function listSearchIgnores(register: 'ARVc' | 'APVc', ignored: string, rule: str
       let dropped = 0;
       let out = body.replace(new RegExp(`<${register}>([\\s\\S]*?)</${register}>`, 'g'), (whole, inner: string) => {
         const found = kept.some((f) =>
-          xmlText(new RegExp(`<${f}>([^<]*)</${f}>`).exec(inner)?.[1] ?? '')
+          unescapeXml(new RegExp(`<${f}>([^<]*)</${f}>`).exec(inner)?.[1] ?? '')
             .toLowerCase()
             .includes(needle),
         );

@@ -2,6 +2,7 @@
  * Mutants of the record REST API (record-rest-api.md): the record shape, the envelope, the sequence feed,
  * writes, read-only registers and the company. Each breaks one documented behaviour and names its rules.
  */
+import { escapeXml } from '@erpcert/contract';
 import type { Mutant, ProxyRequest, ProxyResponse } from './proxy.js';
 import { editRecords, isJson, isPortal, pathOf, queryOf, restRegister, text, withQuery, withText } from './wire.js';
 
@@ -62,7 +63,7 @@ export function readOnlyAcceptsWrite(
     });
   const xmlRecord = (r: Record<string, string>) =>
     `<${register} register="${register}" sequence="1" url="${url(r)}">${Object.entries(r)
-      .map(([k, v]) => `<${k}>${v.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</${k}>`)
+      .map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`)
       .join('')}<rows/></${register}>`;
   return {
     id,

@@ -3,6 +3,7 @@
  * reference server and names the rule ids that break. `erpcert conform --only <those rules>` against the
  * mutant must FAIL exactly those rules (selftest.test.ts).
  */
+import { escapeXml } from '@erpcert/contract';
 import { causeMutants } from './mutants-causes.js';
 import { portalMutants } from './mutants-portal.js';
 import { portalWriteMutants } from './mutants-portal-writes.js';
@@ -234,11 +235,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
           u.replace(/%[0-9A-Fa-f]{2}/g, (h) => String.fromCharCode(Number.parseInt(h.slice(1), 16)));
         const out = body
           .replace(/"@url":"([^"]*)"/g, (_m, u: string) => `"@url":"${decode(u).replace(/["\\]/g, '\\$&')}"`)
-          .replace(
-            / url="([^"]*)"/g,
-            (_m, u: string) =>
-              ` url="${decode(u).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}"`,
-          );
+          .replace(/ url="([^"]*)"/g, (_m, u: string) => ` url="${escapeXml(decode(u))}"`);
         return out === body ? res : withText(res, out);
       },
     },

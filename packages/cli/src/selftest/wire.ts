@@ -1,4 +1,5 @@
 /** Small request and response rewriting helpers of the self-test's mutants. */
+import { unescapeXml } from '@erpcert/contract';
 import type { ProxyRequest, ProxyResponse } from './proxy.js';
 
 /** The request's path without the query. */
@@ -76,14 +77,7 @@ function xmlRecords(body: string, register: string): { start: number; end: numbe
 /** The text of a field element of one XML record (`<Field>text</Field>`), or '' when empty or absent. */
 export function xmlField(recordXml: string, field: string): string {
   const m = new RegExp(`<${field}>([^<]*)</${field}>`).exec(recordXml);
-  return m
-    ? m[1]!
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&quot;/g, '"')
-        .replace(/&apos;/g, "'")
-        .replace(/&amp;/g, '&')
-    : '';
+  return m ? unescapeXml(m[1]!) : '';
 }
 
 /** A record as the mutants see it: its field values (header fields only) and a way to keep it in the body. */

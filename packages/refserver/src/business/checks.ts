@@ -1,8 +1,8 @@
+import { hasForbiddenXmlChar } from '@erpcert/contract';
 import { ErrorCode, validationError } from '../errors.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
 import { isDecimal, parseDecimal } from '../values/decimal.js';
 import { isKnownVatCode } from '../values/vat.js';
-import { hasForbiddenXmlChar } from '../values/xml-escape.js';
 import { type Draft, lookup, type WriteContext } from './draft.js';
 import { numericFields } from './sums.js';
 
@@ -25,7 +25,12 @@ export function checkValues(schema: RegisterSchema, d: Draft): void {
   const nums = numericFields[schema.name];
   for (const [f, v] of Object.entries(d.fields)) {
     if (v === '') continue;
-    if (hasForbiddenXmlChar(v)) throw validationError(ErrorCode.invalidValue, `${f} holds a control character`, f);
+    if (hasForbiddenXmlChar(v))
+      throw validationError(
+        ErrorCode.invalidValue,
+        `${f} holds a character XML cannot carry (a control character or a lone surrogate)`,
+        f,
+      );
     if (schema.intFields.has(f) && !SERIAL.test(v))
       throw validationError(ErrorCode.invalidValue, `${f} must be a whole number from 1, got "${v}"`, f);
     if (nums?.header.includes(f) && !isDecimal(v))
@@ -37,7 +42,12 @@ export function checkValues(schema: RegisterSchema, d: Draft): void {
     for (const [f, v] of Object.entries(r)) {
       if (v === '') continue;
       if (hasForbiddenXmlChar(v))
-        throw validationError(ErrorCode.invalidValue, `row ${i} ${f} holds a control character`, f, i);
+        throw validationError(
+          ErrorCode.invalidValue,
+          `row ${i} ${f} holds a character XML cannot carry (a control character or a lone surrogate)`,
+          f,
+          i,
+        );
       if (nums?.rows.includes(f) && !isDecimal(v))
         throw validationError(ErrorCode.invalidValue, `row ${i} ${f} must be a decimal number, got "${v}"`, f, i);
     }

@@ -1,12 +1,5 @@
+import { isCalendarDate } from '@erpcert/contract';
 import { PortalError } from './portal-error.js';
-
-/** YYYY-MM-DD that is a real calendar date. */
-export function isIsoDate(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === text;
-}
 
 /**
  * The parameters of one portal request. Names match case-insensitively (`UUID` and `uuid` are the same
@@ -62,7 +55,7 @@ export class PortalParams {
   date(name: string): string | undefined {
     const v = this.get(name);
     if (v === undefined || v === '') return undefined;
-    if (!isIsoDate(v)) throw new PortalError(`parameter "${name}" must be a date YYYY-MM-DD, got "${v}"`);
+    if (!isCalendarDate(v)) throw new PortalError(`parameter "${name}" must be a date YYYY-MM-DD, got "${v}"`);
     return v;
   }
 

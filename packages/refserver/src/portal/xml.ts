@@ -1,4 +1,4 @@
-import { escapeXml } from '../values/xml-escape.js';
+import { escapeXml } from '@erpcert/contract';
 
 /** Attributes as XML text: ` a="1" b="x"`, values escaped, in the given order. */
 export function attrs(values: Readonly<Record<string, string | number>>): string {

@@ -1,5 +1,5 @@
+import { escapeXml } from '@erpcert/contract';
 import type { ErrorInfo } from '../errors.js';
-import { escapeXml } from '../values/xml-escape.js';
 
 export type { ErrorInfo } from '../errors.js';
 

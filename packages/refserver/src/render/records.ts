@@ -1,5 +1,5 @@
+import { escapeXml } from '@erpcert/contract';
 import type { RecordPage, RenderPlan } from '../store/record-query.js';
-import { escapeXml } from '../values/xml-escape.js';
 
 /** How records are written: all fields (GET) or only the non-blank ones (POST, docs §4 rule 7). */
 export interface RenderOptions {

@@ -1,9 +1,9 @@
+import { escapeXml } from '@erpcert/contract';
 import type { App } from '../app-types.js';
 import { ErpError, ErrorCode } from '../errors.js';
 import { dataResponse } from '../http/respond.js';
 import type { AppResponse, RouteRequest } from '../http/types.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
-import { escapeXml } from '../values/xml-escape.js';
 
 /**
  * A settings block (VATCodeBlock) under `/api/<N>/<name>`: GET answers its one record as live servers do (issue

@@ -1,9 +1,9 @@
+import { escapeXml } from '@erpcert/contract';
 import type { AlreadyRegistered } from '../business/register-behaviour.js';
 import { textResponse } from '../http/respond.js';
 import type { AppResponse, RouteRequest } from '../http/types.js';
 import type { EnvelopeInfo } from '../render/envelope.js';
 import type { RegisterSchema } from '../schema/register-schema.js';
-import { escapeXml } from '../values/xml-escape.js';
 
 /**
  * Answers of live servers to registers described as data (specs/observed-fields.yaml, issue 21; README "Observed

@@ -390,6 +390,21 @@ describe('JSON POST (record-rest-api.md §4 rules 2 and 3)', () => {
   });
 
   it.each([
+    ['a lone surrogate (XML cannot carry it; the JSON and XML views would differ)', '\\ud800'],
+    ['a control character', '\\u0001'],
+  ])('refuses a value with %s, field named, nothing written', async (_name, jsonEscape) => {
+    const before = app.store.sequence;
+    const body = `{"data":{"CUVc":[{"Code":"LS1","Name":"a${jsonEscape}b"}]}}`;
+    const res = await call(app, 'POST', '/api/1/CUVc', {
+      body,
+      headers: { ...JSON_ACCEPT, 'content-type': 'application/json' },
+    });
+    expect(JSON.parse(res.text).error).toMatchObject({ '@code': '2003', '@field': 'Name' });
+    expect(app.store.sequence).toBe(before);
+    expect((await call(app, 'GET', '/api/1/CUVc/LS1')).status).toBe(404);
+  });
+
+  it.each([
     ['not JSON', '{"data":'],
     ['no data object', '{"IVVc":[]}'],
     ['another register', '{"data":{"CUVc":[{"Code":"X"}]}}'],

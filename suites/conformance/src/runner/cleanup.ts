@@ -3,7 +3,7 @@
  * is deleted through the documented APIs, or closed where the register has no documented delete but a
  * field that closes it; whatever stays behind is the run's residue, listed in the report.
  */
-import { getRegister } from '@erpcert/contract';
+import { getRegister, unescapeXml } from '@erpcert/contract';
 import type { LedgerEntry } from './ledger.js';
 import { portalUrl, restUrl, send, type TargetConnection, TargetUnreachableError } from './target-http.js';
 
@@ -68,12 +68,7 @@ type Attempt = { ok: true } | { ok: false; why: string };
 function attribute(tag: string, name: string): string | undefined {
   const m = new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`).exec(tag);
   const raw = m ? (m[2] ?? m[3] ?? '') : undefined;
-  return raw
-    ?.replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return raw === undefined ? undefined : unescapeXml(raw);
 }
 
 /** Success or failure of a portal operation result: `<error>` or a non-empty errstr fails (portal-action-api.md §7). */

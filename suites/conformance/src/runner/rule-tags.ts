@@ -4,6 +4,8 @@
  * (`erpcert conform --only`) before they run, and reads them back from `task.meta.erpcert.rules` after.
  */
 
+import { escapeRegExp } from '@erpcert/contract/text';
+
 /** One rule id as it may appear in a name: `<API>.<AREA>.<NAME>` (specs/rules.yaml "Id scheme"). */
 const ID_IN_NAME = /(?:REST|PORTAL)\.[A-Z0-9_]+\.[A-Z0-9_]+/gi;
 
@@ -16,10 +18,6 @@ export function rulesInName(name: string): string[] {
   if (!prefix) return [];
   const ids = (prefix[1]!.match(ID_IN_NAME) ?? []).map((id) => id.toUpperCase());
   return [...new Set(ids)];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -4,6 +4,8 @@
  * is edited (each record of a list). The body comes back unchanged when the path is not in it.
  */
 
+import { escapeXml, unescapeXml } from '@erpcert/contract';
+
 /** What to do at the path. */
 export type PathEdit =
   | { readonly op: 'remove' }
@@ -13,15 +15,6 @@ export type PathEdit =
    * member itself (`rows: null`, not a list of null rows, which an empty list never shows).
    */
   | { readonly op: 'value'; readonly value: (old: unknown) => unknown; readonly whole?: boolean };
-
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
-const unescapeXml = (s: string) =>
-  s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
 
 interface Span {
   /** Start of `<name`. */

@@ -1,3 +1,4 @@
+import { decodeBase64Strict } from '@erpcert/contract';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { PortalError } from '../handler.js';
 
@@ -13,15 +14,6 @@ const parser = new XMLParser({
   trimValues: true,
   isArray: (name) => name === 'file',
 });
-
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Decodes strict base64 (whitespace allowed between characters); undefined when malformed. */
-export function decodeBase64(text: string): Buffer | undefined {
-  const compact = text.replace(/\s+/g, '');
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) return undefined;
-  return Buffer.from(compact, 'base64');
-}
 
 /** A file name that names one file: no path separators, no control characters, at most 255 characters. */
 function checkFilename(name: string): string {
@@ -54,7 +46,7 @@ export function parseUploadBody(body: Buffer): UploadedFile {
   if (typeof file.filename !== 'string') throw new PortalError('<file> must hold one <filename> with the file name');
   if (file.base64 !== undefined && typeof file.base64 !== 'string')
     throw new PortalError('<file> must hold one <base64> with the content');
-  const content = decodeBase64(file.base64 ?? '');
+  const content = decodeBase64Strict(file.base64 ?? '');
   if (!content) throw new PortalError('<base64> is not valid base64');
   return { filename: checkFilename(file.filename), content };
 }

@@ -1,3 +1,4 @@
+import { unescapeXml } from '@erpcert/contract';
 import type { RecordStore } from '../../store/record-store.js';
 import type { StoredRecord } from '../../store/record-table.js';
 import { formatAmount, parseDecimal } from '../../values/decimal.js';
@@ -102,15 +103,11 @@ const amount = (s: string | undefined) =>
 
 /** Plain text of a Math field that may hold HTML (posttext, §4 "Post text": "text or HTML"). */
 function plainText(html: string): string[] {
-  const text = html
+  const markup = html
     .replace(/<br\s*\/?>|<\/p>|<\/div>|<\/li>/gi, '\n')
     .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&amp;/g, '&');
+    .replace(/&nbsp;/g, ' ');
+  const text = unescapeXml(markup);
   const lines: string[] = [];
   for (const para of text.split('\n')) {
     let line = '';

@@ -1,8 +1,8 @@
+import { isCalendarDate } from '@erpcert/contract';
 import type { StoredRecord } from '../../store/record-table.js';
 import { parseDecimal } from '../../values/decimal.js';
 import type { PortalContext } from '../handler.js';
 import { PortalError } from '../handler.js';
-import { isIsoDate } from '../params.js';
 
 /**
  * An employee's data in the payroll registers of a country (README "Employee portal"): `est` (also without
@@ -48,7 +48,7 @@ const utc = (d: string) => Date.parse(`${d}T00:00:00Z`);
 
 /** Calendar days of [start, end] within [from, to], both included (0 when apart or a date is missing). */
 export function overlapDays(start: string, end: string, from: string, to: string): number {
-  if (!isIsoDate(start)) return 0;
+  if (!isCalendarDate(start)) return 0;
   const s = start > from ? start : from;
   const e = end !== '' && end < to ? end : to;
   return e < s ? 0 : Math.round((utc(e) - utc(s)) / DAY) + 1;

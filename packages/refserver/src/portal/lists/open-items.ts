@@ -1,6 +1,6 @@
+import { isCalendarDate } from '@erpcert/contract';
 import { formatAmount, parseDecimal } from '../../values/decimal.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
-import { isIsoDate } from '../params.js';
 import { attrs, recordElementXml } from '../xml.js';
 import { type ListRequest, parseListRequest } from './list-params.js';
 
@@ -27,7 +27,7 @@ export function referenceNumber(base: string): string {
 
 /** The first of the dates that is a real date, else today: every open item has a due date (README). */
 function dueDate(today: string, ...dates: (string | null | undefined)[]): string {
-  return dates.find((d): d is string => typeof d === 'string' && isIsoDate(d)) ?? today;
+  return dates.find((d): d is string => typeof d === 'string' && isCalendarDate(d)) ?? today;
 }
 
 /** Sums of a row field per key over the rows of a register's records (json_each over `_rows`). */

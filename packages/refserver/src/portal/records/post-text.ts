@@ -1,5 +1,5 @@
+import { hasForbiddenXmlChar } from '@erpcert/contract';
 import { parseForm } from '../../http/form-body.js';
-import { hasForbiddenXmlChar } from '../../values/xml-escape.js';
 import type { PortalHandler } from '../handler.js';
 import { PortalError } from '../handler.js';
 import { okXml } from '../xml.js';

@@ -1,7 +1,7 @@
+import { isCalendarDate } from '@erpcert/contract';
 import { findUser, groupRights, RIGHTS, reportRight } from '../access.js';
 import type { PortalContext, PortalHandler } from '../handler.js';
 import { ACCESS_DENIED, PortalError } from '../handler.js';
-import { isIsoDate } from '../params.js';
 import { REPORT_LANGS, REPORTS, type ReportDef, type ReportLang } from './report-catalogue.js';
 
 /**
@@ -77,7 +77,7 @@ function specOf(ctx: PortalContext, r: ReportDef, value: unknown): Record<string
     const text = v === undefined || v === null ? '' : typeof v === 'object' ? undefined : String(v);
     if (text === undefined) throw new PortalError(`spec.${f.name} must be a string`);
     const val = text === '' ? f.default(ctx.today) : text;
-    if (f.type === 2 && !isIsoDate(val))
+    if (f.type === 2 && !isCalendarDate(val))
       throw new PortalError(`spec.${f.name} must be a date YYYY-MM-DD, got "${val}"`);
     if (f.values && !f.values.includes(val))
       throw new PortalError(`spec.${f.name} must be one of ${f.values.join(', ')}, got "${val}"`);

@@ -1,5 +1,5 @@
+import { isCalendarDate } from '@erpcert/contract';
 import { isDecimal } from '../../values/decimal.js';
-import { isIsoDate } from '../params.js';
 import { closingFields } from '../workflow/activities.js';
 import { costTime, endDateFor, isTime } from '../workflow/activity-times.js';
 import { expandPersons } from '../workflow/persons.js';
@@ -39,9 +39,9 @@ const actTimes: Effect = (t) => {
   for (const k of ['StartTime', 'EndTime'] as const)
     if ((f[k] ?? '') !== '' && !isTime(f[k]!)) warn(t, `${k} "${f[k]}" is not a time HH:MM`);
   for (const k of ['TransDate', 'EndDate'] as const)
-    if ((f[k] ?? '') !== '' && !isIsoDate(f[k]!)) warn(t, `${k} "${f[k]}" is not a date YYYY-MM-DD`);
+    if ((f[k] ?? '') !== '' && !isCalendarDate(f[k]!)) warn(t, `${k} "${f[k]}" is not a date YYYY-MM-DD`);
   if (t.field === 'EndDate') {
-    if (isIsoDate(f.EndDate ?? '') && isIsoDate(f.TransDate ?? '') && f.EndDate! < f.TransDate!)
+    if (isCalendarDate(f.EndDate ?? '') && isCalendarDate(f.TransDate ?? '') && f.EndDate! < f.TransDate!)
       warn(t, `EndDate ${f.EndDate} is before TransDate ${f.TransDate}`);
   } else f.EndDate = endDateFor(f.TransDate ?? '', f.EndDate ?? '');
   const cost = costTime(f.TransDate ?? '', f.StartTime ?? '', f.EndDate ?? '', f.EndTime ?? '');
@@ -123,7 +123,7 @@ export function dayCounts(start: string, end: string): { calendar: number; work:
 function period(t: TriggerRun, startField: string, endField: string): { calendar: number; work: number } | undefined {
   const s = t.d.fields[startField] ?? '';
   const e = t.d.fields[endField] ?? '';
-  if (!isIsoDate(s) || !isIsoDate(e)) return undefined;
+  if (!isCalendarDate(s) || !isCalendarDate(e)) return undefined;
   if (e < s) {
     warn(t, `${endField} ${e} is before ${startField} ${s}`);
     return undefined;

@@ -5,6 +5,9 @@
  * (§7 "In field-trigger responses, warnings are returned in messages[].description while success stays
  * true"). Each function returns the normalised value, or the warning.
  */
+
+import { isCalendarDate } from '@erpcert/contract';
+
 export type Checked = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly warning: string };
 
 const ok = (value: string): Checked => ({ ok: true, value });
@@ -183,9 +186,7 @@ export function checkEstonianIdCode(text: string): Checked {
     return bad(`IDCode "${text}" is not an Estonian personal code: 11 digits, the first 1 to 6`);
   const century = [1800, 1800, 1900, 1900, 2000, 2000][Number(v[0]) - 1]!;
   const date = `${century + Number(v.slice(1, 3))}-${v.slice(3, 5)}-${v.slice(5, 7)}`;
-  const d = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== date)
-    return bad(`IDCode "${text}" holds no real birth date (${date})`);
+  if (!isCalendarDate(date)) return bad(`IDCode "${text}" holds no real birth date (${date})`);
   if (estonianCheck(v.slice(0, 10)) !== Number(v[10])) return bad(`IDCode "${text}": the check digit does not match`);
   return ok(date);
 }

@@ -1,5 +1,5 @@
+import { isCalendarDate } from '@erpcert/contract';
 import { formatQuantity } from '../../values/decimal.js';
-import { isIsoDate } from '../params.js';
 
 /**
  * Times of an activity (ActVc): TransDate + StartTime is the start, EndDate + EndTime the end, CostTime the
@@ -16,7 +16,7 @@ export function isTime(text: string): boolean {
 }
 
 function minutes(date: string, time: string): number | undefined {
-  if (!isIsoDate(date) || !isTime(time)) return undefined;
+  if (!isCalendarDate(date) || !isTime(time)) return undefined;
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const [hh, mm] = time.split(':').map(Number) as [number, number];
   return Date.UTC(y, m - 1, d) / 60_000 + hh * 60 + mm;
@@ -24,8 +24,8 @@ function minutes(date: string, time: string): number | undefined {
 
 /** The end date of an activity: EndDate, unless it is empty or before TransDate (then TransDate). */
 export function endDateFor(transDate: string, endDate: string): string {
-  if (!isIsoDate(transDate)) return endDate;
-  return isIsoDate(endDate) && endDate >= transDate ? endDate : transDate;
+  if (!isCalendarDate(transDate)) return endDate;
+  return isCalendarDate(endDate) && endDate >= transDate ? endDate : transDate;
 }
 
 /** Hours from start to end (2 decimals, never negative), or undefined when a date or time is missing. */

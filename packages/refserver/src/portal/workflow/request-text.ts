@@ -1,4 +1,4 @@
-import { hasForbiddenXmlChar } from '../../values/xml-escape.js';
+import { hasForbiddenXmlChar } from '@erpcert/contract';
 import type { PortalContext } from '../handler.js';
 import { PortalError } from '../handler.js';
 

@@ -1,7 +1,7 @@
+import { escapeXml } from '@erpcert/contract';
 import type { App } from '../../app-types.js';
 import { textResponse } from '../../http/respond.js';
 import type { AppResponse, RouteHandler } from '../../http/types.js';
-import { escapeXml } from '../../values/xml-escape.js';
 import { findUser } from '../access.js';
 import { PortalError } from '../handler.js';
 import { SIGNING_PATH } from './signing-handlers.js';
