@@ -182,6 +182,7 @@ export class ResultsCollector {
         return i === undefined ? [] : [i];
       });
       const observations = this.#tests.reduce((n, t) => n + (t.observations[rule.id] ?? 0), 0);
+      const decisiveObservations = this.#tests.reduce((n, t) => n + ((t.decisive ?? t.observations)[rule.id] ?? 0), 0);
       return {
         id: rule.id,
         area: rule.area,
@@ -195,6 +196,7 @@ export class ResultsCollector {
         inferredFrom: rule.inferredFrom ?? null,
         verdict: verdict ?? 'NONE',
         observations,
+        decisiveObservations,
         tested: this.#named.has(rule.id),
         reason: verdict === 'PASS' ? null : (decisive?.rv.reason ?? decisive?.t.reason ?? null),
         tests: judging.map((x) => testId(x.t)),
@@ -211,6 +213,7 @@ export class ResultsCollector {
       verdicts: Object.fromEntries(t.verdicts.map((v) => [v.rule, v.verdict ?? 'NONE'])),
       reason: t.reason ?? null,
       observations: { ...t.observations },
+      decisiveObservations: { ...(t.decisive ?? t.observations) },
       durationMs: t.durationMs ?? null,
     }));
     const areas: AreaCounts[] = [...new Set(rules.map((r) => r.area))].map((area) => ({
