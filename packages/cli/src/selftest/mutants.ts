@@ -5,6 +5,7 @@
  */
 import { portalMutants } from './mutants-portal.js';
 import { portalWriteMutants } from './mutants-portal-writes.js';
+import { refusalMutants } from './mutants-refusals.js';
 import { readOnlyAcceptsWrite, restMutants } from './mutants-rest.js';
 import { restEnvelopeMutants } from './mutants-rest-envelopes.js';
 import { transportMutants } from './mutants-transport.js';
@@ -361,6 +362,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
     ...portalMutants(ctx),
     ...portalWriteMutants(),
     ...transportMutants(),
+    ...refusalMutants(),
     {
       id: 'okflag-ignored',
       description: 'a POST with set_field.OKFlag=1 creates a draft',
