@@ -131,7 +131,7 @@ export function judgeMutant(
   if (status === 'judged' && silent && !broke) return notJudged(m, 'not-exercised', runs, problems, selected);
   const completed = status === 'judged' && runs.length > 0 && runs.every((r) => r.exitCode !== 2);
   const failed = union(runs.map((r) => r.failed));
-  const own = new Set([...m.breaks, ...(m.alsoBreaks ?? [])]);
+  const own = new Set([...m.breaks, ...(m.alsoBreaks ?? []), ...(m.undecided ?? [])]);
   const extra = failed.filter((r) => !own.has(r));
   return {
     id: m.id,

@@ -42,6 +42,29 @@ describe('the mutants break what they say, through the proxy in front of the ref
       expect(m.breaks.length > 0 || (m.undecided?.length ?? 0) > 0 || m.harmless === true, m.id).toBe(true);
   });
 
+  it('json-at-register-refused refuses a JSON POST only where its records carry @register (HTTP 400, a JSON error)', async () => {
+    const post = (records: object[]) =>
+      via('json-at-register-refused', '/api/1/CUVc?compcode=1', {
+        method: 'POST',
+        headers: { ...json, 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ data: { CUVc: records } }),
+      });
+    const refused = await post([{ '@register': 'CUVc', Code: 'MUT1', Name: 'm' }]);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error['@description']).toBe('the body holds no CUVc record');
+    const taken = await post([{ Code: 'MUT2', Name: 'm' }]);
+    expect(taken.status).toBe(200);
+    expect(taken.hits.requests).toBe(0);
+  });
+
+  it('kanban-maxsize-ignored drops maxsize from the Kanban list only', async () => {
+    const kanban = (maxsize: number) => `/WebErpAPI.hal?register=Kanban&usercode=ADMIN&maxsize=${maxsize}`;
+    const one = await via('kanban-maxsize-ignored', kanban(1), { headers: { authorization: basic } });
+    const many = await via('kanban-maxsize-ignored', kanban(100), { headers: { authorization: basic } });
+    expect(one.hits.requests).toBe(1);
+    expect(one.body.replace(/maxsize="\d+"/, '')).toBe(many.body.replace(/maxsize="\d+"/, ''));
+  });
+
   it('without a mutant the proxy passes requests and answers through unchanged', async () => {
     const direct = await fetch(`${server.url}/api/1/IVVc?compcode=1&sort=SerNr&limit=3`, { headers: json });
     const proxied = await via(undefined, '/api/1/IVVc?compcode=1&sort=SerNr&limit=3', { headers: json });

@@ -174,11 +174,23 @@ describe('REST writes', () => {
       return [await contactArb(ctx)];
     },
     async (ctx, contact) => {
-      // §3: a POST with set_field.OKFlag=1 creates the record confirmed: its refusal is this rule's FAIL
-      const { key } = await createForm(ctx, 'IVVc', { CustCode: contact.code, OKFlag: '1' }, [tagRow(ctx, 'confirm')], {
-        format: 'json',
-        allowedBy: 'REST.STATE.OKFLAG_CONFIRM_ON_POST',
-      });
+      // §3: a POST with set_field.OKFlag=1 creates the record confirmed. A refusal is this rule's FAIL when the
+      // same POST without OKFlag is accepted; when that is refused too, the form POST itself was (CREATE_FORM)
+      let key: string;
+      try {
+        ({ key } = await createForm(ctx, 'IVVc', { CustCode: contact.code, OKFlag: '1' }, [tagRow(ctx, 'confirm')], {
+          format: 'json',
+          allowedBy: null,
+        }));
+      } catch (err) {
+        if (!isRefusalAnswer(err)) throw err;
+        await createForm(ctx, 'IVVc', { CustCode: contact.code }, [tagRow(ctx, 'confirm control')], { format: 'json' });
+        throw refusedViolation(
+          'REST.STATE.OKFLAG_CONFIRM_ON_POST',
+          'form POST of IVVc with set_field.OKFlag=1, while the same POST without OKFlag was accepted',
+          err,
+        );
+      }
       const record = await invoice(ctx, key, 'REST.STATE.OKFLAG_CONFIRM_ON_POST');
       // un-confirm and delete it now, before judging (the runner's cleanup tries again with --unok-usercode)
       try {
