@@ -6,6 +6,7 @@
 import { isErpClientError, type RestEnvelope, type RestRecord } from '@erpcert/client';
 import type fc from 'fast-check';
 import {
+  accepted,
   assertListBody,
   confirmed,
   createForm,
@@ -42,7 +43,11 @@ function smaller(a: bigint, b: bigint): bigint {
 
 /** The records of a register with this SerNr (REST, filter.SerNr, JSON). */
 async function bySerNr(r: DocReal, register: string, serNr: string): Promise<RestRecord[]> {
-  const env = await r.ctx.client.rest.list(register, { 'filter.SerNr': serNr } as never, { format: 'json' });
+  const env = await accepted(
+    'REST.QUERY.FILTER_EXACT',
+    r.ctx.client.rest.list(register, { 'filter.SerNr': serNr } as never, { format: 'json' }),
+    `GET /api/1/${register}?filter.SerNr=${serNr}`,
+  );
   return env.records.filter((x) => fieldValue(x, 'SerNr') === serNr);
 }
 
