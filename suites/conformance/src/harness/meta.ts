@@ -99,7 +99,7 @@ export interface ConformanceMeta {
    * a wrong one. A check that states nothing is decisive unless its rule is one of decisive-cases.ts.
    */
   decisive?: Record<string, number>;
-  /** Rules with an indecisive observation, with the first thing the data lacked: without a decisive one, SKIP. */
+  /** Rules with an indecisive observation, with what the data lacked (the last one): without a decisive one, SKIP. */
   undecided?: Record<string, string>;
   /** Faults of the target seen during the test (at most a few), whether or not the test failed. */
   faults?: TargetFault[];

@@ -30,7 +30,10 @@ export interface ObservationRecords {
   readonly counts: Record<string, number>;
   /** Decisive observations per rule. */
   readonly decisive: Record<string, number>;
-  /** Per rule with an indecisive observation: the first thing that was missing. */
+  /**
+   * Per rule with an indecisive observation: what the data lacked, as the last such observation said (a test that
+   * tries, makes data and tries again reports what was still missing at the end).
+   */
   readonly undecided: Record<string, string>;
 }
 
@@ -63,7 +66,7 @@ export function observe(rule: string, n = 1, how?: Decisiveness): void {
   const needed = DECISIVE_CASES[rule];
   const decisive = how?.decisive ?? needed === undefined;
   if (decisive) records.decisive[rule] = (records.decisive[rule] ?? 0) + n;
-  else records.undecided[rule] ??= how?.missing ?? needed ?? 'the case that separates a right server from a wrong one';
+  else records.undecided[rule] = how?.missing ?? needed ?? 'the case that separates a right server from a wrong one';
 }
 
 /** `{ decisive }` with the case the rule needs as what was missing when it is false. */
