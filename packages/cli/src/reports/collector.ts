@@ -199,6 +199,7 @@ export class ResultsCollector {
         return i === undefined ? [] : [i];
       });
       const observations = this.#tests.reduce((n, t) => n + (t.observations[rule.id] ?? 0), 0);
+      const decisiveObservations = this.#tests.reduce((n, t) => n + ((t.decisive ?? t.observations)[rule.id] ?? 0), 0);
       return {
         id: rule.id,
         area: rule.area,
@@ -212,6 +213,7 @@ export class ResultsCollector {
         inferredFrom: rule.inferredFrom ?? null,
         verdict: verdict ?? 'NONE',
         observations,
+        decisiveObservations,
         tested: this.#named.has(rule.id),
         reason: verdict === 'PASS' ? null : (decisive?.rv.reason ?? decisive?.t.reason ?? null),
         tests: judging.map((x) => testId(x.t)),
@@ -230,6 +232,7 @@ export class ResultsCollector {
       reason: t.reason ?? null,
       observations: { ...t.observations },
       ...(t.through ? { through: t.through } : {}),
+      decisiveObservations: { ...(t.decisive ?? t.observations) },
       durationMs: t.durationMs ?? null,
     }));
     const areas: AreaCounts[] = [...new Set(rules.map((r) => r.area))].map((area) => ({

@@ -110,6 +110,10 @@ function matrix(doc: ResultsDocument, docsBase: string): string {
             .join('')
         : '',
       !r.observable ? '<div class="muted small">not observable by a black-box client</div>' : '',
+      // issue 28: observations where a right and a wrong server answer alike are no evidence for a PASS
+      r.decisiveObservations !== undefined && r.decisiveObservations < r.observations
+        ? `<div class="muted small decisive">${r.decisiveObservations} of ${r.observations} observations decisive</div>`
+        : '',
       r.verdict === 'NONE' && !r.tested && r.observable
         ? '<div class="muted small">no test covers this rule</div>'
         : '',

@@ -112,6 +112,12 @@ export interface RuleResult {
    * PASS has at least one; a rule with none is never PASS.
    */
   readonly observations: number;
+  /**
+   * Of {@link observations}, the decisive ones: the data reached the case that separates a right server from a
+   * wrong one (a column with more cards than `maxsize`, records on both sides of a filter, more matches than a
+   * cap). A rule observed only indecisively is never PASS: it SKIPs, saying what was missing.
+   */
+  readonly decisiveObservations: number;
   /** Some test of the suite names this rule (whether or not it ran here). */
   readonly tested: boolean;
   /** Failure message, error, skip reason (`not exercised: ...` for a rule no check observed) or advisory. */
@@ -177,6 +183,8 @@ export interface TestEntry {
    * when none.
    */
   readonly through?: readonly string[];
+  /** Decisive observations per rule id made by this test (see {@link RuleResult.decisiveObservations}). */
+  readonly decisiveObservations: Readonly<Record<string, number>>;
   readonly durationMs: number | null;
 }
 

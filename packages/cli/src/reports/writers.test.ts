@@ -128,6 +128,16 @@ describe('renderReportHtml', () => {
     expect(html.match(/<td class="n observations">/g)).toHaveLength(doc.rules.length);
   });
 
+  it("says how many of a rule's observations were decisive where some were not (issue 28), and validates", () => {
+    const rules = doc.rules.map((r) =>
+      r.id === 'REST.QUERY.RANGE_FROM_TO' ? { ...r, observations: 3, decisiveObservations: 1 } : r,
+    );
+    const out = renderReportHtml({ ...doc, rules }, { docsBase: '../../../docs/' });
+    const row = out.split('\n').find((l) => l.includes('data-rule="REST.QUERY.RANGE_FROM_TO"'))!;
+    expect(row).toContain('1 of 3 observations decisive');
+    expect(validateResults({ ...doc, rules })).toEqual({ valid: true, errors: [] });
+  });
+
   it('shows the failure escaped, with exchange, curl line and replay command', () => {
     expect(html).toContain('filters were ORed &lt;b&gt;&amp;&lt;/b&gt;');
     expect(html).toContain(

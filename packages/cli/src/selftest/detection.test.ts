@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { INDECISIVE } from '../reports/runner.js';
 import {
   detectionReport,
   judgeMutant,
@@ -232,14 +233,52 @@ describe('the figures', () => {
 });
 
 describe('reading a results document and choosing a selection', () => {
-  it('takes FAIL and ERROR verdicts of any rule, sorted', () => {
+  it('takes FAIL and ERROR verdicts of any rule, sorted, and the SKIPs of rules no observation could decide', () => {
     const rules = [
       { id: 'B.B.B', verdict: 'FAIL' },
       { id: 'A.A.A', verdict: 'FAIL' },
       { id: 'C.C.C', verdict: 'ERROR' },
       { id: 'D.D.D', verdict: 'PASS' },
+      { id: 'E.E.E', verdict: 'SKIP', reason: `${INDECISIVE}: no column held more cards than maxsize 1` },
+      { id: 'F.F.F', verdict: 'SKIP', reason: 'the target has no data' },
     ];
-    expect(verdictsOf({ rules } as never)).toEqual({ failed: ['A.A.A', 'B.B.B'], errored: ['C.C.C'], causedBy: {} });
+    expect(verdictsOf({ rules } as never)).toEqual({
+      failed: ['A.A.A', 'B.B.B'],
+      errored: ['C.C.C'],
+      causedBy: {},
+      indecisive: ['E.E.E'],
+    });
+  });
+
+  it('a mutant the suite can only decline to judge is caught by the indecisive SKIP, never by a PASS', () => {
+    const kanban = { ...mutant, id: 'kanban', breaks: [], undecided: ['PORTAL.LIST.KANBAN_PARAMS'] };
+    const run = (indecisive: string[], failed: string[] = []) => ({
+      seed: 1,
+      exitCode: failed.length > 0 ? 1 : 0,
+      failed,
+      errored: [],
+      indecisive,
+      untested: [],
+      proxyHits: { requests: 3, responses: 0 },
+      durationMs: 1,
+      problems: [],
+    });
+    const selected = new Set(['PORTAL.LIST.KANBAN_PARAMS']);
+    const skipped = judgeMutant(
+      kanban,
+      [run(['PORTAL.LIST.KANBAN_PARAMS']), run(['PORTAL.LIST.KANBAN_PARAMS'])],
+      selected,
+    );
+    expect(skipped).toMatchObject({ caught: true, precise: true, repeatable: true });
+    const passed = judgeMutant(kanban, [run([]), run(['PORTAL.LIST.KANBAN_PARAMS'])], selected);
+    expect(passed.caught).toBe(false);
+    // a FAIL of an undecided rule is its own: caught and precise
+    const failed = judgeMutant(
+      kanban,
+      [run([], ['PORTAL.LIST.KANBAN_PARAMS']), run([], ['PORTAL.LIST.KANBAN_PARAMS'])],
+      selected,
+    );
+    expect(failed).toMatchObject({ caught: true, precise: true });
   });
 
   it('takes the root causes of the FAILs that follow from others (causedBy, chains walked to their root)', () => {

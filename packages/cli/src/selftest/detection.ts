@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { inCheckout, repoRoot } from '@erpcert/contract';
 import { rootCauses } from '../reports/causes.js';
 import type { ResultsDocument } from '../reports/results.js';
-import { TRANSPORT_RULES } from '../reports/runner.js';
+import { INDECISIVE, TRANSPORT_RULES } from '../reports/runner.js';
 import type { GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
 import type { SelfTestProfile } from './profile.js';
 import type { Mutant } from './proxy.js';
@@ -19,7 +19,8 @@ export const familyOf = (m: Mutant): MutantFamily => (m as Partial<GeneratedMuta
 
 /** The `--only` glob of a mutant: its own `select`, else the rule families (`REST.QUERY.*`) of its rules. */
 export const selectionOf = (m: Mutant): string =>
-  m.select ?? [...new Set(m.breaks.map((r) => `${r.split('.').slice(0, 2).join('.')}.*`))].join(',');
+  m.select ??
+  [...new Set([...m.breaks, ...(m.undecided ?? [])].map((r) => `${r.split('.').slice(0, 2).join('.')}.*`))].join(',');
 
 /**
  * Rules the harness judges on every answer of every test (suites/conformance/src/harness/target-fault.ts):
@@ -43,6 +44,11 @@ export interface MutantRun {
    * Optional: absent in runs recorded before issue 28.
    */
   readonly causedBy?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Rules with verdict SKIP because no observation reached the case that tells right from wrong (a `maxsize`
+   * no column exceeded), sorted. Absent in runs recorded before it existed.
+   */
+  readonly indecisive?: readonly string[];
   /** Rules of the catalogue that no test of the suite names. */
   readonly untested: readonly string[];
   /** How often the proxy changed a request or a response (0: the suite never touched the broken behaviour). */
@@ -53,13 +59,14 @@ export interface MutantRun {
 }
 
 /**
- * The FAILed and ERRORed rules of a results document (any rule, inside the selection or not), and the root causes
- * of the FAILs that follow from others (`causedBy`).
+ * The FAILed and ERRORed rules of a results document (any rule, inside the selection or not), the root causes
+ * of the FAILs that follow from others (`causedBy`), and the rules that SKIPped as indecisive.
  */
 export function verdictsOf(doc: Pick<ResultsDocument, 'rules'>): {
   failed: string[];
   errored: string[];
   causedBy: Record<string, string[]>;
+  indecisive: string[];
 } {
   const ids = (v: string) =>
     doc.rules
@@ -70,7 +77,11 @@ export function verdictsOf(doc: Pick<ResultsDocument, 'rules'>): {
   const causedBy: Record<string, string[]> = {};
   for (const r of doc.rules)
     if (r.verdict === 'FAIL' && r.causedBy?.length) causedBy[r.id] = rootCauses(r.id, (id) => direct.get(id));
-  return { failed: ids('FAIL'), errored: ids('ERROR'), causedBy };
+  const indecisive = doc.rules
+    .filter((r) => r.verdict === 'SKIP' && (r.reason ?? '').startsWith(INDECISIVE))
+    .map((r) => r.id)
+    .sort();
+  return { failed: ids('FAIL'), errored: ids('ERROR'), causedBy, indecisive };
 }
 
 /**
@@ -101,7 +112,10 @@ export interface MutantOutcome {
    * asked for the body or behaviour it breaks), so the target behaved exactly as the unbroken server.
    */
   readonly status: 'judged' | 'uncovered' | 'needs' | 'error' | 'unobservable' | 'not-exercised';
-  /** Every run FAILed every one of its rules. */
+  /**
+   * Every run FAILed every one of its rules, and gave each of its `undecided` rules a FAIL or the SKIP "no
+   * observation reached the case that tells right from wrong" (never a PASS).
+   */
   readonly caught: boolean;
   /** At least one run FAILed something, and no run FAILed a rule that is not one of its own (`breaks`, `alsoBreaks`). */
   readonly precise: boolean;
@@ -147,7 +161,7 @@ export function judgeMutant(
   if (status === 'judged' && silent && !broke) return notJudged(m, 'not-exercised', runs, problems, selected);
   const completed = status === 'judged' && runs.length > 0 && runs.every((r) => r.exitCode !== 2);
   const failed = union(runs.map((r) => r.failed));
-  const own = new Set([...m.breaks, ...(m.alsoBreaks ?? [])]);
+  const own = new Set([...m.breaks, ...(m.alsoBreaks ?? []), ...(m.undecided ?? [])]);
   // a FAIL that follows from the broken rule (its data went through the broken behaviour) is not a miss
   const following = followingOwn(runs, own);
   const extra = failed.filter((r) => !own.has(r) && !following.includes(r));
@@ -162,8 +176,14 @@ export function judgeMutant(
       completed &&
       (m.harmless
         ? runs.every((r) => r.failed.length === 0)
-        : runs.every((r) => m.breaks.every((b) => r.failed.includes(b)))),
-    precise: completed && failed.length > 0 && extra.length === 0,
+        : runs.every(
+            (r) =>
+              m.breaks.every((b) => r.failed.includes(b)) &&
+              (m.undecided ?? []).every((u) => r.failed.includes(u) || (r.indecisive ?? []).includes(u)),
+          )),
+    // a mutant whose deviation the suite can only decline to judge (its data never reaches the case) is precise
+    // when nothing else FAILs
+    precise: completed && (failed.length > 0 || (m.undecided?.length ?? 0) > 0) && extra.length === 0,
     repeatable: completed && runs.length >= 2 && runs.every((r) => sameSet(r.failed, runs[0]!.failed)),
     failed,
     errored: union(runs.map((r) => r.errored)),

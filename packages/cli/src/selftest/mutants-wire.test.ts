@@ -44,8 +44,12 @@ describe('the catalogue', () => {
     expect(all.length).toBeGreaterThanOrEqual(60);
     expect(new Set(all.map((m) => m.id)).size).toBe(all.length);
     for (const m of all) {
-      expect(m.breaks.length > 0 || (m.harmless === true && m.select !== undefined), m.id).toBe(true);
-      for (const r of [...m.breaks, ...(m.alsoBreaks ?? [])]) expect(r, m.id).toMatch(/^(REST|PORTAL)\.[A-Z]+\./);
+      expect(
+        m.breaks.length > 0 || (m.undecided?.length ?? 0) > 0 || (m.harmless === true && m.select !== undefined),
+        m.id,
+      ).toBe(true);
+      for (const r of [...m.breaks, ...(m.alsoBreaks ?? []), ...(m.undecided ?? [])])
+        expect(r, m.id).toMatch(/^(REST|PORTAL)\.[A-Z]+\./);
     }
   });
 });

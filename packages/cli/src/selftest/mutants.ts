@@ -7,6 +7,7 @@ import { escapeXml } from '@erpcert/contract';
 import { causeMutants } from './mutants-causes.js';
 import { portalMutants } from './mutants-portal.js';
 import { portalWriteMutants } from './mutants-portal-writes.js';
+import { refusalMutants } from './mutants-refusals.js';
 import { readOnlyAcceptsWrite, restMutants } from './mutants-rest.js';
 import { restEnvelopeMutants } from './mutants-rest-envelopes.js';
 import { transportMutants } from './mutants-transport.js';
@@ -360,6 +361,7 @@ export function mutants(ctx: MutantContext): Mutant[] {
     ...portalWriteMutants(),
     ...transportMutants(),
     ...causeMutants(),
+    ...refusalMutants(),
     {
       id: 'okflag-ignored',
       description: 'a POST with set_field.OKFlag=1 creates a draft',

@@ -39,6 +39,12 @@ export interface Mutant {
    * paging by offset and limit): a FAIL of one is precise, but none is required.
    */
   readonly alsoBreaks?: readonly string[];
+  /**
+   * Rules the broken behaviour breaks where no black-box read can show it (the Kanban response is not shown, so a
+   * column over `maxsize` cannot be counted): each run must give them no PASS, a FAIL or the SKIP "no observation
+   * reached the case that tells right from wrong". The selection defaults to their families too.
+   */
+  readonly undecided?: readonly string[];
   /** The `--only` glob of the self-test run; defaults to the rule families of the broken rules. */
   readonly select?: string;
   /** `erpcert conform` flags the mutant needs (e.g. `other-compcode`); without them it is not run. */

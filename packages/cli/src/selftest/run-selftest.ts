@@ -118,6 +118,7 @@ async function conformThrough(
       exitCode: 2,
       failed: [],
       errored: [],
+      indecisive: [],
       untested: [],
       proxyHits: { ...proxy.hits },
       durationMs: Date.now() - t0,

@@ -3,7 +3,15 @@
 import type { PortalList, PortalRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { ContractViolation, expectRule, type RuleContext, ruleProperty, show } from '../../src/harness/index.js';
+import {
+  ContractViolation,
+  type Decisiveness,
+  decisiveWhen,
+  expectRule,
+  type RuleContext,
+  ruleProperty,
+  show,
+} from '../../src/harness/index.js';
 import {
   assertPortalXml,
   attempt,
@@ -155,10 +163,17 @@ async function judgePage(
   // a request without action listed the register it named, wrapped in <data> (the schema above)
   ctx.observe(['PORTAL.DISPATCH.LIST_QUERY', 'PORTAL.LIST.QUERY', 'PORTAL.DISPATCH.XML_SUCCESS']);
   checkPageAttributes(register, list, page, perpage);
+  const stated = statedCount(register, list);
   expectRule(
     list.records.length <= perpage,
     'PORTAL.LIMITS.PAGE_SIZE',
     () => `${register} page ${page} with perpage=${perpage} holds ${list.records.length} records`,
+    // only a list with more records from this page on than perpage can show a page that is too long
+    decisiveWhen(
+      'PORTAL.LIMITS.PAGE_SIZE',
+      stated !== undefined && stated - (page - 1) * perpage > perpage,
+      `the ${register} list states ${stated ?? 'no'} records, no more than page ${page} of ${perpage} holds`,
+    ),
   );
   checkDocumentedFields(register, list.records);
 }
@@ -216,25 +231,38 @@ describe('portal list queries: shapes and paging', () => {
     'a perpage from 1 to 100 is the page size: page 1 holds min(perpage, count) records and <data perpage> says perpage',
     async (ctx) => [fc.constantFrom(...(await listsWithData(ctx))), fc.integer({ min: 1, max: 100 })],
     async (ctx, { register }, perpage) => {
-      await judgeQuiet(ctx, 'PORTAL.LIST.PERPAGE_1_100', async () => {
-        const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage }));
-        if (!o.ok) return `register=${register}&page=1&perpage=${perpage} was refused: ${describeOutcome(o)}`;
-        const list = o.value;
-        const count = statedCount(register, list);
-        const n = list.records.length;
-        // no count, or a page over perpage: the paged shape's and PORTAL.LIMITS.PAGE_SIZE's checks judge those
-        if (count === undefined || n > perpage) return null;
-        if (
-          !isArAp(register) &&
-          list.perpage !== undefined &&
-          list.perpage !== perpage &&
-          pagedBy(register, list, list.perpage)
-        )
-          return `register=${register}&page=1&perpage=${perpage} was paged by ${list.perpage} (<data perpage="${list.attrs.perpage}">, ${n} of ${count} records)`;
-        if (n !== recordsOnPage(count, 1, perpage))
-          return `register=${register}&page=1&perpage=${perpage} holds ${n} of ${count} records, not ${recordsOnPage(count, 1, perpage)}`;
-        return undefined;
-      });
+      let how: Decisiveness | undefined;
+      await judgeQuiet(
+        ctx,
+        'PORTAL.LIST.PERPAGE_1_100',
+        async () => {
+          const o = await attempt(ctx.client.portal.list(register, { page: 1, perpage }));
+          if (!o.ok) return `register=${register}&page=1&perpage=${perpage} was refused: ${describeOutcome(o)}`;
+          const list = o.value;
+          const count = statedCount(register, list);
+          const n = list.records.length;
+          // a list of more records than perpage: a server paging by its own size answers another number there
+          how = decisiveWhen(
+            'PORTAL.LIST.PERPAGE_1_100',
+            count !== undefined && count > perpage,
+            `the ${register} list states ${count ?? 'no'} records, no more than perpage ${perpage}`,
+          );
+          // no count, or a page over perpage: the paged shape's and PORTAL.LIMITS.PAGE_SIZE's checks judge those
+          if (count === undefined || n > perpage) return null;
+          if (
+            !isArAp(register) &&
+            list.perpage !== undefined &&
+            list.perpage !== perpage &&
+            pagedBy(register, list, list.perpage)
+          )
+            return `register=${register}&page=1&perpage=${perpage} was paged by ${list.perpage} (<data perpage="${list.attrs.perpage}">, ${n} of ${count} records)`;
+          if (n !== recordsOnPage(count, 1, perpage))
+            return `register=${register}&page=1&perpage=${perpage} holds ${n} of ${count} records, not ${recordsOnPage(count, 1, perpage)}`;
+          return undefined;
+        },
+        4,
+        () => how,
+      );
     },
     {
       numRuns: 8,
@@ -278,6 +306,8 @@ describe('portal list queries: shapes and paging', () => {
         rule,
         () =>
           `register=${register}&${param}=${value} was answered as a list (${o.ok ? `${o.value.records.length} records` : ''}) instead of being refused`,
+        // a value outside the range: a server that takes any value answers a list here
+        { decisive: true },
       );
       expectErrorShape(o, 'PORTAL.ERRORS.SHAPE', `register=${register}&${param}=${value}`);
     },
@@ -328,6 +358,11 @@ describe('portal list queries: shapes and paging', () => {
             n <= perpage,
             'PORTAL.LIMITS.PAGE_SIZE',
             () => `${register} page ${page}: ${n} records, perpage ${perpage}`,
+            decisiveWhen(
+              'PORTAL.LIMITS.PAGE_SIZE',
+              count - (page - 1) * perpage > perpage,
+              `${count} records, no more than page ${page} of ${perpage} holds`,
+            ),
           );
           const stated = statedCount(register, list);
           if (stated !== count) return `${register}: page 1 says ${count} records, page ${page} says ${stated}`;

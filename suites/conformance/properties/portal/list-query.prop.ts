@@ -3,7 +3,18 @@
 import type { PortalRecord } from '@erpcert/client';
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { confirmed, expectRule, type RuleContext, ruleProperty, ruleTest, show } from '../../src/harness/index.js';
+import {
+  confirmed,
+  type Decisiveness,
+  decisiveWhen,
+  expectRule,
+  fieldValue,
+  probe,
+  type RuleContext,
+  ruleProperty,
+  ruleTest,
+  show,
+} from '../../src/harness/index.js';
 import {
   attempt,
   blameRefusedRegister,
@@ -17,6 +28,7 @@ import {
   statedCount,
   textOf,
 } from '../../src/harness/portal.js';
+import { activitySnapshot, newActivity } from '../../src/harness/portal-activities.js';
 
 /** Records of one list query, every page (perpage 100), at most `maxPages` pages; undefined when refused. */
 async function readList(
@@ -78,27 +90,40 @@ describe('portal list query parameters', () => {
     [fc.constantFrom(...SORTABLE), fc.integer({ min: 1, max: 100 })],
     async (ctx, register, perpage) => {
       const sortkey = LIST_KEY[register];
-      await judgeQuiet(ctx, 'PORTAL.LIST.ORDER', async () => {
-        const pages = Math.max(3, Math.ceil(300 / perpage));
-        const a = await readList(ctx, register, { sortkey, order: 'ascending' }, pages, perpage);
-        const d = await readList(ctx, register, { sortkey, order: 'descending' }, pages, perpage);
-        if (typeof a === 'string' || typeof d === 'string') {
-          // precondition, asked on this failure path only: the list is served without sortkey and order (else
-          // the register is refused, which PORTAL.LIST.REGISTERS judges)
-          const plain = await readList(ctx, register, {}, 1);
-          const why = () => `the ${register} list is refused without sortkey and order too: ${show(plain)}`;
-          if (!confirmed(ctx, 'PORTAL.LIST.ORDER', typeof plain !== 'string', why)) return null;
-        }
-        expectRule(typeof a !== 'string', 'PORTAL.LIST.ORDER', () => `order=ascending: ${a}`);
-        expectRule(typeof d !== 'string', 'PORTAL.LIST.ORDER', () => `order=descending: ${d}`);
-        // comparable when the walks read the whole list
-        if (a.count === undefined || a.count !== a.records.length || d.records.length !== a.count) return null;
-        const up = a.records.map((r) => listIdentity(register, r) ?? show(r));
-        const down = d.records.map((r) => listIdentity(register, r) ?? show(r));
-        if (up.join('\u0000') !== [...down].reverse().join('\u0000'))
-          return `${register} sortkey=${sortkey} perpage=${perpage}: ascending ${show(up.slice(0, 8))}, descending ${show(down.slice(0, 8))} is not its reverse`;
-        return undefined;
-      });
+      let how: Decisiveness | undefined;
+      await judgeQuiet(
+        ctx,
+        'PORTAL.LIST.ORDER',
+        async () => {
+          const pages = Math.max(3, Math.ceil(300 / perpage));
+          const a = await readList(ctx, register, { sortkey, order: 'ascending' }, pages, perpage);
+          const d = await readList(ctx, register, { sortkey, order: 'descending' }, pages, perpage);
+          if (typeof a === 'string' || typeof d === 'string') {
+            // precondition, asked on this failure path only: the list is served without sortkey and order (else
+            // the register is refused, which PORTAL.LIST.REGISTERS judges)
+            const plain = await readList(ctx, register, {}, 1);
+            const why = () => `the ${register} list is refused without sortkey and order too: ${show(plain)}`;
+            if (!confirmed(ctx, 'PORTAL.LIST.ORDER', typeof plain !== 'string', why)) return null;
+          }
+          expectRule(typeof a !== 'string', 'PORTAL.LIST.ORDER', () => `order=ascending: ${a}`);
+          expectRule(typeof d !== 'string', 'PORTAL.LIST.ORDER', () => `order=descending: ${d}`);
+          // comparable when the walks read the whole list
+          if (a.count === undefined || a.count !== a.records.length || d.records.length !== a.count) return null;
+          const up = a.records.map((r) => listIdentity(register, r) ?? show(r));
+          const down = d.records.map((r) => listIdentity(register, r) ?? show(r));
+          // two records or more: a server ignoring order answers both walks alike, which is not the reverse
+          how = decisiveWhen(
+            'PORTAL.LIST.ORDER',
+            new Set(up).size >= 2,
+            `the ${register} list holds ${up.length} record(s)`,
+          );
+          if (up.join('\u0000') !== [...down].reverse().join('\u0000'))
+            return `${register} sortkey=${sortkey} perpage=${perpage}: ascending ${show(up.slice(0, 8))}, descending ${show(down.slice(0, 8))} is not its reverse`;
+          return undefined;
+        },
+        4,
+        () => how,
+      );
     },
     // first in every run: pages of 100 (a small perpage walks up to 300 pages each way)
     { numRuns: 6, examples: [[SORTABLE[0]!, 100]] },
@@ -160,30 +185,46 @@ describe('portal list query parameters', () => {
         const terms = /\s/.test(value);
         const search = upper ? value.toUpperCase() : value;
         const id = listIdentity(register, record);
-        await judgeQuiet(ctx, rule, async () => {
-          const got = await readList(ctx, register, { search }, 3);
-          expectRule(typeof got !== 'string', rule, () => `search=${search}: ${got}`);
-          const needle = search.toLowerCase();
-          const searched = [...SEARCH_FIELDS[register], 'RVal'];
-          const stray = terms
-            ? undefined
-            : got.records.find((r) => !searched.some((f) => textOf(r, f).toLowerCase().includes(needle)));
-          if (stray)
-            return `${register} search=${show(search)} returned ${show(stray)}, which holds it in none of ${searched.join(', ')}`;
-          // the exact value of a searched field finds its record whatever the reading (whole, prefix, substring);
-          // letter case is not stated for list search, so only the value as it is must find it
-          if (!upper && id !== undefined && (got.count ?? 0) <= got.records.length) {
-            const hit = got.records.some((r) => listIdentity(register, r) === id);
-            if (!hit) {
-              // the record was picked at the start of the run: one that has left the open items since (paid,
-              // credited or deleted by another test of the run, or by a person on a staging ERP), or whose field
-              // changed, judges nothing. The list without a search, read whole, tells
-              if (!(await stillOpenWith(ctx, register, id, field, value))) return null;
-              return `${register} search=${show(search)} (the ${field} of ${id}) did not return ${id}`;
+        // a search separates where some open item holds the text in no searched field: a server ignoring search
+        // returns it; with several terms stray results are not judged, so nothing separates
+        const needle = search.toLowerCase();
+        const searched = [...SEARCH_FIELDS[register], 'RVal'];
+        const others = (await arapRecords(ctx)).find((f) => f.register === register)?.records ?? [];
+        const how = decisiveWhen(
+          rule,
+          !terms && others.some((r) => !searched.some((f) => textOf(r, f).toLowerCase().includes(needle))),
+          terms
+            ? `the value ${show(value)} holds spaces: results other than its record are not judged`
+            : `every open item of ${register} holds ${show(search)} in a searched field`,
+        );
+        await judgeQuiet(
+          ctx,
+          rule,
+          async () => {
+            const got = await readList(ctx, register, { search }, 3);
+            expectRule(typeof got !== 'string', rule, () => `search=${search}: ${got}`, how);
+            const stray = terms
+              ? undefined
+              : got.records.find((r) => !searched.some((f) => textOf(r, f).toLowerCase().includes(needle)));
+            if (stray)
+              return `${register} search=${show(search)} returned ${show(stray)}, which holds it in none of ${searched.join(', ')}`;
+            // the exact value of a searched field finds its record whatever the reading (whole, prefix, substring);
+            // letter case is not stated for list search, so only the value as it is must find it
+            if (!upper && id !== undefined && (got.count ?? 0) <= got.records.length) {
+              const hit = got.records.some((r) => listIdentity(register, r) === id);
+              if (!hit) {
+                // the record was picked at the start of the run: one that has left the open items since (paid,
+                // credited or deleted by another test of the run, or by a person on a staging ERP), or whose field
+                // changed, judges nothing. The list without a search, read whole, tells
+                if (!(await stillOpenWith(ctx, register, id, field, value))) return null;
+                return `${register} search=${show(search)} (the ${field} of ${id}) did not return ${id}`;
+              }
             }
-          }
-          return undefined;
-        });
+            return undefined;
+          },
+          4,
+          () => how,
+        );
       },
       {
         numRuns: 8,
@@ -216,11 +257,11 @@ describe('portal list query parameters', () => {
 
   ruleTest(
     ['PORTAL.LIST.KANBAN_PARAMS', 'PORTAL.LIST.REGISTERS'],
-    'the Kanban list takes usercode and maxsize',
+    'the Kanban list takes usercode and maxsize: a smaller maxsize answers fewer cards where a column holds more',
     async (ctx) => {
       const usercode = ctx.target.usercode;
       if (usercode === undefined) ctx.skip('no --usercode configured: the Kanban list is asked with a usercode');
-      for (const maxsize of [1, 5, 20]) {
+      const kanban = async (maxsize: number) => {
         const o = await attempt(ctx.client.portal.list('Kanban', { usercode, maxsize }));
         if (!o.ok) {
           // asked on this failure path only: a Kanban list refused without maxsize too is the register refused
@@ -232,8 +273,64 @@ describe('portal list query parameters', () => {
           o.ok,
           'PORTAL.LIST.KANBAN_PARAMS',
           () => `Kanban usercode=${usercode}&maxsize=${maxsize}: ${describeOutcome(o)}`,
+          // taking the request is not taking maxsize: a server that ignores it answers alike
+          { decisive: false, missing: 'a Kanban board that a smaller maxsize answers with fewer cards' },
         );
+        return o.value.raw.text;
+      };
+      // The Kanban response is not shown (rule 14): its columns cannot be counted, so no answer FAILs for its
+      // size. What can be told without its shape: a board that a column size cuts answers fewer elements with a
+      // smaller maxsize. Where it does not (no column holds more than one card, or maxsize is ignored), the
+      // suite makes the data: activities of the user, in one ActVc state (a column per state is the reference
+      // server's choice; on another server the cards may not reach one column, and the rule SKIPs).
+      let judged = await kanbanSeparates(kanban);
+      if (!judged.decisive && ctx.profile !== 'readonly') {
+        await makeCards(ctx, usercode!, KANBAN_CARDS);
+        judged = await kanbanSeparates(kanban);
       }
+      ctx.observe('PORTAL.LIST.KANBAN_PARAMS', 1, judged);
     },
   );
 });
+
+/** Cards the Kanban test makes when no column holds more than one: more than the smallest maxsize it sends. */
+const KANBAN_CARDS = 3;
+
+/** Start tags in an XML body: the answer's elements, counted without knowing its (not shown) shape. */
+function elementCount(body: string): number {
+  return (body.match(/<[A-Za-z_][^\s/>]*/g) ?? []).length;
+}
+
+/**
+ * Whether maxsize 1 cuts the board: two reads with maxsize 1 agree (nothing moved between them) and hold fewer
+ * elements than the read with maxsize 100 between them.
+ */
+async function kanbanSeparates(kanban: (maxsize: number) => Promise<string>): Promise<Decisiveness> {
+  const small = elementCount(await kanban(1));
+  const large = elementCount(await kanban(100));
+  const again = elementCount(await kanban(1));
+  return decisiveWhen(
+    'PORTAL.LIST.KANBAN_PARAMS',
+    small === again && small < large,
+    `maxsize=1 and maxsize=100 answered ${small} and ${large} elements: no column the suite could read held more than one card`,
+  );
+}
+
+/**
+ * Makes `n` activities of `usercode` through the documented write that creates one (linktosourcerecord, §4 "Link
+ * to source record", from a contact of the target); each goes into the ledger. Best effort: a refusal is the
+ * business of PORTAL.ACTIVITY.LINKTOSOURCERECORD, judged in its own test, and leaves the data as it was.
+ */
+async function makeCards(ctx: RuleContext, usercode: string, n: number): Promise<void> {
+  const contact = await probe(ctx, 'CUVc', { limit: 1 });
+  const code = contact.ok ? fieldValue(contact.records[0] ?? {}, 'Code') : '';
+  if (code === '') return;
+  for (let i = 0; i < n; i++) {
+    const before = await activitySnapshot(ctx);
+    const o = await attempt(
+      ctx.client.portal.linktosourcerecord({ sourceRegName: 'CUVc', sourceRecordId: code, usercode } as never),
+    );
+    if (!o.ok) return;
+    await newActivity(ctx, before, o.value.raw);
+  }
+}

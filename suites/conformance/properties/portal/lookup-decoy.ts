@@ -66,5 +66,5 @@ export async function judgeDecoy(
 ): Promise<void> {
   const difference = await decoyDifference(ctx, register, id, withDecoy);
   if (difference !== undefined) violated('PORTAL.LOOKUP.ID_IS_SEARCH', difference.detail);
-  if (withDecoy.records.length > 0) observe('PORTAL.LOOKUP.ID_IS_SEARCH');
+  if (withDecoy.records.length > 0) observe('PORTAL.LOOKUP.ID_IS_SEARCH', 1, { decisive: true });
 }

@@ -6,6 +6,8 @@ import { describe } from 'vitest';
 import {
   confirmed,
   createJson,
+  type Decisiveness,
+  decisiveWhen,
   expectRule,
   fieldValue,
   fixtureSet,
@@ -181,7 +183,14 @@ function searchText(pick: SearchPick, records: readonly SourceRecord[], runTag: 
  * breaks INVC_FIELDS ("For INVc: Code, Name, UPrice1") and a 51st result CAP50, not RESULT_SHAPE (elements
  * named after the register).
  */
-async function checkShape(ctx: RuleContext, register: LookupRegister, id: string, result: PortalLookup): Promise<void> {
+async function checkShape(
+  ctx: RuleContext,
+  register: LookupRegister,
+  id: string,
+  result: PortalLookup,
+  /** Whether more than 50 records match (`capSeparates`): only then is a cap of 50 told from none. */
+  cap: Decisiveness,
+): Promise<void> {
   if (register === 'INVc')
     for (const r of result.records) {
       const missing = ['Code', 'Name', 'UPrice1'].filter((f) => r[f] === undefined);
@@ -191,6 +200,7 @@ async function checkShape(ctx: RuleContext, register: LookupRegister, id: string
     result.records.length <= CAP,
     'PORTAL.LOOKUP.CAP50',
     () => `lookup ${register} id=${show(id)} returned ${result.records.length} results`,
+    cap,
   );
   await assertPortalXml(ctx, result.raw.text, 'portal-lookup', 'PORTAL.LOOKUP.RESULT_SHAPE', register);
   const strangers = dataChildNames(result.raw).filter((n) => n !== register && n !== 'res' && n !== 'message');
@@ -199,6 +209,52 @@ async function checkShape(ctx: RuleContext, register: LookupRegister, id: string
     'PORTAL.LOOKUP.RESULT_SHAPE',
     () => `lookup ${register} id=${show(id)} holds elements ${strangers.join(', ')}, not elements named ${register}`,
   );
+}
+
+/** Whether more than 50 records of the register match the search loosely: a server without the cap answers more. */
+function capSeparates(register: LookupRegister, id: string, records: readonly SourceRecord[] | string): Decisiveness {
+  const terms = searchTerms(id);
+  const matching =
+    typeof records === 'string'
+      ? 0
+      : records.filter((r) => mayCover(register, r) && matchesAll(searchedValues(register, r), terms, loosePrefix))
+          .length;
+  return decisiveWhen('PORTAL.LOOKUP.CAP50', matching > CAP, `${matching} record(s) of ${register} match ${show(id)}`);
+}
+
+/**
+ * Whether a lookup's results tell the matching rules: for TERMS_AND, a record matching one term and not another
+ * (which a server ORing the terms returns); for PREFIX_CASE_INSENSITIVE, a record holding a term inside a word
+ * but not as a prefix (which a substring search returns) or a term in another letter case than the record.
+ */
+function matchSeparates(register: LookupRegister, id: string, records: readonly SourceRecord[]) {
+  const terms = searchTerms(id);
+  const covered = records.filter((r) => mayCover(register, r));
+  const some = covered.some((r) => {
+    const values = searchedValues(register, r);
+    const hits = terms.filter((t) => values.some((v) => loosePrefix(v, t))).length;
+    return hits > 0 && hits < terms.length;
+  });
+  const inside = covered.some((r) =>
+    searchedValues(register, r).some((v) =>
+      terms.some((t) => v.toLowerCase().includes(t.toLowerCase()) && !loosePrefix(v, t)),
+    ),
+  );
+  const cased = covered.some((r) =>
+    searchedValues(register, r).some((v) => terms.some((t) => loosePrefix(v, t) && !v.includes(t))),
+  );
+  return {
+    and: decisiveWhen(
+      'PORTAL.LOOKUP.TERMS_AND',
+      terms.length > 1 && some,
+      `no record of ${register} matches one term of ${show(id)} and not another`,
+    ),
+    prefix: decisiveWhen(
+      'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE',
+      inside || cased,
+      `no record of ${register} holds a term of ${show(id)} inside a word, nor in another letter case`,
+    ),
+  };
 }
 
 /**
@@ -214,7 +270,17 @@ function checkResultsMatch(
 ) {
   const terms = searchTerms(id);
   const byCode = new Map(records.map((r) => [fieldValue(r, 'Code'), r]));
-  if (register === 'VEVc')
+  const separates = matchSeparates(register, id, records);
+  if (register === 'VEVc') {
+    // a contact that is no vendor and matches the search is what a VEVc lookup of every contact returns
+    const stranger = records.some(
+      (r) => fieldValue(r, 'VEType') !== '1' && matchesAll(searchedValues(register, r), terms, loosePrefix),
+    );
+    const vendorsOnly = decisiveWhen(
+      'PORTAL.LOOKUP.VEVC_VENDORS_ONLY',
+      stranger,
+      `no contact that is not a vendor matches ${show(id)}`,
+    );
     for (const r of result.records) {
       const known = byCode.get(textOf(r, 'Code'));
       if (known)
@@ -223,14 +289,16 @@ function checkResultsMatch(
           'PORTAL.LOOKUP.VEVC_VENDORS_ONLY',
           () =>
             `lookup VEVc id=${show(id)} returned ${textOf(r, 'Code')}, whose VEType is ${show(fieldValue(known, 'VEType'))}`,
+          vendorsOnly,
         );
     }
+  }
   for (const r of result.records) {
     const known = byCode.get(textOf(r, 'Code'));
     const values = known ? searchedValues(register, known) : searchedValues(register, r as SourceRecord);
     const unmatched = terms.filter((t) => !values.some((v) => loosePrefix(v, t)));
-    if (terms.length > 0) observe('PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE');
-    if (terms.length > 1) observe('PORTAL.LOOKUP.TERMS_AND');
+    if (terms.length > 0) observe('PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE', 1, separates.prefix);
+    if (terms.length > 1) observe('PORTAL.LOOKUP.TERMS_AND', 1, separates.and);
     if (unmatched.length > 0) {
       const rule =
         unmatched.length < terms.length ? 'PORTAL.LOOKUP.TERMS_AND' : 'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE';
@@ -325,6 +393,41 @@ function missingMatch(
   };
 }
 
+/**
+ * Whether a lookup that found every record it must tells the rule from a wrong server: a record it must return
+ * that matches through one searched field only (a server not searching that field misses it); for AllCUVc, a
+ * matching contact that is no customer or no vendor (a server covering only those misses it).
+ */
+function coverSeparates(
+  register: LookupRegister,
+  rule: string,
+  id: string,
+  records: readonly SourceRecord[],
+  runTag: string,
+): Decisiveness {
+  const terms = searchTerms(id);
+  const fields = LOOKUP_FIELDS[register];
+  const required = records.filter(
+    (r) =>
+      !fieldValue(r, 'Code').startsWith(runTag) &&
+      mustCover(register, r) &&
+      matchesAll(searchedValues(register, r), terms, strictPrefix),
+  );
+  if (rule === 'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS')
+    return decisiveWhen(
+      rule,
+      required.some((r) => fieldValue(r, 'CUType') !== '1' || fieldValue(r, 'VEType') !== '1'),
+      `every contact matching ${show(id)} is both a customer and a vendor`,
+    );
+  const onlyThrough = required.some((r) =>
+    fields.some((f) => {
+      const others = fields.filter((g) => g !== f).map((g) => fieldValue(r, g));
+      return !matchesAll(others, terms, strictPrefix);
+    }),
+  );
+  return decisiveWhen(rule, onlyThrough, `no record matching ${show(id)} is found through one searched field only`);
+}
+
 describe('pastespecial', () => {
   ruleProperty(
     [
@@ -351,7 +454,7 @@ describe('pastespecial', () => {
         'PORTAL.LOOKUP.REGISTERS',
         `pastespecial register=${pick.register} id=${show(id)}`,
       );
-      await checkShape(ctx, pick.register, id, result);
+      await checkShape(ctx, pick.register, id, result, capSeparates(pick.register, id, records));
       ctx.observe('PORTAL.LOOKUP.PASTESPECIAL'); // register and id answered a lookup result of the documented shape
       // a decoy search parameter beside id is a second probe: separated from the search before the results are
       // judged (lookup-decoy.ts), so that a server that searches the decoy FAILs ID_IS_SEARCH, not the matching
@@ -378,26 +481,35 @@ describe('pastespecial', () => {
         pick.register === 'AllCUVc' && pick.member === undefined
           ? 'PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS'
           : searchFieldsRule(pick.register);
-      await judgeQuiet(ctx, rule, async (quiet) => {
-        const records = await source(ctx, pick.register, quiet ? quiet.sequence : 'unchecked');
-        if (typeof records === 'string') ctx.skip(records);
-        const id = searchText(pick, records, ctx.target.runTag);
-        if (id === undefined) return null; // nothing to judge
-        const o = await lookup(ctx, pick.register, id, pick.decoy);
-        const result = expectSuccess(
-          o,
-          'PORTAL.LOOKUP.REGISTERS',
-          `pastespecial register=${pick.register} id=${show(id)}`,
-        );
-        const problem = missingMatch(ctx, pick.register, rule, id, result, records);
-        if (problem === undefined && pick.member !== undefined) showSearched(pick.register, pick.member);
-        // a miss with the decoy beside id: asked without it before the miss is blamed (lookup-decoy.ts)
-        if (problem && pick.decoy) {
-          const difference = await decoyDifference(ctx, pick.register, id, result);
-          if (difference !== undefined) return { rule: 'PORTAL.LOOKUP.ID_IS_SEARCH', detail: difference.detail };
-        }
-        return problem;
-      });
+      let how: Decisiveness | undefined;
+      const decided = () => how;
+      await judgeQuiet(
+        ctx,
+        rule,
+        async (quiet) => {
+          const records = await source(ctx, pick.register, quiet ? quiet.sequence : 'unchecked');
+          if (typeof records === 'string') ctx.skip(records);
+          const id = searchText(pick, records, ctx.target.runTag);
+          if (id === undefined) return null; // nothing to judge
+          how = coverSeparates(pick.register, rule, id, records, ctx.target.runTag);
+          const o = await lookup(ctx, pick.register, id, pick.decoy);
+          const result = expectSuccess(
+            o,
+            'PORTAL.LOOKUP.REGISTERS',
+            `pastespecial register=${pick.register} id=${show(id)}`,
+          );
+          const problem = missingMatch(ctx, pick.register, rule, id, result, records);
+          if (problem === undefined && pick.member !== undefined) showSearched(pick.register, pick.member);
+          // a miss with the decoy beside id: asked without it before the miss is blamed (lookup-decoy.ts)
+          if (problem && pick.decoy) {
+            const difference = await decoyDifference(ctx, pick.register, id, result);
+            if (difference !== undefined) return { rule: 'PORTAL.LOOKUP.ID_IS_SEARCH', detail: difference.detail };
+          }
+          return problem;
+        },
+        4,
+        decided,
+      );
     },
     // the first member (Code) of every register, then the register examples, then the other members: a member
     // example shows its field searched, the precondition of PREFIX_CASE_INSENSITIVE (the register examples cut
@@ -427,8 +539,8 @@ describe('pastespecial', () => {
     async (ctx, { register, term }, page, perpage) => {
       const plain = await lookup(ctx, register, term, false);
       const result = expectSuccess(plain, 'PORTAL.LOOKUP.REGISTERS', `pastespecial register=${register} id=${term}`);
-      await checkShape(ctx, register, term, result);
       const records = await source(ctx, register);
+      await checkShape(ctx, register, term, result, capSeparates(register, term, records));
       if (typeof records !== 'string') checkResultsMatch(register, term, result, records);
       const paged = await attempt(
         ctx.client.portal.pastespecial({ register, id: term, page, perpage } as Parameters<
@@ -440,6 +552,7 @@ describe('pastespecial', () => {
         paged.value.records.length <= CAP,
         'PORTAL.LOOKUP.CAP50',
         () => `lookup ${register} id=${term}&page=${page}&perpage=${perpage} returned ${paged.value.records.length}`,
+        capSeparates(register, term, records),
       );
       const a = result.records.map((r) => textOf(r, 'Code')).join(',');
       const b = paged.value.records.map((r) => textOf(r, 'Code')).join(',');
@@ -448,6 +561,12 @@ describe('pastespecial', () => {
         'PORTAL.LIMITS.LOOKUP_NO_PAGINATION',
         () =>
           `lookup ${register} id=${term} with page=${page}&perpage=${perpage} answered other records: ${show(b, 160)} instead of ${show(a, 160)}`,
+        // a page of `perpage` differs from the capped answer only where more records match than either holds
+        decisiveWhen(
+          'PORTAL.LIMITS.LOOKUP_NO_PAGINATION',
+          capSeparates(register, term, records).decisive && result.records.length > perpage,
+          `${result.records.length} result(s) for ${term}, no more than perpage ${perpage}`,
+        ),
       );
     },
     {

@@ -4,7 +4,7 @@
 // in every run.
 import { decodeBody, sniffFormat } from '@erpcert/client';
 import { describe } from 'vitest';
-import { expectRule, ruleTest, show } from '../../src/harness/index.js';
+import { accepted, expectRule, ruleTest, show } from '../../src/harness/index.js';
 import { TRIGGER_REGISTERS } from '../../src/harness/portal.js';
 
 function parsedOrWhy(text: string): string | undefined {
@@ -19,7 +19,7 @@ function parsedOrWhy(text: string): string | undefined {
 describe('portal transport', () => {
   // one test per format: a login answer that does not parse must not keep the JSON rule from being judged
   ruleTest('PORTAL.DISPATCH.XML_WELL_FORMED', 'login answers well-formed XML', async (ctx) => {
-    const login = await ctx.client.portal.login();
+    const login = await accepted('PORTAL.LOGIN.ACTION', ctx.client.portal.login(), 'GET action=login');
     const xml = login.raw.text;
     // an answer in another format is another rule's business (PORTAL.DISPATCH.XML_SUCCESS)
     if (sniffFormat(xml) === 'xml') {
@@ -30,7 +30,11 @@ describe('portal transport', () => {
 
   ruleTest('PORTAL.DISPATCH.JSON_PARSES', 'a field trigger answers JSON that parses', async (ctx) => {
     const vcname = TRIGGER_REGISTERS[0];
-    const answer = await ctx.client.portal.windowactions({}, { vcname, fieldname: '__new', rowindex: -1 });
+    const answer = await accepted(
+      'PORTAL.TRIGGER.NEW',
+      ctx.client.portal.windowactions({}, { vcname, fieldname: '__new', rowindex: -1 }),
+      `windowactions ${vcname} __new`,
+    );
     const json = answer.raw.text;
     // an answer in another format is another rule's business (PORTAL.DISPATCH.JSON_OPERATIONS)
     if (sniffFormat(json) === 'json') {

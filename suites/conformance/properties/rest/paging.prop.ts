@@ -6,10 +6,14 @@ import {
   type AnyRecord,
   assertJsonStrings,
   compareWithModel,
+  type Decisiveness,
+  decisiveWhen,
   expectRule,
   fieldValue,
   identityOf,
   judgeStable,
+  MAX_BASELINE_RECORDS,
+  parameterSeparates,
   probe,
   queryRegisters,
   type RegisterData,
@@ -51,10 +55,19 @@ describe('REST paging with offset and limit', () => {
     async (ctx) => [await registerArb(ctx), fc.integer({ min: 1, max: 60 }), fc.nat({ max: 60 })],
     async (ctx, { register }, limit, offset) => {
       const records = await page(ctx, register, { limit, offset }, 'REST.QUERY.LIMIT');
+      // decisive where the register holds more records past the offset than the limit: a server ignoring
+      // limit answers more there (a register too big to read whole holds more than any limit asked here)
+      const all = await baselines.all(ctx, register);
+      const size = all?.length ?? MAX_BASELINE_RECORDS + 1;
       expectRule(
         records.length <= limit,
         'REST.QUERY.LIMIT',
         () => `${register}?limit=${limit}&offset=${offset} returned ${records.length} records`,
+        decisiveWhen(
+          'REST.QUERY.LIMIT',
+          size > offset + limit,
+          `${register} holds ${size} record(s), no more than offset ${offset} plus limit ${limit}`,
+        ),
       );
     },
     // first in every run: limit 1 from the start of a register with at least two records
@@ -71,12 +84,22 @@ describe('REST paging with offset and limit', () => {
       fc.nat({ max: 120 }),
     ],
     async (ctx, { register, sort }, offset) => {
-      await judgeStable(ctx, baselines, register, 'REST.QUERY.OFFSET', async () => {
-        const all = (await baselines.all(ctx, register)) ?? [];
-        const sorted = await baselines.sorted(ctx, register, sort);
-        const records = await page(ctx, register, { sort, offset }, 'REST.QUERY.OFFSET');
-        return compareWithModel(register, { sort, offset }, records, all, sorted);
-      });
+      let how: Decisiveness | undefined;
+      await judgeStable(
+        ctx,
+        baselines,
+        register,
+        'REST.QUERY.OFFSET',
+        async () => {
+          const all = (await baselines.all(ctx, register)) ?? [];
+          const sorted = await baselines.sorted(ctx, register, sort);
+          const records = await page(ctx, register, { sort, offset }, 'REST.QUERY.OFFSET');
+          how = parameterSeparates(register, 'offset', { sort, offset }, all, sorted);
+          return compareWithModel(register, { sort, offset }, records, all, sorted);
+        },
+        3,
+        () => how,
+      );
     },
     // first in every run: skip one record of a register with at least two
     { examples: async (ctx) => [[{ ...sortedBy(await registers.get(ctx)) }, 1]] },
@@ -95,39 +118,51 @@ describe('REST paging with offset and limit', () => {
       fc.integer({ min: 1, max: 10 }),
     ],
     async (ctx, { register, sort }, pages) => {
-      await judgeStable(ctx, baselines, register, 'REST.QUERY.OFFSET_LIMIT_PAGING', async () => {
-        const all = (await baselines.all(ctx, register)) ?? [];
-        // k so that the walk takes about `pages` pages (at most 11 requests per run)
-        const k = Math.max(1, Math.ceil(all.length / pages));
-        const unpaged = sort === undefined ? all : await baselines.sorted(ctx, register, sort);
-        const walked: AnyRecord[] = [];
-        for (let offset = 0; offset <= all.length + k; offset += k) {
-          const query = { ...(sort ? { sort } : {}), offset, limit: k };
-          const records = await page(ctx, register, query, 'REST.QUERY.OFFSET_LIMIT_PAGING');
-          if (records.length > k) return `${register} ${show(query)}: ${records.length} records on a page of ${k}`;
-          walked.push(...records);
-          if (records.length < k) break;
-        }
-        const ids = walked.map((r) => identityOf(register, r));
-        const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-        if (dup) return `pages of ${k}${sort ? ` sorted by ${sort}` : ''}: ${dup} comes twice`;
-        const want = new Set(unpaged.map((r) => identityOf(register, r)));
-        const missing = [...want].find((id) => !ids.includes(id));
-        if (missing)
-          return `pages of ${k}${sort ? ` sorted by ${sort}` : ''}: ${missing} of the unpaged read is on no page`;
-        const extra = ids.find((id) => !want.has(id));
-        if (extra) return `pages of ${k}: ${extra} is not in the unpaged read`;
-        if (sort) {
-          // ties may come in any order; the sort values must run as in the unpaged read
-          const byId = new Map(unpaged.map((r) => [identityOf(register, r), r]));
-          const got = ids.map((id) => fieldValue(byId.get(id)!, sort));
-          const exp = unpaged.map((r) => fieldValue(r, sort));
-          const at = got.findIndex((v, i) => v !== exp[i]);
-          if (at >= 0)
-            return `pages of ${k} sorted by ${sort}: position ${at} has ${show(got[at])}, the unpaged read ${show(exp[at])}`;
-        }
-        return undefined;
-      });
+      let how: Decisiveness | undefined;
+      const decided = () => how;
+      await judgeStable(
+        ctx,
+        baselines,
+        register,
+        'REST.QUERY.OFFSET_LIMIT_PAGING',
+        async () => {
+          const all = (await baselines.all(ctx, register)) ?? [];
+          // k so that the walk takes about `pages` pages (at most 11 requests per run)
+          const k = Math.max(1, Math.ceil(all.length / pages));
+          // one page holding everything is what a server ignoring offset and limit answers too
+          how = parameterSeparates(register, 'paging', { limit: k }, all, undefined);
+          const unpaged = sort === undefined ? all : await baselines.sorted(ctx, register, sort);
+          const walked: AnyRecord[] = [];
+          for (let offset = 0; offset <= all.length + k; offset += k) {
+            const query = { ...(sort ? { sort } : {}), offset, limit: k };
+            const records = await page(ctx, register, query, 'REST.QUERY.OFFSET_LIMIT_PAGING');
+            if (records.length > k) return `${register} ${show(query)}: ${records.length} records on a page of ${k}`;
+            walked.push(...records);
+            if (records.length < k) break;
+          }
+          const ids = walked.map((r) => identityOf(register, r));
+          const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+          if (dup) return `pages of ${k}${sort ? ` sorted by ${sort}` : ''}: ${dup} comes twice`;
+          const want = new Set(unpaged.map((r) => identityOf(register, r)));
+          const missing = [...want].find((id) => !ids.includes(id));
+          if (missing)
+            return `pages of ${k}${sort ? ` sorted by ${sort}` : ''}: ${missing} of the unpaged read is on no page`;
+          const extra = ids.find((id) => !want.has(id));
+          if (extra) return `pages of ${k}: ${extra} is not in the unpaged read`;
+          if (sort) {
+            // ties may come in any order; the sort values must run as in the unpaged read
+            const byId = new Map(unpaged.map((r) => [identityOf(register, r), r]));
+            const got = ids.map((id) => fieldValue(byId.get(id)!, sort));
+            const exp = unpaged.map((r) => fieldValue(r, sort));
+            const at = got.findIndex((v, i) => v !== exp[i]);
+            if (at >= 0)
+              return `pages of ${k} sorted by ${sort}: position ${at} has ${show(got[at])}, the unpaged read ${show(exp[at])}`;
+          }
+          return undefined;
+        },
+        3,
+        decided,
+      );
     },
     {
       numRuns: 15,

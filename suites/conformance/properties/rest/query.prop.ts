@@ -6,7 +6,9 @@ import {
   type AnyRecord,
   ascendingOrder,
   assertJsonStrings,
+  combinationSeparates,
   compareWithModel,
+  type Decisiveness,
   describeQuery,
   type FilterChoice,
   fieldSubset,
@@ -16,7 +18,9 @@ import {
   isAscending,
   judgeStable,
   offsetLimit,
+  parameterSeparates,
   probe,
+  type QueryParameter,
   type QuerySpec,
   queryRegisters,
   type RangeSpec,
@@ -49,6 +53,22 @@ function widest(list: readonly RegisterData[]): { register: string; sort: string
 }
 
 /**
+ * The SORT_ASCENDING example: a register and field whose unsorted read is not in ascending order (so that a server
+ * ignoring sort answers otherwise: a decisive case), the one with the most distinct values; else {@link widest}.
+ */
+function unsorted(list: readonly RegisterData[]): { register: string; sort: string } {
+  let best: { register: string; sort: string; distinct: number } | undefined;
+  for (const d of list)
+    for (const f of d.fields) {
+      const values = d.records.map((r) => fieldValue(r, f));
+      const distinct = new Set(values).size;
+      if (!isAscending(values) && (best === undefined || distinct > best.distinct))
+        best = { register: d.register, sort: f, distinct };
+    }
+  return best ? { register: best.register, sort: best.sort } : widest(list);
+}
+
+/**
  * The FILTER_AND example: the first register whose records 0 and 1 differ in two of its fields, with those two
  * fields (record 0's value of the first, record 1's of the second); none when no register has such records.
  */
@@ -68,23 +88,41 @@ function andExamples(list: readonly RegisterData[]): [{ register: string; fields
   return [];
 }
 
-/** Reads `spec` and compares it with the model; reports a difference as a violation of `rule`. */
+/**
+ * Reads `spec` and compares it with the model; reports a difference as a violation of `rule`. An agreement is
+ * decisive where a server ignoring `parameter` would have answered otherwise (query-decisive.ts).
+ */
 async function checkQuery(
   ctx: RuleContext,
   register: string,
   rule: string,
+  parameter: QueryParameter,
   build: () => Promise<QuerySpec | undefined>,
+  /** On a miss: whether a part of the combined query is broken alone (its own rule's), so this case judges nothing. */
+  brokenPart?: (spec: QuerySpec, all: readonly AnyRecord[]) => Promise<boolean>,
 ) {
-  await judgeStable(ctx, baselines, register, rule, async () => {
-    const all = (await baselines.all(ctx, register)) ?? [];
-    const spec = await build();
-    if (!spec) return null; // nothing to judge
-    const sorted = spec.sort !== undefined ? await baselines.sorted(ctx, register, spec.sort) : undefined;
-    const p = await probe(ctx, register, toListQuery(spec));
-    if (!p.ok) violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
-    assertJsonStrings(register, p.envelope); // the representation first: values compare as strings
-    return compareWithModel(register, spec, p.records, all, sorted);
-  });
+  let how: Decisiveness | undefined;
+  await judgeStable(
+    ctx,
+    baselines,
+    register,
+    rule,
+    async () => {
+      const all = (await baselines.all(ctx, register)) ?? [];
+      const spec = await build();
+      if (!spec) return null; // nothing to judge
+      const sorted = spec.sort !== undefined ? await baselines.sorted(ctx, register, spec.sort) : undefined;
+      const p = await probe(ctx, register, toListQuery(spec));
+      if (!p.ok) violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
+      assertJsonStrings(register, p.envelope); // the representation first: values compare as strings
+      how = parameterSeparates(register, parameter, spec, all, sorted);
+      const problem = compareWithModel(register, spec, p.records, all, sorted);
+      if (problem === undefined || brokenPart === undefined) return problem;
+      return (await brokenPart(spec, all)) ? null : problem;
+    },
+    3,
+    () => how,
+  );
 }
 
 /**
@@ -145,7 +183,7 @@ describe('REST query semantics against a model of the unfiltered read', () => {
     'filter.<Field>=v returns exactly the records whose field equals v (a cut, extended or re-cased v matches no more)',
     async (ctx) => [await registerArb(ctx), filterChoice(1)],
     async (ctx, { register, fields }, choice) => {
-      await checkQuery(ctx, register, 'REST.QUERY.FILTER_EXACT', async () => {
+      await checkQuery(ctx, register, 'REST.QUERY.FILTER_EXACT', 'filter', async () => {
         const all = (await baselines.all(ctx, register)) ?? [];
         const filters = resolveFilters(choice, all, fields);
         return filters.length > 0 ? { filters } : undefined;
@@ -158,23 +196,22 @@ describe('REST query semantics against a model of the unfiltered read', () => {
     'several filter.<Field> parameters return the records matching every one of them',
     async (ctx) => [await registerArb(ctx), filterChoice(3).map((c) => ({ ...c, mutation: null }))],
     async (ctx, { register, fields }, choice) => {
-      const rule = 'REST.QUERY.FILTER_AND';
-      await judgeStable(ctx, baselines, register, rule, async () => {
-        const all = (await baselines.all(ctx, register)) ?? [];
-        // the values of two records mixed: each filter matches some records, together maybe none
-        const other = resolveFilters({ ...choice, record: choice.record + 1 }, all, fields);
-        const filters = resolveFilters(choice, all, fields).map((f, i) => (i % 2 === 1 && other[i] ? other[i]! : f));
-        if (filters.length === 0) return null; // nothing to judge
-        const spec: QuerySpec = { filters };
-        const p = await probe(ctx, register, toListQuery(spec));
-        if (!p.ok) violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
-        assertJsonStrings(register, p.envelope); // the representation first: values compare as strings
-        const problem = compareWithModel(register, spec, p.records, all, undefined);
-        if (problem === undefined || filters.length < 2) return problem;
+      await checkQuery(
+        ctx,
+        register,
+        'REST.QUERY.FILTER_AND',
+        'filterAnd',
+        async () => {
+          const all = (await baselines.all(ctx, register)) ?? [];
+          // the values of two records mixed: each filter matches some records, together maybe none
+          const other = resolveFilters({ ...choice, record: choice.record + 1 }, all, fields);
+          const filters = resolveFilters(choice, all, fields).map((f, i) => (i % 2 === 1 && other[i] ? other[i]! : f));
+          return filters.length > 0 ? { filters } : undefined;
+        },
         // several filters are several probes: each is asked alone before their combination is blamed. One that is
         // broken alone is FILTER_EXACT's (judged by its own property); the case gets no verdict here
-        return (await filterBrokenAlone(ctx, register, spec, all)) ? null : problem;
-      });
+        async (spec, all) => (spec.filters?.length ?? 0) >= 2 && (await filterBrokenAlone(ctx, register, spec, all)),
+      );
     },
     // first in every run: two fields in which records 0 and 1 of the first register differ, one value of each,
     // so that every filter matches a record and all of them together fewer (a server that ORs them is seen)
@@ -190,22 +227,34 @@ describe('REST query semantics against a model of the unfiltered read', () => {
       ),
     ],
     async (ctx, { register, sort }) => {
-      await judgeStable(ctx, baselines, register, 'REST.QUERY.SORT_ASCENDING', async () => {
-        const all = (await baselines.all(ctx, register)) ?? [];
-        const p = await probe(ctx, register, { sort });
-        if (!p.ok) violated('REST.QUERY.SORT_ASCENDING', `${register}?sort=${sort} was refused: ${p.why}`);
-        const values = p.records.map((r) => fieldValue(r, sort));
-        if (!isAscending(values))
-          return `${register}?sort=${sort} is not ascending: ${show(values.slice(0, 12))}${values.length > 12 ? '...' : ''}`;
-        const got = new Set(p.records.map((r) => identityOf(register, r)));
-        const missing = all.find((r) => !got.has(identityOf(register, r)));
-        if (missing || got.size !== all.length || p.records.length !== all.length)
-          return `${register}?sort=${sort} returned ${p.records.length} records, the unfiltered read ${all.length}${missing ? `; ${identityOf(register, missing)} is missing` : ''}`;
-        return undefined;
-      });
+      let how: Decisiveness | undefined;
+      const decided = () => how;
+      await judgeStable(
+        ctx,
+        baselines,
+        register,
+        'REST.QUERY.SORT_ASCENDING',
+        async () => {
+          const all = (await baselines.all(ctx, register)) ?? [];
+          how = parameterSeparates(register, 'sort', { sort }, all, undefined);
+          const p = await probe(ctx, register, { sort });
+          if (!p.ok) violated('REST.QUERY.SORT_ASCENDING', `${register}?sort=${sort} was refused: ${p.why}`);
+          const values = p.records.map((r) => fieldValue(r, sort));
+          if (!isAscending(values))
+            return `${register}?sort=${sort} is not ascending: ${show(values.slice(0, 12))}${values.length > 12 ? '...' : ''}`;
+          const got = new Set(p.records.map((r) => identityOf(register, r)));
+          const missing = all.find((r) => !got.has(identityOf(register, r)));
+          if (missing || got.size !== all.length || p.records.length !== all.length)
+            return `${register}?sort=${sort} returned ${p.records.length} records, the unfiltered read ${all.length}${missing ? `; ${identityOf(register, missing)} is missing` : ''}`;
+          return undefined;
+        },
+        3,
+        decided,
+      );
     },
-    // first in every run: the field of the first register with the most distinct values (an order to see)
-    { examples: async (ctx) => [[widest(await registers.get(ctx))]] },
+    // first in every run: a field whose unsorted read is out of order, with the most distinct values (an order a
+    // server ignoring sort would not show; the gate profile runs the examples only)
+    { examples: async (ctx) => [[unsorted(await registers.get(ctx))]] },
   );
 
   for (const [rule, form, title] of [
@@ -227,7 +276,7 @@ describe('REST query semantics against a model of the unfiltered read', () => {
         rangeChoice().map((c) => ({ ...c, form })),
       ],
       async (ctx, { register, sort }, choice) => {
-        await checkQuery(ctx, register, rule, async () => {
+        await checkQuery(ctx, register, rule, 'range', async () => {
           const range = await rangeFor(ctx, register, sort, choice);
           return range ? { sort, range } : undefined;
         });
@@ -248,24 +297,45 @@ describe('REST query semantics against a model of the unfiltered read', () => {
       rangeChoice(),
     ],
     async (ctx, { register, field }, choice) => {
-      await judgeStable(ctx, baselines, register, 'REST.QUERY.RANGE_REQUIRES_SORT', async () => {
-        const all = (await baselines.all(ctx, register)) ?? [];
-        const range: RangeSpec | undefined = await rangeFor(ctx, register, field, choice);
-        if (!range) return null; // nothing to judge
-        const spec: QuerySpec = { range };
-        const p = await probe(ctx, register, toListQuery(spec));
-        // §4: "Required when range is used". Refusing the request is the reading the docs give; an answer
-        // that ignores the range is tolerated (advisory); a range applied without sort breaks the rule.
-        if (!p.ok) return undefined;
-        const got = new Set(p.records.map((r) => identityOf(register, r)));
-        if (got.size === all.length && all.every((r) => got.has(identityOf(register, r)))) {
-          ctx.advise(
-            `${register}?${describeQuery(spec)} without sort was answered with every record instead of being refused`,
+      let how: Decisiveness | undefined;
+      const decided = () => how;
+      await judgeStable(
+        ctx,
+        baselines,
+        register,
+        'REST.QUERY.RANGE_REQUIRES_SORT',
+        async () => {
+          const all = (await baselines.all(ctx, register)) ?? [];
+          const range: RangeSpec | undefined = await rangeFor(ctx, register, field, choice);
+          if (!range) return null; // nothing to judge
+          const spec: QuerySpec = { range };
+          // a range that, applied, leaves no record out cannot show whether it took effect
+          const applied = parameterSeparates(
+            register,
+            'range',
+            { sort: field, range },
+            all,
+            await baselines.sorted(ctx, register, field),
           );
-          return undefined;
-        }
-        return `${register}?${describeQuery(spec)} without sort returned ${p.records.length} of ${all.length} records: the range took effect without sort`;
-      });
+          how = applied.decisive
+            ? applied
+            : { decisive: false, missing: `the range ${describeQuery(spec)} covers every record of ${register}` };
+          const p = await probe(ctx, register, toListQuery(spec));
+          // §4: "Required when range is used". Refusing the request is the reading the docs give; an answer
+          // that ignores the range is tolerated (advisory); a range applied without sort breaks the rule.
+          if (!p.ok) return undefined;
+          const got = new Set(p.records.map((r) => identityOf(register, r)));
+          if (got.size === all.length && all.every((r) => got.has(identityOf(register, r)))) {
+            ctx.advise(
+              `${register}?${describeQuery(spec)} without sort was answered with every record instead of being refused`,
+            );
+            return undefined;
+          }
+          return `${register}?${describeQuery(spec)} without sort returned ${p.records.length} of ${all.length} records: the range took effect without sort`;
+        },
+        3,
+        decided,
+      );
     },
     {
       numRuns: 10,
@@ -291,7 +361,7 @@ describe('REST query semantics against a model of the unfiltered read', () => {
       ),
     ],
     async (ctx, { register, fields }) => {
-      await checkQuery(ctx, register, 'REST.QUERY.FIELDS', async () => ({ fields }));
+      await checkQuery(ctx, register, 'REST.QUERY.FIELDS', 'fields', async () => ({ fields }));
     },
   );
 
@@ -317,32 +387,43 @@ describe('REST query semantics against a model of the unfiltered read', () => {
     },
     async (ctx, { register, all: fields, sort, fields: projection }, filterPick, rangePick, paging) => {
       const rule = 'REST.QUERY.COMBINABLE';
+      let how: Decisiveness | undefined;
+      const decided = () => how;
       // The combination is judged, not its parts: when the combined answer differs from the model, the FAIL is
       // the combination's only if every parameter holds when asked alone; a parameter broken on its own is
       // its own rule's FAIL (FILTER_*, RANGE_*, FIELDS, OFFSET, LIMIT, SORT_ASCENDING) and leaves this case
       // without a verdict.
-      await judgeStable(ctx, baselines, register, rule, async () => {
-        const all = (await baselines.all(ctx, register)) ?? [];
-        const filters = filterPick ? resolveFilters(filterPick, all, fields) : [];
-        const range = rangePick ? await rangeFor(ctx, register, sort, rangePick) : undefined;
-        const spec: QuerySpec = {
-          ...(filters.length > 0 ? { filters } : {}),
-          sort,
-          ...(range ? { range } : {}),
-          ...(projection ? { fields: projection } : {}),
-          ...(paging ?? {}),
-        };
-        const sorted = await baselines.sorted(ctx, register, sort);
-        const p = await probe(ctx, register, toListQuery(spec));
-        if (!p.ok) {
-          if (await brokenAlone(ctx, register, spec, all, sorted)) return null;
-          violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
-        }
-        assertJsonStrings(register, p.envelope); // the representation first: values compare as strings
-        const problem = compareWithModel(register, spec, p.records, all, sorted);
-        if (problem === undefined) return undefined;
-        return (await brokenAlone(ctx, register, spec, all, sorted)) ? null : problem;
-      });
+      await judgeStable(
+        ctx,
+        baselines,
+        register,
+        rule,
+        async () => {
+          const all = (await baselines.all(ctx, register)) ?? [];
+          const filters = filterPick ? resolveFilters(filterPick, all, fields) : [];
+          const range = rangePick ? await rangeFor(ctx, register, sort, rangePick) : undefined;
+          const spec: QuerySpec = {
+            ...(filters.length > 0 ? { filters } : {}),
+            sort,
+            ...(range ? { range } : {}),
+            ...(projection ? { fields: projection } : {}),
+            ...(paging ?? {}),
+          };
+          const sorted = await baselines.sorted(ctx, register, sort);
+          how = combinationSeparates(register, spec, all, sorted);
+          const p = await probe(ctx, register, toListQuery(spec));
+          if (!p.ok) {
+            if (await brokenAlone(ctx, register, spec, all, sorted)) return null;
+            violated(rule, `${register}?${describeQuery(spec)} was refused: ${p.why}`);
+          }
+          assertJsonStrings(register, p.envelope); // the representation first: values compare as strings
+          const problem = compareWithModel(register, spec, p.records, all, sorted);
+          if (problem === undefined) return undefined;
+          return (await brokenAlone(ctx, register, spec, all, sorted)) ? null : problem;
+        },
+        3,
+        decided,
+      );
     },
     {
       numRuns: 20,

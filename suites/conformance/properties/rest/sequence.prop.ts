@@ -6,11 +6,14 @@ import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
   type AnyRecord,
+  accepted,
   assertSequenceAdvanced,
   assertSequenceHeader,
   Baselines,
   confirmed,
   createJson,
+  type Decisiveness,
+  decisiveWhen,
   deleteRecord,
   expectRule,
   fieldValue,
@@ -89,7 +92,11 @@ async function apply(ctx: RuleContext, ops: readonly Op[], deletes: boolean): Pr
     } else if (op.kind === 'update') {
       const code = codes[op.target % codes.length]!;
       const name = `${ctx.target.runTag} seq ${n++}`;
-      const env = await ctx.client.rest.update(REGISTER, code, { Name: name }, [], { format: 'json' });
+      const env = await accepted(
+        'REST.WRITE.UPDATE_PATCH',
+        ctx.client.rest.update(REGISTER, code, { Name: name }, [], { format: 'json' }),
+        `PATCH ${REGISTER}/${code}`,
+      );
       // the body of PATCH is not shown (§4 rule 9); the Sequence header is on every response (rule 6)
       after = sequenceOf(env) ?? (await currentSequence(ctx, 'REST.SEQ.MONOTONIC'));
       what = `updating ${REGISTER} ${code}`;
@@ -147,6 +154,27 @@ async function feed(ctx: RuleContext, query: 'updates_after' | 'deletes_after', 
   return p;
 }
 
+/**
+ * Whether an updates_after=`since` read separates: the register holds a record written at or before `since`
+ * (which a server ignoring the parameter would return) and one written after it (`after` of them).
+ */
+async function feedSeparates(ctx: RuleContext, since: bigint, after: number, rule: string): Promise<Decisiveness> {
+  const p = await probe(ctx, REGISTER, { limit: 20 });
+  const before =
+    p.ok &&
+    p.records.some((r) => {
+      const s = fieldValue(r, '@sequence');
+      return /^\d+$/.test(s) && BigInt(s) <= since;
+    });
+  return decisiveWhen(
+    rule,
+    before && after > 0,
+    before
+      ? `no ${REGISTER} record was written after ${since}`
+      : `no ${REGISTER} record read holds a @sequence at or below ${since}: a server ignoring updates_after answers alike`,
+  );
+}
+
 describe('REST sequence feeds', () => {
   ruleProperty(
     'REST.SEQ.MONOTONIC',
@@ -166,12 +194,14 @@ describe('REST sequence feeds', () => {
     async (ctx, ops) => {
       const { since, live, deleted } = await apply(ctx, ops, true);
       const p = await feed(ctx, 'updates_after', since, 'REST.SEQ.UPDATES_AFTER');
+      const how = await feedSeparates(ctx, since, live.size, 'REST.SEQ.UPDATES_AFTER');
       for (const r of p.records) {
         const seq = fieldValue(r, '@sequence');
         expectRule(
           /^\d+$/.test(seq) && BigInt(seq) > since,
           'REST.SEQ.UPDATES_AFTER',
           () => `updates_after=${since} returned ${show(r['@url'])} with @sequence ${show(seq)}`,
+          how,
         );
       }
       const got = new Map(p.records.map((r) => [codeOf(r), r]));
@@ -182,12 +212,14 @@ describe('REST sequence feeds', () => {
           r !== undefined,
           'REST.SEQ.UPDATES_AFTER',
           () => `updates_after=${since} misses ${REGISTER} ${code}, written after ${since}`,
+          how,
         );
         expectRule(
           fieldValue(r, 'Name') === name,
           'REST.SEQ.UPDATES_AFTER',
           () =>
             `updates_after=${since} returns ${code} with Name ${show(fieldValue(r, 'Name'))}, last written ${show(name)}`,
+          how,
         );
       }
       for (const code of deleted)
@@ -195,6 +227,7 @@ describe('REST sequence feeds', () => {
           !got.has(code),
           'REST.SEQ.UPDATES_AFTER',
           () => `updates_after=${since} returns ${code}, which was deleted`,
+          how,
         );
     },
     // in every run: a record updated after its create (its latest values), another created and deleted
@@ -209,17 +242,25 @@ describe('REST sequence feeds', () => {
       const { since, live, deleted } = await apply(ctx, ops, true);
       const p = await feed(ctx, 'deletes_after', since, 'REST.SEQ.DELETES_AFTER');
       const got = new Set(p.records.map(codeOf));
+      // a record deleted after N is what a server ignoring deletes_after (or listing nothing) leaves out
+      const how = decisiveWhen(
+        'REST.SEQ.DELETES_AFTER',
+        deleted.size > 0,
+        `no ${REGISTER} record was deleted after ${since}`,
+      );
       for (const code of deleted)
         expectRule(
           got.has(code),
           'REST.SEQ.DELETES_AFTER',
           () => `deletes_after=${since} does not list ${REGISTER} ${code}, deleted after ${since}`,
+          how,
         );
       for (const code of live.keys())
         expectRule(
           !got.has(code),
           'REST.SEQ.DELETES_AFTER',
           () => `deletes_after=${since} lists ${REGISTER} ${code}, which exists`,
+          how,
         );
     },
     // in every run: one record deleted, one that still exists
@@ -237,6 +278,7 @@ describe('REST sequence feeds', () => {
       const header = BigInt(env.sequenceHeader!.trim());
       const { live } = await apply(ctx, later, false);
       const p = await feed(ctx, 'updates_after', header, 'REST.SEQ.HEADER_FEEDS_UPDATES_AFTER');
+      const how = await feedSeparates(ctx, header, live.size, 'REST.SEQ.HEADER_FEEDS_UPDATES_AFTER');
       const got = new Set(p.records.map(codeOf));
       for (const r of p.records) {
         const seq = fieldValue(r, '@sequence');
@@ -244,6 +286,7 @@ describe('REST sequence feeds', () => {
           /^\d+$/.test(seq) && BigInt(seq) > header,
           'REST.SEQ.HEADER_FEEDS_UPDATES_AFTER',
           () => `updates_after=${header} (a Sequence header) returned ${show(r['@url'])} with @sequence ${show(seq)}`,
+          how,
         );
       }
       for (const code of live.keys())
@@ -251,6 +294,7 @@ describe('REST sequence feeds', () => {
           got.has(code),
           'REST.SEQ.HEADER_FEEDS_UPDATES_AFTER',
           () => `updates_after=${header} misses ${code}, written after that answer`,
+          how,
         );
     },
     // in every run: a record written before the answer whose header is taken, and one after it
@@ -268,26 +312,42 @@ describe('REST sequence feeds', () => {
       return [fc.constantFrom(...seqs)];
     },
     async (ctx, n) => {
-      await judgeStable(ctx, baselines, REGISTER, 'REST.SEQ.UPDATES_AFTER', async () => {
-        const above = (r: AnyRecord) => {
-          const s = fieldValue(r, '@sequence');
-          return /^\d+$/.test(s) && BigInt(s) > BigInt(n);
-        };
-        const all = (await baselines.all(ctx, REGISTER)) ?? [];
-        const want = new Set(all.filter(above).map(codeOf));
-        const p = await feed(ctx, 'updates_after', BigInt(n), 'REST.SEQ.UPDATES_AFTER');
-        const got = new Set(p.records.map(codeOf));
-        // a record the baseline does not hold but whose own @sequence is above N was written since (by another
-        // test): it belongs in the feed; only one the baseline holds below N, or one answered below N, does not
-        const extra = p.records.find(
-          (r) => !want.has(codeOf(r)) && !(above(r) && !all.some((b) => codeOf(b) === codeOf(r))),
-        );
-        if (extra)
-          return `updates_after=${n} returns ${codeOf(extra)}, whose @sequence ${show(fieldValue(extra, '@sequence'))} is not above ${n}`;
-        const missing = [...want].find((c) => !got.has(c));
-        if (missing) return `updates_after=${n} misses ${missing}, whose @sequence is above ${n}`;
-        return undefined;
-      });
+      let how: Decisiveness | undefined;
+      const decided = () => how;
+      await judgeStable(
+        ctx,
+        baselines,
+        REGISTER,
+        'REST.SEQ.UPDATES_AFTER',
+        async () => {
+          const above = (r: AnyRecord) => {
+            const s = fieldValue(r, '@sequence');
+            return /^\d+$/.test(s) && BigInt(s) > BigInt(n);
+          };
+          const all = (await baselines.all(ctx, REGISTER)) ?? [];
+          const want = new Set(all.filter(above).map(codeOf));
+          // records at or below N are what a server ignoring updates_after returns too
+          how = decisiveWhen(
+            'REST.SEQ.UPDATES_AFTER',
+            want.size < all.length,
+            `every ${REGISTER} record has a @sequence above ${n}`,
+          );
+          const p = await feed(ctx, 'updates_after', BigInt(n), 'REST.SEQ.UPDATES_AFTER');
+          const got = new Set(p.records.map(codeOf));
+          // a record the baseline does not hold but whose own @sequence is above N was written since (by another
+          // test): it belongs in the feed; only one the baseline holds below N, or one answered below N, does not
+          const extra = p.records.find(
+            (r) => !want.has(codeOf(r)) && !(above(r) && !all.some((b) => codeOf(b) === codeOf(r))),
+          );
+          if (extra)
+            return `updates_after=${n} returns ${codeOf(extra)}, whose @sequence ${show(fieldValue(extra, '@sequence'))} is not above ${n}`;
+          const missing = [...want].find((c) => !got.has(c));
+          if (missing) return `updates_after=${n} misses ${missing}, whose @sequence is above ${n}`;
+          return undefined;
+        },
+        3,
+        decided,
+      );
     },
     { numRuns: 10 },
   );

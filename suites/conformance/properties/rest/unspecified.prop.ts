@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
   type AnyRecord,
+  accepted,
   createJson,
   fieldValue,
   isRefusal,
@@ -54,9 +55,11 @@ describe('REST behaviours the docs do not show (strict advisories)', () => {
     async (ctx) => {
       const code = uniqueCode(ctx);
       await createJson(ctx, 'CUVc', [{ Code: code, Name: `${ctx.target.runTag} patch` }], { format: 'json' });
-      const env = await ctx.client.rest.update('CUVc', code, { Name: `${ctx.target.runTag} patched` }, [], {
-        format: 'json',
-      });
+      const env = await accepted(
+        'REST.WRITE.UPDATE_PATCH',
+        ctx.client.rest.update('CUVc', code, { Name: `${ctx.target.runTag} patched` }, [], { format: 'json' }),
+        `PATCH CUVc/${code}`,
+      );
       ctx.observe('REST.WRITE.PATCH_BODY_NOT_SHOWN');
       if (!env.hasEnvelope) ctx.advise(`PATCH CUVc/${code} answered no envelope: ${show(env.raw.text, 120)}`);
       else if (!env.records.some((r) => fieldValue(r, 'Code') === code))

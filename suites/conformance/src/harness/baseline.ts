@@ -6,7 +6,7 @@
 import { getRegister } from '@erpcert/contract';
 import { assertJsonStrings } from './assert/json-strings.js';
 import { probe, readAll } from './data.js';
-import { observe } from './observations.js';
+import { type Decisiveness, observe } from './observations.js';
 import type { AnyRecord } from './records.js';
 import type { RuleContext } from './rule-test.js';
 import { violated } from './violation.js';
@@ -109,7 +109,8 @@ export class Baselines {
  * Runs `attempt` (which returns the difference from the model, undefined when the answer agrees with it, or
  * null when there was nothing to judge) and reports a difference as a violation of `rule` only when the
  * register was stable: after a mismatch the baseline is read again, and when it changed the attempt is
- * repeated with the fresh data (at most `tries` times). An agreement counts one observation of `rule`.
+ * repeated with the fresh data (at most `tries` times). An agreement counts one observation of `rule`,
+ * decisive as `how` says after the attempt (observations.ts; the query rules must say, query-decisive.ts).
  * Returns false when the register never held still or nothing was judged.
  */
 export async function judgeStable(
@@ -119,12 +120,13 @@ export async function judgeStable(
   rule: string,
   attempt: () => Promise<string | undefined | null>,
   tries = 3,
+  how?: () => Decisiveness | undefined,
 ): Promise<boolean> {
   for (let i = 0; i < tries; i++) {
     const problem = await attempt();
     if (problem === null) return false;
     if (problem === undefined) {
-      observe(rule);
+      observe(rule, 1, how?.());
       return true;
     }
     if (!(await baselines.refresh(ctx, register))) violated(rule, problem);

@@ -16,6 +16,7 @@ import {
 import { getRegister, registers as registerCatalogue } from '@erpcert/contract';
 import fc from 'fast-check';
 import { appendLedger } from '../runner/ledger.js';
+import { accepted } from './accepted.js';
 import { assertJsonListBody, decodeViolation, jsonListBodyValid } from './assert/list-body.js';
 import { observe } from './observations.js';
 import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
@@ -125,34 +126,81 @@ export interface Created {
   readonly envelope: RestEnvelope<string>;
 }
 
-/** Creates a record with a form POST (auto-fill runs, record-rest-api.md §4 rule 1) and ledgers it. */
+/**
+ * The rule that allows a write (accepted.ts): its refusal FAILs that rule. `null` declares the write's acceptance
+ * open (the docs leave it to the target): a refusal then stays what it was (ERROR, or the caller's SKIP).
+ */
+export interface Allowed {
+  readonly allowedBy?: string | null;
+}
+
+/** The rule allowing a form POST of set_field.* / set_row_field.* (record-rest-api.md §4 "Endpoints"). */
+export const FORM_POST_RULE = 'REST.WRITE.CREATE_FORM';
+
+/** Runs a write, FAILing `rule` when the target refuses it (accepted.ts); `null` leaves a refusal as it is. */
+function allowed<T>(rule: string | null | undefined, call: () => Promise<T>, what: string): Promise<T> {
+  return rule ? accepted(rule, call, what) : call();
+}
+
+/**
+ * Creates a record with a form POST (auto-fill runs, record-rest-api.md §4 rule 1) and ledgers it. A form POST
+ * of `set_field.*` and `set_row_field.*` is a documented request: a refusal FAILs REST.WRITE.CREATE_FORM (or
+ * `allowedBy`, the rule that says this particular body is accepted), not the rule of the test that sent it.
+ */
 export async function createForm(
   ctx: RuleContext,
   register: string,
   header: RestFields<string>,
   rows: readonly RestRowFields[] = [],
-  options?: RestCallOptions,
+  options?: RestCallOptions & Allowed,
 ): Promise<Created> {
-  const env = await ctx.client.rest.createForm(register, header, rows, options);
+  const { allowedBy = FORM_POST_RULE, ...call } = options ?? {};
+  const env = await allowed(
+    allowedBy,
+    () => ctx.client.rest.createForm(register, header, rows, call),
+    `form POST /api/1/${register} (${Object.keys(header).length} set_field, ${rows.length} row(s))`,
+  );
   const [key] = ledgerAll(ctx, register, env, [header]);
   return { key: key!, record: env.records[0], envelope: env };
 }
 
-/** Creates records with one JSON POST (no auto-fill, §4 rules 2-3) and ledgers every one. */
+/**
+ * Creates records with one JSON POST (no auto-fill, §4 rules 2-3) and ledgers every one. Which values a JSON
+ * POST must carry is not shown (§4 rule 2), so its acceptance is open unless the caller names the rule that
+ * allows this body (`allowedBy`): then a refusal FAILs that rule.
+ */
 export async function createJson(
   ctx: RuleContext,
   register: string,
   records: readonly Record<string, unknown>[],
-  options?: RestCallOptions,
+  options?: RestCallOptions & Allowed,
 ): Promise<Created[]> {
-  const env = await ctx.client.rest.createJson(register, records, options);
+  const { allowedBy = null, ...call } = options ?? {};
+  const env = await allowed(
+    allowedBy,
+    () => ctx.client.rest.createJson(register, records, call),
+    `JSON POST /api/1/${register} of ${records.length} record(s)`,
+  );
   const keys = ledgerAll(ctx, register, env, records);
   return keys.map((key, i) => ({ key, record: env.records[i], envelope: env }));
 }
 
-/** Deletes a record with the portal `delete` action (portal-action-api.md §4) and marks it gone in the ledger. */
-export async function deleteRecord(ctx: RuleContext, register: string, key: string): Promise<void> {
-  await ctx.client.portal.delete({ register, id: key } as Parameters<typeof ctx.client.portal.delete>[0]);
+/**
+ * Deletes a record with the portal `delete` action (portal-action-api.md §4) and marks it gone in the ledger.
+ * Whether a record may be deleted depends on its state ("Record is locked", §7), so a refusal is the caller's
+ * to judge unless it names the rule that allows this delete (`allowedBy`).
+ */
+export async function deleteRecord(
+  ctx: RuleContext,
+  register: string,
+  key: string,
+  { allowedBy = null }: Allowed = {},
+): Promise<void> {
+  await allowed(
+    allowedBy,
+    () => ctx.client.portal.delete({ register, id: key } as Parameters<typeof ctx.client.portal.delete>[0]),
+    `portal delete of ${register} ${key}`,
+  );
   ledgerGone(ctx, register, key);
 }
 

@@ -1,6 +1,9 @@
 /**
  * The gate profile's budget of property runs (`--profile gate`, issue 19): every rule the full profile judges,
- * observed at least once, with the fewest requests. A property keeps its full list of runs (examples first),
+ * observed decisively at least once, with the fewest requests. The counts it is given are the test's decisive
+ * observations (meta `decisive`, issue 28): a run that only observed a rule where a right and a wrong server answer
+ * alike (a `maxsize` no column exceeds) adds nothing, so the gate keeps spending runs until the data reaches the
+ * case that tells them apart, or its patience ends. A property keeps its full list of runs (examples first),
  * but a run is only spent while it can still add an observation: no run once every rule the test names has been
  * observed; no further example once {@link GATE_EXAMPLE_PATIENCE} examples in a row observed no rule that was
  * not observed before, and no further generated run once {@link GATE_PATIENCE} generated runs in a row did not

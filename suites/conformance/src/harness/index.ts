@@ -4,6 +4,7 @@
  * under `properties/` import from here.
  */
 
+export { accepted, describeRefusal, isRefusalAnswer, RequestRefused, refusedViolation } from './accepted.js';
 export {
   type FilterChoice,
   fieldSubset,
@@ -75,6 +76,7 @@ export {
   UnledgeredRecordError,
   uniqueCode,
 } from './data.js';
+export { DECISIVE_CASES } from './decisive-cases.js';
 export { type FixtureAccount, fixtureFiles, readFixtureAccounts } from './fixture-accounts.js';
 export {
   DEFAULT_FIXTURE_PREFIX,
@@ -101,7 +103,7 @@ export type {
   ThrottleCounts,
 } from './meta.js';
 export { TARGET_ENV } from './meta.js';
-export { observe } from './observations.js';
+export { type Decisiveness, decisiveCase, decisiveWhen, observe } from './observations.js';
 export {
   ledgerPermanent,
   PERMANENT_WRITES_OPT_IN,
@@ -109,6 +111,7 @@ export {
   permanentWriteSkip,
 } from './permanent-writes.js';
 export { confirmed } from './preconditions.js';
+export { combinationSeparates, parameterSeparates, type QueryParameter } from './query-decisive.js';
 export {
   ascendingOrder,
   compareWithModel,

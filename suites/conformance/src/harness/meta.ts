@@ -6,7 +6,11 @@
  *
  * - Observations: every `expectRule`/`violated`/`needShape` check and every `ctx.observe(rule)` counts one
  *   observation of its rule (`observations`). A rule that no check of a test observed gets no PASS from it:
- *   SKIP "not exercised".
+ *   SKIP "not exercised". The decisive ones (`decisive`: the data reached the case that tells a right server
+ *   from a wrong one) are counted apart; a rule observed only indecisively (`undecided`) gets no PASS either:
+ *   SKIP "no observation reached the case that tells right from wrong: <what was missing>".
+ * - A refusal (an ERP error answer or a 4xx) of a request the test declared accepted (accepted.ts) throws a
+ *   `RequestRefused`, a violation of the rule that allows the request: that rule FAILs.
  * - vitest passed: PASS for every observed rule, tagged or not (WARN for the tagged ones with an `advisory`
  *   in the strict profile), SKIP "not exercised" for the test's rules without an observation.
  * - vitest skipped (`skipReason`: target lacks data, permission, module; readonly profile) -> SKIP.
@@ -95,6 +99,13 @@ export interface ConformanceMeta {
   failure?: FailureDetail;
   /** Checks of each rule that asserted against target data (passing or not), by rule id. */
   observations?: Record<string, number>;
+  /**
+   * Of those, the decisive ones (observations.ts): the data reached the case that separates a right server from
+   * a wrong one. A check that states nothing is decisive unless its rule is one of decisive-cases.ts.
+   */
+  decisive?: Record<string, number>;
+  /** Rules with an indecisive observation, with what the data lacked (the last one): without a decisive one, SKIP. */
+  undecided?: Record<string, string>;
   /** Faults of the target seen during the test (at most a few), whether or not the test failed. */
   faults?: TargetFault[];
   /** Throttled answers (429, or 503 with `Retry-After`) of the test; absent when there were none. */

@@ -7,6 +7,7 @@
  * such field (ArtCode, Quant, Price, Sum), so a quotation is known by the ledger alone.
  */
 import type { RestRecord } from '@erpcert/client';
+import { accepted } from './accepted.js';
 import { type Created, createForm, probe } from './data.js';
 import { fieldValue, rowsOf } from './records.js';
 import type { RuleContext } from './rule-test.js';
@@ -107,7 +108,11 @@ export async function createDocumentAnswer(
 
 /** The record with this SerNr, read through `/api/1/` (`filter.SerNr`, JSON); undefined when there is none. */
 export async function readBySerNr(ctx: RuleContext, register: string, serNr: string): Promise<RestRecord | undefined> {
-  const env = await ctx.client.rest.list(register, { 'filter.SerNr': serNr } as never, { format: 'json' });
+  const env = await accepted(
+    'REST.QUERY.FILTER_EXACT',
+    ctx.client.rest.list(register, { 'filter.SerNr': serNr } as never, { format: 'json' }),
+    `GET /api/1/${register}?filter.SerNr=${serNr}`,
+  );
   return env.records.find((r) => fieldValue(r, 'SerNr') === serNr);
 }
 

@@ -1,6 +1,6 @@
 import type { PortalList } from '@erpcert/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { beginObservations, endObservations } from './observations.js';
+import { beginObservations, endObservations, observationRecords } from './observations.js';
 import { judgeQuiet, pagedBy, type QuietRead, recordsOnPage } from './portal-lists.js';
 import type { RuleContext } from './rule-test.js';
 
@@ -75,8 +75,8 @@ describe('judgeQuiet', () => {
   }
 
   it('judges an answer that meets the rule on one optimistic attempt, with no sequence read', async () => {
-    const observations: Record<string, number> = {};
-    beginObservations(observations);
+    const observations = observationRecords().counts;
+    beginObservations({ counts: observations, decisive: {}, undecided: {} });
     const { ctx, reads } = quietContext(['5']);
     const seen: (QuietRead | undefined)[] = [];
     const judged = await judgeQuiet(ctx, 'PORTAL.LIST.ORDER', async (quiet) => {
@@ -90,7 +90,7 @@ describe('judgeQuiet', () => {
   });
 
   it('tries a difference again between two sequence reads, and reports it when the data held still', async () => {
-    beginObservations({});
+    beginObservations(observationRecords());
     const { ctx } = quietContext(['7', '7']);
     const seen: (QuietRead | undefined)[] = [];
     await expect(
@@ -103,7 +103,7 @@ describe('judgeQuiet', () => {
   });
 
   it('reports nothing for a difference seen only while the data moved', async () => {
-    beginObservations({});
+    beginObservations(observationRecords());
     const { ctx } = quietContext(['1', '2', '3', '3']);
     let attempts = 0;
     const judged = await judgeQuiet(ctx, 'PORTAL.LIST.ORDER', async (quiet) => {

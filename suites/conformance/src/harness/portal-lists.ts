@@ -5,7 +5,7 @@
  */
 import type { PortalList, PortalRecord } from '@erpcert/client';
 import { sequenceOf } from './assert/envelope.js';
-import { observe } from './observations.js';
+import { type Decisiveness, observe } from './observations.js';
 import type { RuleContext } from './rule-test.js';
 import { violated } from './violation.js';
 
@@ -136,7 +136,8 @@ export interface QuietRead {
  * attempt is optimistic: it gets no `QuietRead` and no sequence is read around it, since most answers meet the
  * rule (one request fewer each). A difference it shows is tried again carefully, between two sequence reads
  * (`attempt` gets the first, so that it need not read it again), at most `tries` times; a difference seen
- * while the data moved is tried again. An answer that meets the rule counts one observation of it. Returns
+ * while the data moved is tried again. An answer that meets the rule counts one observation of it, decisive as
+ * `how` says after the attempt (observations.ts; the parameter rules must say). Returns
  * false when the target never held still or nothing was judged.
  */
 export async function judgeQuiet(
@@ -144,11 +145,12 @@ export async function judgeQuiet(
   rule: string,
   attempt: (quiet?: QuietRead) => Promise<string | QuietProblem | undefined | null>,
   tries = 4,
+  how?: () => Decisiveness | undefined,
 ): Promise<boolean> {
   const optimistic = await attempt();
   if (optimistic === null) return false;
   if (optimistic === undefined) {
-    observe(rule);
+    observe(rule, 1, how?.());
     return true;
   }
   for (let i = 0; i < tries; i++) {
@@ -156,7 +158,7 @@ export async function judgeQuiet(
     const problem = await attempt({ sequence: before });
     if (problem === null) return false;
     if (problem === undefined) {
-      observe(rule);
+      observe(rule, 1, how?.());
       return true;
     }
     const after = await currentSequence(ctx);

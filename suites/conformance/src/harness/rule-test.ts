@@ -15,7 +15,7 @@ import { type TestContext, test } from 'vitest';
 import type { Profile } from '../runner/verdict.js';
 import { exampleMember, GateBudget } from './gate-budget.js';
 import type { ConformanceMeta, FailureDetail, FailureKind, RecordedExchange, TargetFault } from './meta.js';
-import { beginObservations, endObservations, observe } from './observations.js';
+import { beginObservations, type Decisiveness, endObservations, observationRecords, observe } from './observations.js';
 import { permanentWriteSkip } from './permanent-writes.js';
 import { nextRequestRun, setRequestTag } from './request-log.js';
 import type { TargetConfig } from './target.js';
@@ -46,9 +46,12 @@ export interface RuleContext {
   advise(text: string): void;
   /**
    * Counts `n` observations of each rule: a check of it asserted against target data without `expectRule`,
-   * `violated` or `needShape` (which count by themselves). A rule never observed gets no PASS.
+   * `violated` or `needShape` (which count by themselves). A rule never observed gets no PASS. `how` says
+   * whether they reached the case that tells a right server from a wrong one (observations.ts); the checks of
+   * parameters, filters, limits and caps (decisive-cases.ts) must say, and a rule observed only indecisively
+   * SKIPs.
    */
-  observe(rules: string | readonly string[], n?: number): void;
+  observe(rules: string | readonly string[], n?: number, how?: Decisiveness): void;
   /**
    * Records that a case of `rules` gets no verdict: what its check rests on (the change, a faithful read) was
    * not confirmed by a read. Counts no observation; a rule no case judged SKIPs with the first reason. Call it
@@ -130,10 +133,15 @@ function firstLine(err: unknown): string {
 
 /** Sets up the meta record and the context of one test. */
 function begin(t: TestContext, rules: readonly string[], name: string): { ctx: RuleContext; session: WorkerSession } {
-  const observations: Record<string, number> = {};
-  const meta: ConformanceMeta = { rules, observations };
+  const records = observationRecords();
+  const meta: ConformanceMeta = {
+    rules,
+    observations: records.counts,
+    decisive: records.decisive,
+    undecided: records.undecided,
+  };
   (t.task.meta as { erpcert?: ConformanceMeta }).erpcert = meta;
-  beginObservations(observations);
+  beginObservations(records);
   setRequestTag(t.task.file?.name, name);
   const session = workerSession();
   session.recorder.beginTest();
@@ -160,8 +168,8 @@ function begin(t: TestContext, rules: readonly string[], name: string): { ctx: R
       const more = advisories.length - MAX_ADVISORIES;
       meta.advisory = more > 0 ? `${shown}; and ${more} more` : shown;
     },
-    observe(rules: string | readonly string[], n = 1): void {
-      for (const rule of typeof rules === 'string' ? [rules] : rules) observe(rule, n);
+    observe(rules: string | readonly string[], n = 1, how?: Decisiveness): void {
+      for (const rule of typeof rules === 'string' ? [rules] : rules) observe(rule, n, how);
     },
     unconfirmed(rules: string | readonly string[], reason: string): void {
       meta.unconfirmed ??= {};
@@ -183,13 +191,14 @@ function end(t: TestContext, session: WorkerSession): void {
   if (through.length > 0) metaOf(t).through = through;
 }
 
+/** The errors that name the rule they break: a check's violation, a precondition, a refused accepted request. */
+const VIOLATION_NAMES: readonly string[] = ['ContractViolation', 'PreconditionFailed', 'RequestRefused'];
+
 /** A violation's rule, read by name and shape (module copies under vitest make `instanceof` unreliable). */
 function violationRule(err: unknown): string | undefined {
   if (!(err instanceof Error)) return undefined;
   const rule = (err as { rule?: unknown }).rule;
-  return typeof rule === 'string' && (err.name === 'ContractViolation' || err.name === 'PreconditionFailed')
-    ? rule
-    : undefined;
+  return typeof rule === 'string' && VIOLATION_NAMES.includes(err.name) ? rule : undefined;
 }
 
 /**
@@ -371,7 +380,7 @@ export function ruleProperty<Ts extends [unknown, ...unknown[]]>(
     // gate: a run is spent only while it can still observe a rule (gate-budget.ts); a replay runs as asked
     const gate =
       ctx.profile === 'gate' && ctx.target.path === undefined
-        ? new GateBudget(ids, metaOf(t).observations ?? {}, examples.length)
+        ? new GateBudget(ids, metaOf(t).decisive ?? {}, examples.length)
         : undefined;
     const property = fc.asyncProperty(...([...arbs] as unknown as Arbitraries<Ts>), async (...values: Ts) => {
       if (skipReason !== undefined) return true;

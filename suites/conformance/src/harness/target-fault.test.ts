@@ -1,6 +1,6 @@
 import { DecodeError, decodeBody, ErpError, type Exchange, HttpStatusError, TransportError } from '@erpcert/client';
 import { describe, expect, it } from 'vitest';
-import { beginObservations, endObservations } from './observations.js';
+import { beginObservations, endObservations, observationRecords } from './observations.js';
 import { ExchangeRecorder } from './recorder.js';
 import { errorFault, exchangeFault, failureFormRule, isTargetFault } from './target-fault.js';
 
@@ -169,8 +169,8 @@ describe('ExchangeRecorder: throttled answers', () => {
 
 describe('ExchangeRecorder: faults and transport observations', () => {
   it('keeps the faults of the test and the run, and counts each 2xx XML or JSON answer as an observation', () => {
-    const counts: Record<string, number> = {};
-    beginObservations(counts);
+    const counts = observationRecords().counts;
+    beginObservations({ counts: counts, decisive: {}, undecided: {} });
     const r = new ExchangeRecorder();
     r.beginTest();
     r.observe(exchange('rest', 200, '<data/>'));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { beginObservations, endObservations, observe } from './observations.js';
+import { beginObservations, endObservations, observationRecords, observe } from './observations.js';
 import { classifyFailure } from './rule-test.js';
 import { ContractViolation, expectRule, needShape, PreconditionFailed, violated } from './violation.js';
 
@@ -17,8 +17,8 @@ describe('checks count observations, holding or not', () => {
     ['needShape that fails', () => needShape(SHAPE, false, () => 'no array'), { [SHAPE]: 1 }, 'PreconditionFailed'],
     ['observe n', () => observe(LIMIT, 3), { [LIMIT]: 3 }, undefined],
   ])('%s', (_name, check, want, thrown) => {
-    const counts: Record<string, number> = {};
-    beginObservations(counts);
+    const counts = observationRecords().counts;
+    beginObservations({ counts: counts, decisive: {}, undecided: {} });
     let name: string | undefined;
     try {
       check();

@@ -5,7 +5,7 @@
  * here counts one observation of its rule (observations.ts), whether it holds or not.
  */
 import { getRule } from '@erpcert/contract';
-import { observe } from './observations.js';
+import { type Decisiveness, observe } from './observations.js';
 
 /** A rule id that specs/rules.yaml does not know: a defect of the suite, thrown when the test is collected. */
 export class UnknownRuleError extends Error {
@@ -36,17 +36,28 @@ export class ContractViolation extends Error {
 
 /** Throws a {@link ContractViolation} of `rule` (one observation of it: it was seen broken). */
 export function violated(rule: string, detail: string): never {
-  observe(rule);
+  observe(rule, 1, { decisive: true });
   throw new ContractViolation(rule, detail);
 }
 
 /**
  * Throws a {@link ContractViolation} of `rule` unless `condition` holds; `detail` is built only on failure.
  * Counts one observation of `rule` either way: call it where the condition was computed from target data.
+ * `how` says whether the data reached the case that separates a right server from a wrong one
+ * (observations.ts); the checks of parameters, filters, limits and caps (decisive-cases.ts) must say. A check
+ * that fails is decisive whatever it says: it saw the rule broken.
  */
-export function expectRule(condition: unknown, rule: string, detail: () => string): asserts condition {
-  observe(rule);
-  if (!condition) throw new ContractViolation(rule, detail());
+export function expectRule(
+  condition: unknown,
+  rule: string,
+  detail: () => string,
+  how?: Decisiveness,
+): asserts condition {
+  if (!condition) {
+    observe(rule, 1, { decisive: true });
+    throw new ContractViolation(rule, detail());
+  }
+  observe(rule, 1, how);
 }
 
 /**
@@ -63,7 +74,7 @@ export class PreconditionFailed extends ContractViolation {
  * `rule` and gives the test's other rules ERROR. `detail` is built only on failure.
  */
 export function needShape(rule: string, condition: unknown, detail: () => string): asserts condition {
-  observe(rule);
+  observe(rule, 1, condition ? undefined : { decisive: true });
   if (!condition) throw new PreconditionFailed(rule, detail());
 }
 

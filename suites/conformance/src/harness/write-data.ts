@@ -3,6 +3,8 @@
  * contacts with a name and payment terms, suppliers, items, accounts with a VAT code. Each returns [] when
  * the target has none; the property then skips with the reason.
  */
+
+import { accepted } from './accepted.js';
 import { probe } from './data.js';
 import { type AnyRecord, fieldValue } from './records.js';
 import type { RuleContext } from './rule-test.js';
@@ -77,7 +79,12 @@ export async function readBack(
   field: string,
   value: string,
 ): Promise<AnyRecord | undefined> {
-  const env = await ctx.client.rest.list(register, { [`filter.${field}`]: value } as never, { format: 'json' });
+  // a documented read (§4 filter.<FieldName>): its refusal is REST.QUERY.FILTER_EXACT's FAIL, not the caller's
+  const env = await accepted(
+    'REST.QUERY.FILTER_EXACT',
+    ctx.client.rest.list(register, { [`filter.${field}`]: value } as never, { format: 'json' }),
+    `GET /api/1/${register}?filter.${field}=${value}`,
+  );
   return (env.records as AnyRecord[]).find((r) => fieldValue(r, field) === value);
 }
 

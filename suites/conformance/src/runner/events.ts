@@ -38,6 +38,11 @@ export interface TestEvent {
   readonly errors: readonly string[];
   /** Checks per rule that asserted against target data (any rule, tagged or not); empty when not selected. */
   readonly observations: Readonly<Record<string, number>>;
+  /**
+   * Of those, the decisive ones per rule: the data reached the case that separates a right server from a wrong
+   * one (harness observations.ts). Absent from events written before it existed: read as `observations`.
+   */
+  readonly decisive?: Readonly<Record<string, number>>;
   /** Faults of the target seen during the test (5xx, no answer, a body that does not parse), with evidence. */
   readonly faults: readonly TargetFault[];
   /** Throttled answers the test met (429, or 503 with `Retry-After`); absent when none. */

@@ -58,6 +58,7 @@ export {
 } from './target-http.js';
 export {
   combineVerdicts,
+  INDECISIVE,
   NOT_EXERCISED,
   namedRules,
   PROFILES,

@@ -47,6 +47,9 @@ function readMeta(raw: unknown): ConformanceMeta | undefined {
   const rules = Array.isArray(m.rules) ? m.rules.filter((r): r is string => typeof r === 'string') : [];
   const failure = readFailure(m.failure);
   const observations = readObservations(m.observations);
+  const decisive = readObservations(m.decisive);
+  const undecided = readReasons(m.undecided);
+  const unconfirmed = readReasons(m.unconfirmed);
   const faults = Array.isArray(m.faults) ? m.faults.flatMap((f) => readFault(f) ?? []) : [];
   return {
     rules,
@@ -54,6 +57,9 @@ function readMeta(raw: unknown): ConformanceMeta | undefined {
     ...(typeof m.advisory === 'string' ? { advisory: m.advisory } : {}),
     ...(failure ? { failure } : {}),
     ...(observations ? { observations } : {}),
+    ...(decisive ? { decisive } : {}),
+    ...(undecided ? { undecided } : {}),
+    ...(unconfirmed ? { unconfirmed } : {}),
     ...(faults.length > 0 ? { faults } : {}),
     ...(readThrottling(m.throttling) ?? {}),
     ...(readIds(m.through) ? { through: readIds(m.through)! } : {}),
@@ -82,6 +88,14 @@ function readObservations(raw: unknown): Record<string, number> | undefined {
   for (const [rule, n] of Object.entries(raw))
     if (typeof n === 'number' && Number.isFinite(n) && n > 0) out[rule.toUpperCase()] = Math.floor(n);
   return out;
+}
+
+/** A record of rule id to reason (`undecided`, `unconfirmed`), upper-cased ids; undefined when empty or malformed. */
+function readReasons(raw: unknown): Record<string, string> | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const out: Record<string, string> = {};
+  for (const [rule, why] of Object.entries(raw)) if (typeof why === 'string') out[rule.toUpperCase()] = why;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 function readFault(raw: unknown): TargetFault | undefined {
@@ -174,6 +188,7 @@ export class ConformanceReporter implements Reporter {
       ...(judged?.reason !== undefined ? { reason: judged.reason } : {}),
       ...(isSelected && result.state === 'failed' && meta?.failure ? { failure: meta.failure } : {}),
       observations: isSelected ? (meta?.observations ?? {}) : {},
+      decisive: isSelected ? (meta?.decisive ?? meta?.observations ?? {}) : {},
       faults: isSelected ? (meta?.faults ?? []) : [],
       ...(meta?.throttling ? { throttling: meta.throttling } : {}),
       ...(isSelected && meta?.through ? { through: meta.through } : {}),

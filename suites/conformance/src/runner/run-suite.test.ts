@@ -127,7 +127,7 @@ describe('runSuite on the fixtures', { timeout: 90_000 }, () => {
     expect(cut.faults[0]!.detail).toContain('HTTP 500');
     // a test that tolerated the 500 passes its rule, and the transport rule still FAILs
     expect(of('tolerates an HTML 500')).toEqual({
-      'REST.QUERY.FILTER_AND': 'PASS',
+      'REST.QUERY.LIST_RECORDS': 'PASS',
       'REST.ENVELOPE.JSON_PARSES': 'PASS', // the JSON answer it received parsed: observed, untagged
       'REST.ENVELOPE.FAILURE_XML_OR_JSON': 'FAIL',
     });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConformanceMeta, FailureDetail, TargetFault } from '../harness/meta.js';
 import {
   combineVerdicts,
+  INDECISIVE,
   NOT_EXERCISED,
   namedRules,
   type Profile,
@@ -330,5 +331,63 @@ describe('combineVerdicts: FAIL > ERROR > WARN > PASS > SKIP', () => {
     [['SKIP', null], 'SKIP'],
   ])('%j -> %s', (input, want) => {
     expect(combineVerdicts(input)).toBe(want);
+  });
+});
+
+describe('every PASS could have failed: decisive observations (issue 28)', () => {
+  it.each<[string, Partial<ConformanceMeta>, RuleVerdict[]]>([
+    [
+      'observed only where a right and a wrong server answer alike: SKIP with what was missing',
+      { observations: observed(D), decisive: {}, undecided: { [D]: 'no column held more cards than maxsize 1' } },
+      [{ rule: D, verdict: 'SKIP', reason: `${INDECISIVE}: no column held more cards than maxsize 1` }],
+    ],
+    [
+      'one decisive observation among indecisive ones: PASS',
+      { observations: observed(D), decisive: { [D]: 1 }, undecided: { [D]: 'a filter every record passes' } },
+      [{ rule: D, verdict: 'PASS' }],
+    ],
+    [
+      'observations that stated nothing (a shape check): PASS',
+      { observations: observed(D), decisive: observed(D), undecided: {} },
+      [{ rule: D, verdict: 'PASS' }],
+    ],
+    [
+      'an untagged rule observed only indecisively: SKIP, never PASS',
+      {
+        observations: observed(D, E),
+        decisive: observed(D),
+        undecided: { [E]: 'records on one side of the filter only' },
+      },
+      [
+        { rule: D, verdict: 'PASS' },
+        { rule: E, verdict: 'SKIP', reason: `${INDECISIVE}: records on one side of the filter only` },
+      ],
+    ],
+  ])('%s', (_name, m, want) => {
+    expect(verdictsOf([D], passed(m), standingOf, 'full').verdicts).toEqual(want);
+  });
+
+  it('combined over tests, a decisive PASS in one test wins over the indecisive SKIP of another', () => {
+    expect(combineVerdicts(['SKIP', 'PASS'])).toBe('PASS');
+  });
+});
+
+describe('a refusal is a FAIL of the rule that allows the request', () => {
+  it('a RequestRefused of the allowing rule FAILs that rule, not the rule the test is tagged with', () => {
+    const got = verdictsOf(
+      [D],
+      failed({
+        failure: failure(`[${E}] title: JSON POST: the docs accept this request; the target refused it: HTTP 400`, {
+          kind: 'violation',
+          rules: [E],
+        }),
+      }),
+      standingOf,
+      'full',
+    );
+    expect(got.verdicts).toEqual<RuleVerdict[]>([
+      { rule: E, verdict: 'FAIL' },
+      { rule: D, verdict: null },
+    ]);
   });
 });

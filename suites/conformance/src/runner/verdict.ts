@@ -15,6 +15,9 @@ export const NOT_EXERCISED = 'not exercised: no check of this rule asserted agai
 /** The reason of a rule whose every case was left without a verdict by an unconfirmed precondition. */
 export const UNCONFIRMED = 'not judged: what the check rests on was not confirmed by a read';
 
+/** The reason of a rule observed only where a right and a wrong server answer alike (observations.ts). */
+export const INDECISIVE = 'no observation reached the case that tells right from wrong';
+
 /** How a test ended, as vitest and the harness (task.meta.erpcert) reported it. */
 export interface TestOutcome {
   readonly state: 'passed' | 'failed' | 'skipped';
@@ -68,7 +71,8 @@ function failureOf(outcome: TestOutcome, reason: string): { kind: FailureKind; r
  *
  * - passed: PASS for each rule that a check observed, tagged or not (WARN for the tagged ones with an
  *   advisory in strict); SKIP {@link NOT_EXERCISED} for a tagged rule without an observation: a PASS rests
- *   on at least one.
+ *   on at least one. A rule observed only indecisively (`undecided` without a `decisive` count: the data never
+ *   reached the case that tells right from wrong) SKIPs with {@link INDECISIVE} and what was missing.
  * - skipped: SKIP with the reason; ERROR when the target faulted during the test (the fault may be why).
  * - failed: the rules the failure blames FAIL, tagged or not (tags say what a test can judge, not what it
  *   blames); the test's other rules get nothing from a `violation` (the test stopped before it could tell)
@@ -112,18 +116,27 @@ export function verdictsOf(
   }
   if (outcome.state === 'passed') {
     const observed = (rule: string) => (meta?.observations?.[rule] ?? 0) > 0;
+    // a rule some check observed indecisively needs a decisive observation (a meta without the record: none)
+    const undecided = (rule: string) =>
+      meta?.undecided?.[rule] !== undefined && (meta?.decisive?.[rule] ?? 0) === 0 ? meta.undecided[rule] : undefined;
+    const held = (rule: string): RuleVerdict => {
+      const missing = undecided(rule);
+      return missing === undefined
+        ? { rule, verdict: 'PASS' }
+        : { rule, verdict: 'SKIP', reason: `${INDECISIVE}: ${missing}` };
+    };
     const warn = meta?.advisory !== undefined && profile === 'strict';
     const verdicts = rules.map((rule): RuleVerdict => {
       if (!known(rule)) return { rule, verdict: null };
       // an advisory is what the test observed of its unspecified rules
       if (warn) return { rule, verdict: 'WARN' };
-      if (observed(rule)) return { rule, verdict: 'PASS' };
+      if (observed(rule)) return held(rule);
       const unconfirmed = meta?.unconfirmed?.[rule];
       return { rule, verdict: 'SKIP', reason: unconfirmed ? `${UNCONFIRMED}: ${unconfirmed}` : NOT_EXERCISED };
     });
     // a check of a rule the test is not tagged with held too: that rule was observed holding
     const untagged = Object.keys(meta?.observations ?? {}).filter((r) => !rules.includes(r) && known(r) && observed(r));
-    verdicts.push(...untagged.map((rule): RuleVerdict => ({ rule, verdict: 'PASS' })));
+    verdicts.push(...untagged.map(held));
     return { verdicts: withFaults(verdicts), ...(warn ? { reason: meta!.advisory! } : {}) };
   }
   const reason = meta?.failure?.message ?? outcome.errors[0] ?? 'the test failed without a message';
