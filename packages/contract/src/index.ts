@@ -9,6 +9,22 @@ export type {
   paths as RestPaths,
 } from '../generated/record-rest.js';
 export {
+  type AcceptBehaviour,
+  type AcceptCondition,
+  type BehaviourBase,
+  type BehaviourCatalogue,
+  BehaviourCatalogueError,
+  behaviours,
+  type ComputedBehaviour,
+  type DecoyBehaviour,
+  type FeedBehaviour,
+  loadBehaviours,
+  type ParameterBehaviour,
+  specOperations,
+  type TransitionBehaviour,
+  type WriteBehaviour,
+} from './behaviours.js';
+export {
   BodyPathPatternError,
   blameOf,
   type CoverAspect,

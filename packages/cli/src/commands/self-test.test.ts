@@ -34,9 +34,9 @@ describe('erpcert self-test (no suite run)', () => {
     [['--seeds', '0'], '--seeds must be 1 to 20, got 0'],
     [['--lanes', '99'], '--lanes must be 1 to 16, got 99'],
     [['--seeds', 'x'], '--seeds'],
-    [['--family', 'some'], '--family must be hand, generated or all, got "some"'],
+    [['--family', 'some'], '--family must be hand, generated, behaviour or all, got "some"'],
     [['--family', 'generated', '--sample', '0'], '--sample must be 1 or more, got 0'],
-    [['--sample', '5'], '--sample draws generated mutants: use it with --family generated or all'],
+    [['--sample', '5'], '--sample draws generated mutants: use it with --family generated, behaviour or all'],
     [['--mutants', 'spec:nowhere:data:remove'], 'no mutant spec:nowhere:data:remove'],
     [['--profile', 'strict'], '--profile must be full or gate, got "strict"'],
   ])('%j exits 2 and says what is wrong, running nothing', async (argv, message) => {

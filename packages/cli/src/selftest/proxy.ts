@@ -3,7 +3,13 @@
  * reference server and breaks one documented behaviour, by rewriting the request on its way in or the
  * response on its way out. Listens on 127.0.0.1, port 0.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request as the proxy holds it. `url` is the path and query. */
@@ -47,6 +53,14 @@ export interface Mutant {
   request?(req: ProxyRequest): ProxyRequest | ProxyResponse;
   /** Rewrites a response. */
   response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse;
+  /**
+   * Takes the whole exchange over (the behaviour mutants): may send several requests upstream through `forward`
+   * (a write to one more record, an undo before a read) and answers; undefined leaves the request to the other hooks.
+   */
+  exchange?(
+    req: ProxyRequest,
+    forward: (r: ProxyRequest) => Promise<ProxyResponse>,
+  ): Promise<ProxyResponse | undefined>;
 }
 
 /** A running proxy. */
@@ -80,6 +94,22 @@ function forward(upstream: URL, req: ProxyRequest): Promise<ProxyResponse> {
   });
 }
 
+/** Writes `res` out, its Content-Length recomputed and the hop-by-hop headers dropped. */
+function send(outgoing: ServerResponse, res: ProxyResponse): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (
+      v === undefined ||
+      ['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k.toLowerCase())
+    )
+      continue;
+    headers[k] = v;
+  }
+  headers['content-length'] = String(res.body.length);
+  outgoing.writeHead(res.status, headers);
+  outgoing.end(res.body);
+}
+
 /** Starts a proxy to `upstream` (the reference server's base URL) that applies `mutant`. */
 export async function startProxy(upstream: string, mutant: Mutant | undefined): Promise<RunningProxy> {
   const base = new URL(upstream);
@@ -95,25 +125,19 @@ export async function startProxy(upstream: string, mutant: Mutant | undefined): 
           headers: { ...incoming.headers },
           body: Buffer.concat(chunks),
         };
+        const taken = await mutant?.exchange?.(req, (r) => forward(base, r));
+        if (taken !== undefined) {
+          hits.requests++;
+          send(outgoing, taken);
+          return;
+        }
         const changed = mutant?.request?.(req) ?? req;
         if (changed !== req) hits.requests++;
-        let res = isResponse(changed) ? changed : await forward(base, changed);
+        const res = isResponse(changed) ? changed : await forward(base, changed);
         const sent = isResponse(changed) ? req : changed;
         const mutated = isResponse(changed) ? res : (mutant?.response?.(sent, res) ?? res);
         if (mutated !== res) hits.responses++;
-        res = mutated;
-        const headers: Record<string, string | string[]> = {};
-        for (const [k, v] of Object.entries(res.headers)) {
-          if (
-            v === undefined ||
-            ['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k.toLowerCase())
-          )
-            continue;
-          headers[k] = v;
-        }
-        headers['content-length'] = String(res.body.length);
-        outgoing.writeHead(res.status, headers);
-        outgoing.end(res.body);
+        send(outgoing, mutated);
       } catch (err) {
         outgoing.writeHead(502, { 'content-type': 'text/plain' });
         outgoing.end(`erpcert self-test proxy: ${(err as Error).message}`);
