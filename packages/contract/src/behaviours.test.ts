@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BehaviourCatalogueError, behaviours, loadBehaviours, specOperations } from './behaviours.js';
-import { getRule } from './rules.js';
+import { getRule, rules } from './rules.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'behaviours-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,6 +24,15 @@ describe('specs/behaviours.yaml', () => {
       expect(rule!.api).toBe(e.api);
       expect(rule!.standing).not.toBe('unspecified');
       if (rule!.appliesTo) expect(rule!.appliesTo, e.rule).toContain(e.operation);
+    }
+  });
+  it('blames a refusal of a whole operation on its REGISTERS rule where "Registers per operation" lists some', () => {
+    for (const a of b.accepts.filter((x) => x.when === undefined)) {
+      const listing = rules.find(
+        (r) => r.api === a.api && /REGISTERS$/.test(r.id) && r.appliesTo?.includes(a.operation),
+      );
+      expect(a.rule, a.operation).toBe(listing?.id ?? a.rule);
+      if (listing) expect(a.alsoBreaks?.length, a.operation).toBe(1);
     }
   });
   it('names only parameters the OpenAPI specs document for the operation', () => {

@@ -39,6 +39,8 @@ export interface DecoyBehaviour extends BehaviourBase {
 /** A write or sub-action and the rule that states its effect; `names` is what the request names, if it has a neighbour. */
 export interface WriteBehaviour extends BehaviourBase {
   readonly names?: 'record' | 'rows' | 'after-row';
+  /** Rules the neighbour-instead variant also breaks (deleterow's rows taken one off read as their numbering). */
+  readonly neighbourAlsoBreaks?: readonly RuleId[];
 }
 
 /** The requests an `accepts` entry is about (all of the given conditions hold). */
@@ -202,7 +204,8 @@ function check(entry: Node, where: string, ops: ReadonlyMap<string, ReadonlySet<
   const params = ops.get(`${entry.api} ${op}`);
   if (!params) fail(`no operation ${op} of the ${String(entry.api)} API in the OpenAPI specs`);
   if (rule.appliesTo && !rule.appliesTo.includes(op)) fail(`${rule.id} does not apply to ${op} (appliesTo)`);
-  for (const also of (entry.alsoBreaks ?? []) as string[]) if (!getRule(also)) fail(`alsoBreaks: no rule ${also}`);
+  for (const key of ['alsoBreaks', 'neighbourAlsoBreaks'])
+    for (const also of (entry[key] ?? []) as string[]) if (!getRule(also)) fail(`${key}: no rule ${also}`);
   const named = (name: unknown, inBody: boolean) => {
     const key = inBody ? `body:${String(name)}` : String(name);
     if (!params?.has(key)) fail(`${String(name)} is not a documented ${inBody ? 'body member' : 'parameter'} of ${op}`);

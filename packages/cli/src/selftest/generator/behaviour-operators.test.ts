@@ -102,10 +102,10 @@ describe('accepted-refused', () => {
     expect(m.request!(without)).toBe(without);
   });
   it('answers a portal refusal in errstr, a field trigger with the JSON failure', () => {
-    const del = mutant('behaviour:accepted-refused:PORTAL.ROWS.DELETEROW:deleterow');
+    const del = mutant('behaviour:accepted-refused:PORTAL.ROWS.DELETEROW_REGISTERS:deleterow');
     const out = del.request!(get('/WebErpAPI.hal?action=deleterow&register=IVVc&id=1:1')) as ProxyResponse;
     expect(out.body.toString()).toMatch(/<res errstr="[^"]+"\/>/);
-    const wa = mutant('behaviour:accepted-refused:PORTAL.TRIGGER.WINDOWACTIONS:windowactions');
+    const wa = mutant('behaviour:accepted-refused:PORTAL.TRIGGER.REGISTERS:windowactions');
     const res = wa.request!(post('/WebErpAPI.hal?action=windowactions', { vcname: 'IVVc', fieldname: '__new' }));
     expect(JSON.parse((res as ProxyResponse).body.toString())).toMatchObject({ success: false });
   });

@@ -145,9 +145,10 @@ export function writeSpills(
 ): GeneratedMutant | undefined {
   const what = { record: 'record', rows: 'row', 'after-row': 'row' }[w.names ?? 'record'];
   const where = register === undefined ? w.operation : `${w.operation} of ${register}`;
+  const alsoBreaks = [...(w.alsoBreaks ?? []), ...(variant === 'neighbour' ? (w.neighbourAlsoBreaks ?? []) : [])];
   const m = base(
     'write-spills',
-    w,
+    { rule: w.rule, alsoBreaks },
     `${w.operation}:${variant}${register ? `:${register}` : ''}`,
     variant === 'one-more'
       ? `${w.api} ${where} also changes the ${what} beside the one it names`

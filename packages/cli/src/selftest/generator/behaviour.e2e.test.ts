@@ -23,6 +23,8 @@ const ONE_PER_OPERATOR = [
 const MEASURED_MISSES: Readonly<Record<string, string>> = {
   'behaviour:decoy-used:PORTAL.LOOKUP.ID_IS_SEARCH:pastespecial.search':
     'the combined lookup probe blames PORTAL.LOOKUP.ALLCUVC_ALL_CONTACTS (issue 28 cause 4)',
+  'behaviour:write-does-nothing:PORTAL.ROWS.DELETEROW_REMOVES:deleterow:IVVc':
+    'the rows probe blames PORTAL.ROWS.DELETEROW_ROWS_1_BASED when no row went (issue 28 cause 4)',
   'behaviour:write-spills:PORTAL.ROWS.DELETEROW_REMOVES:deleterow:one-more:IVVc':
     'the rows probe blames PORTAL.ROWS.DELETEROW_ROWS_1_BASED (issue 28 cause 4)',
   'behaviour:accepted-refused:REST.WRITE.JSON_AT_REGISTER_OPTIONAL:create-json':
