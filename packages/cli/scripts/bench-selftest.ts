@@ -1,14 +1,17 @@
 /**
  * Benchmark (`pnpm bench`): the suite against mutants it was not written for (issue 18). Runs
  * `erpcert self-test --family all --sample N --seeds 3`: a sample of N generated mutants (from the specs and the
- * catalogue), drawn by the seed round-robin over every rule area, plus the whole hand-written set, each through
- * the mutating proxy with three seeds, and a clean baseline per seed. The self-test prints detection, precision
- * and repeatability per family, with the size of the whole family and of its sample, and writes detection.json to
+ * catalogue), drawn by the seed round-robin over every rule area, a sample of N behaviour mutants (issue 28, from
+ * specs/behaviours.yaml), drawn round-robin over every operator and, within each, every rule area, plus the whole
+ * hand-written set, each through the mutating proxy with three seeds, and a clean baseline per seed. The self-test
+ * prints detection, precision and repeatability per family and per behaviour operator, with the size of the whole
+ * family and of its sample, and writes detection.json to
  * reports/bench/selftest/<timestamp>/. Then one pass of the hand-written set under `--profile gate` (issue 19:
  * the gate's detection at most 3 points below the full profile's), into gate-hand/ there, printed beside the full
  * pass's hand-written figures with the difference in points. Nothing asserts the figures.
  *
- * ERPCERT_BENCH_SELFTEST_SAMPLE (default 240, at least 200): N. ERPCERT_BENCH_SELFTEST_SEED (default the
+ * ERPCERT_BENCH_SELFTEST_SAMPLE (default 240, at least 200): N (the behaviour family has 204 mutants, so at 204 or
+ * more it runs whole). ERPCERT_BENCH_SELFTEST_SEED (default the
  * self-test's fixed seed): the seed that draws the sample and the first fast-check seed.
  */
 import { spawn } from 'node:child_process';

@@ -10,6 +10,22 @@ export type {
 } from '../generated/record-rest.js';
 export { decodeBase64Strict } from './base64-strict.js';
 export {
+  type AcceptBehaviour,
+  type AcceptCondition,
+  type BehaviourBase,
+  type BehaviourCatalogue,
+  BehaviourCatalogueError,
+  behaviours,
+  type ComputedBehaviour,
+  type DecoyBehaviour,
+  type FeedBehaviour,
+  loadBehaviours,
+  type ParameterBehaviour,
+  specOperations,
+  type TransitionBehaviour,
+  type WriteBehaviour,
+} from './behaviours.js';
+export {
   BodyPathPatternError,
   blameOf,
   type CoverAspect,

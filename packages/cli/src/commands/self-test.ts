@@ -24,15 +24,15 @@ export const selfTest: Command = {
     {
       name: 'family',
       type: 'string',
-      arg: 'hand|generated|all',
+      arg: 'hand|generated|behaviour|all',
       default: 'hand',
-      help: 'the hand-written mutants, the generated ones (from the specs and the catalogue), or both',
+      help: 'the hand-written mutants, the generated ones (from the specs and the catalogue), the behaviour ones (from specs/behaviours.yaml), or all',
     },
     {
       name: 'sample',
       type: 'int',
       arg: 'N',
-      help: 'run N generated mutants drawn by --seed from every rule area (hand-written ones always run whole)',
+      help: 'run N generated mutants drawn by --seed from every rule area, and N behaviour ones from every operator and area (hand-written ones always run whole)',
     },
     { name: 'seeds', type: 'int', arg: 'N', default: 3, help: 'runs per mutant, each with its own seed' },
     {
@@ -64,16 +64,20 @@ export const selfTest: Command = {
     'Generated mutants (--family generated|all) break the rule that owns their body path (rules.yaml covers:) or',
     'the member of a listing rule; one whose rule no test can observe, or that the suite never met, is reported',
     'and counted neither caught nor missed. The figures are printed per family, with the whole and sampled sizes.',
+    'Behaviour mutants (--family behaviour|all) change what a request does (specs/behaviours.yaml: a parameter',
+    'ignored, a write that does nothing or one thing too many, a refused valid request, a feed that forgets, a',
+    'transition lost, a computed field kept as sent); their figures are also printed per operator. Detection',
+    'target over the behaviour family: >= 95 % (issue 28).',
   ].join('\n'),
   async run(values, _positionals, io) {
     // loaded when run: the mutants and their proxy cost every other command's start-up
     const family = String(values.family ?? 'hand');
-    if (!['hand', 'generated', 'all'].includes(family))
-      throw new UsageError(`--family must be hand, generated or all, got ${JSON.stringify(family)}`);
+    if (!['hand', 'generated', 'behaviour', 'all'].includes(family))
+      throw new UsageError(`--family must be hand, generated, behaviour or all, got ${JSON.stringify(family)}`);
     const sample = values.sample === undefined ? undefined : Number(values.sample);
     if (sample !== undefined && sample < 1) throw new UsageError(`--sample must be 1 or more, got ${sample}`);
     if (sample !== undefined && family === 'hand')
-      throw new UsageError('--sample draws generated mutants: use it with --family generated or all');
+      throw new UsageError('--sample draws generated mutants: use it with --family generated, behaviour or all');
     const seeds = Number(values.seeds);
     const lanes = Number(values.lanes);
     if (seeds < 1 || seeds > 20) throw new UsageError(`--seeds must be 1 to 20, got ${seeds}`);
@@ -91,23 +95,31 @@ export const selfTest: Command = {
       { mutants },
       { runSelfTest, SELFTEST_CONTEXT },
       generator,
-      { sampleMutants },
+      { sampleMutants, sampleByOperator },
+      { behaviourMutants },
     ] = await Promise.all([
       import('../selftest/detection.js'),
       import('../selftest/mutants.js'),
       import('../selftest/run-selftest.js'),
       import('../selftest/generator/generated-mutants.js'),
       import('../selftest/generator/sample.js'),
+      import('../selftest/generator/behaviour-mutants.js'),
     ]);
     const hand = mutants(SELFTEST_CONTEXT);
-    const wantsGenerated = family !== 'hand' || only.some((id) => /^(spec|catalogue):/.test(id));
+    const wantsGenerated =
+      family === 'generated' || family === 'all' || only.some((id) => /^(spec|catalogue):/.test(id));
+    const wantsBehaviour = family === 'behaviour' || family === 'all' || only.some((id) => id.startsWith('behaviour:'));
     const generated = wantsGenerated ? generator.generatedMutants() : [];
-    const pool = [...(family === 'generated' ? [] : hand), ...(family === 'hand' ? [] : generated)];
+    const behaviour = wantsBehaviour ? behaviourMutants() : [];
+    const withHand = family === 'hand' || family === 'all';
+    const withGenerated = family === 'generated' || family === 'all';
+    const withBehaviour = family === 'behaviour' || family === 'all';
+    const pool = [...(withHand ? hand : []), ...(withGenerated ? generated : []), ...(withBehaviour ? behaviour : [])];
     if (values.list === true) {
       for (const m of pool) io.out.write(`${m.id}\t${m.breaks.join(',')}\t${m.description}\n`);
       return 0;
     }
-    const every = [...hand, ...generated];
+    const every = [...hand, ...generated, ...behaviour];
     const unknown = only.filter((id) => !every.some((m) => m.id === id));
     if (unknown.length > 0)
       throw new UsageError(
@@ -117,13 +129,15 @@ export const selfTest: Command = {
       only.length > 0
         ? only.map((id) => every.find((m) => m.id === id)!)
         : [
-            ...(family === 'generated' ? [] : hand),
-            ...(family === 'hand' ? [] : sample === undefined ? generated : sampleMutants(generated, sample, first)),
+            ...(withHand ? hand : []),
+            ...(withGenerated ? (sample === undefined ? generated : sampleMutants(generated, sample, first)) : []),
+            ...(withBehaviour ? (sample === undefined ? behaviour : sampleByOperator(behaviour, sample, first)) : []),
           ];
     const sizes = {
       hand: hand.length,
       spec: generated.filter((m) => m.family === 'spec').length,
       catalogue: generated.filter((m) => m.family === 'catalogue').length,
+      behaviour: behaviour.length,
     };
     const abort = new AbortController();
     const onSignal = () => abort.abort();

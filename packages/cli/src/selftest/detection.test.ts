@@ -352,3 +352,38 @@ describe('generated families (issue 18)', () => {
     );
   });
 });
+
+describe('the behaviour family (issue 28)', () => {
+  const beh = (id: string, operator: string, breaks = 'REST.QUERY.LIMIT'): Mutant =>
+    ({ id, description: id, breaks: [breaks], family: 'behaviour', operator, area: 'REST.QUERY' }) as Mutant;
+
+  it('gives the figures per operator, and the family its own detection target of 95 %', () => {
+    const outcomes = [
+      judgeMutant(
+        beh('b1', 'parameter-ignored'),
+        [run(1, ['REST.QUERY.LIMIT']), run(2, ['REST.QUERY.LIMIT'])],
+        selected,
+      ),
+      judgeMutant(
+        beh('b2', 'parameter-ignored'),
+        [run(1, ['REST.QUERY.FIELDS', 'REST.QUERY.LIMIT']), run(2, ['REST.QUERY.FIELDS', 'REST.QUERY.LIMIT'])],
+        selected,
+      ),
+      judgeMutant(beh('b3', 'feed-forgets'), [run(1, []), run(2, [])], selected),
+    ];
+    const r = detectionReport(new Date(0), [1, 2], { select: 'REST.QUERY.*', runs: [] }, outcomes, new Date(1), {
+      behaviour: 204,
+    });
+    expect(r.mutants.map((o) => o.operator)).toEqual(['parameter-ignored', 'parameter-ignored', 'feed-forgets']);
+    const family = r.families.find((f) => f.family === 'behaviour')!;
+    expect(family).toMatchObject({ size: 204, sampled: 3 });
+    expect(family.detection).toMatchObject({ count: 2, of: 3, target: 0.95 });
+    const ignored = r.operators!.find((o) => o.operator === 'parameter-ignored')!;
+    expect(ignored.detection).toMatchObject({ count: 2, of: 2 });
+    expect(ignored.outside).toMatchObject({ count: 1, of: 2 });
+    expect(r.operators!.find((o) => o.operator === 'feed-forgets')!.detection).toMatchObject({ count: 0, of: 1 });
+    expect(totalsLines(r)).toContain(
+      '  operator parameter-ignored: 2 run; detection 2/2, right rule 2/2, outside 1/2, repeatable 2/2',
+    );
+  });
+});

@@ -72,6 +72,33 @@ describe('the mutants break what they say, through the proxy in front of the ref
     expect(proxied.body).toBe(await direct.text());
   });
 
+  it('an exchange hook answers in the proxy, may send several requests upstream, and counts as a changed request', async () => {
+    const sent: string[] = [];
+    const twice: Mutant = {
+      id: 'read-twice',
+      description: 'd',
+      breaks: [],
+      exchange: async (req, forward) => {
+        if (!req.url.includes('limit=2')) return undefined;
+        sent.push((await forward(req)).status.toString());
+        const second = await forward(req);
+        sent.push(second.status.toString());
+        return { ...second, headers: { ...second.headers, 'x-twice': 'yes' } };
+      },
+    };
+    const proxy = await startProxy(server.url, twice);
+    try {
+      const res = await fetch(`${proxy.url}/api/1/IVVc?compcode=1&limit=2`, { headers: json });
+      expect([res.status, res.headers.get('x-twice'), records(await res.text()).length]).toEqual([200, 'yes', 2]);
+      expect(sent).toEqual(['200', '200']);
+      const plain = await fetch(`${proxy.url}/api/1/IVVc?compcode=1&limit=1`, { headers: json });
+      expect(plain.headers.get('x-twice')).toBeNull();
+      expect(proxy.hits).toEqual({ requests: 1, responses: 0 });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('batch-cut-short halves a read with limit 1,000 or more and leaves a smaller limit alone', async () => {
     const count = async (mutant: string | undefined, limit: number) =>
       records((await via(mutant, `/api/1/IVVc?compcode=1&limit=${limit}`, { headers: json })).body).length;

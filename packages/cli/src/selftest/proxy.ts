@@ -3,7 +3,13 @@
  * reference server and breaks one documented behaviour, by rewriting the request on its way in or the
  * response on its way out. Listens on 127.0.0.1, port 0.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request as the proxy holds it. `url` is the path and query. */
@@ -54,11 +60,13 @@ export interface Mutant {
   /** Rewrites a response. */
   response?(req: ProxyRequest, res: ProxyResponse): ProxyResponse;
   /**
-   * Answers a request (after `request`) with requests of its own to the server (`send`), for a behaviour that needs
-   * to know what the server holds (a deleterow that removes one row more than it lists); undefined: the request
-   * goes on as it is.
+   * Takes the whole exchange over (the behaviour mutants): may send several requests upstream through `forward`
+   * (a write to one more record, an undo before a read, a deleterow that removes one row more than it lists) and answers; undefined leaves the request to the other hooks.
    */
-  exchange?(req: ProxyRequest, send: (r: ProxyRequest) => Promise<ProxyResponse>): Promise<ProxyResponse | undefined>;
+  exchange?(
+    req: ProxyRequest,
+    forward: (r: ProxyRequest) => Promise<ProxyResponse>,
+  ): Promise<ProxyResponse | undefined>;
 }
 
 /** A running proxy. */
@@ -92,6 +100,22 @@ function forward(upstream: URL, req: ProxyRequest): Promise<ProxyResponse> {
   });
 }
 
+/** Writes `res` out, its Content-Length recomputed and the hop-by-hop headers dropped. */
+function send(outgoing: ServerResponse, res: ProxyResponse): void {
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(res.headers)) {
+    if (
+      v === undefined ||
+      ['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k.toLowerCase())
+    )
+      continue;
+    headers[k] = v;
+  }
+  headers['content-length'] = String(res.body.length);
+  outgoing.writeHead(res.status, headers);
+  outgoing.end(res.body);
+}
+
 /** Starts a proxy to `upstream` (the reference server's base URL) that applies `mutant`. */
 export async function startProxy(upstream: string, mutant: Mutant | undefined): Promise<RunningProxy> {
   const base = new URL(upstream);
@@ -107,30 +131,19 @@ export async function startProxy(upstream: string, mutant: Mutant | undefined): 
           headers: { ...incoming.headers },
           body: Buffer.concat(chunks),
         };
+        const taken = await mutant?.exchange?.(req, (r) => forward(base, r));
+        if (taken !== undefined) {
+          hits.requests++;
+          send(outgoing, taken);
+          return;
+        }
         const changed = mutant?.request?.(req) ?? req;
         if (changed !== req) hits.requests++;
-        const own =
-          !isResponse(changed) && mutant?.exchange
-            ? await mutant.exchange(changed, (r) => forward(base, r))
-            : undefined;
-        if (own !== undefined) hits.requests++;
-        let res = isResponse(changed) ? changed : (own ?? (await forward(base, changed)));
+        const res = isResponse(changed) ? changed : await forward(base, changed);
         const sent = isResponse(changed) ? req : changed;
         const mutated = isResponse(changed) ? res : (mutant?.response?.(sent, res) ?? res);
         if (mutated !== res) hits.responses++;
-        res = mutated;
-        const headers: Record<string, string | string[]> = {};
-        for (const [k, v] of Object.entries(res.headers)) {
-          if (
-            v === undefined ||
-            ['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k.toLowerCase())
-          )
-            continue;
-          headers[k] = v;
-        }
-        headers['content-length'] = String(res.body.length);
-        outgoing.writeHead(res.status, headers);
-        outgoing.end(res.body);
+        send(outgoing, mutated);
       } catch (err) {
         outgoing.writeHead(502, { 'content-type': 'text/plain' });
         outgoing.end(`erpcert self-test proxy: ${(err as Error).message}`);

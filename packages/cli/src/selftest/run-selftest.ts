@@ -46,7 +46,7 @@ export interface SelfTestOptions {
   readonly only: readonly string[];
   /**
    * The mutants to run, in this order, of any family (`only` is then ignored): `erpcert self-test --family`,
-   * `--sample`. Hand-written ones are rebuilt fresh for every run; generated ones keep no state.
+   * `--sample`. Hand-written ones are rebuilt fresh for every run; generated ones keep no state, or make a fresh copy (`fresh`).
    */
   readonly mutants?: readonly Mutant[];
   /** The size of each whole family, for the report (the run may be a sample). */
@@ -198,9 +198,11 @@ export async function runSelfTest(opts: SelfTestOptions): Promise<DetectionRepor
           // a fresh mutant per run: some keep state (stored writes, a frozen sequence number)
           const own = t.mutant === undefined ? undefined : byId.get(t.mutant);
           const fresh =
-            own === undefined || familyOf(own) !== 'hand'
-              ? own
-              : mutants(SELFTEST_CONTEXT).find((m) => m.id === t.mutant);
+            own === undefined
+              ? undefined
+              : familyOf(own) !== 'hand'
+                ? ((own as GeneratedMutant).fresh?.() ?? own)
+                : mutants(SELFTEST_CONTEXT).find((m) => m.id === t.mutant);
           const name = t.key.replace(/[^A-Za-z0-9@-]/g, '_');
           const run = await conformThrough(server, fresh, t.select, t.seed, work, name, opts.signal, profile);
           results.set(t.key, run);

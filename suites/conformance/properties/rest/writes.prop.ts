@@ -263,8 +263,19 @@ describe('REST writes', () => {
     async (ctx) => [await contactArb(ctx), fc.constantFrom<'CUVc' | 'IVVc'>('CUVc', 'IVVc'), fc.nat({ max: 2 })],
     async (ctx, contact, register, rowIndex) => {
       if (register === 'CUVc') {
+        // two contacts side by side in key order: the PATCH names the first, and must leave the second alone
         const code = uniqueCode(ctx);
-        await createJson(ctx, 'CUVc', [{ Code: code, Name: `${ctx.target.runTag} before` }], { format: 'json' });
+        const next = uniqueCode(ctx);
+        const before = `${ctx.target.runTag} before`;
+        await createJson(
+          ctx,
+          'CUVc',
+          [
+            { Code: code, Name: before },
+            { Code: next, Name: before },
+          ],
+          { format: 'json' },
+        );
         const name = `${ctx.target.runTag} after`;
         await accepted(
           'REST.WRITE.UPDATE_PATCH',
@@ -276,6 +287,13 @@ describe('REST writes', () => {
           fieldValue(got ?? {}, 'Name') === name,
           'REST.WRITE.UPDATE_PATCH',
           () => `PATCH CUVc/${code} set_field.Name=${name}; it reads back ${show(got?.Name)}`,
+        );
+        const other = await readBack(ctx, 'CUVc', 'Code', next);
+        expectRule(
+          fieldValue(other ?? {}, 'Name') === before,
+          'REST.WRITE.UPDATE_PATCH',
+          () =>
+            `PATCH CUVc/${code} set_field.Name=${name} also changed CUVc/${next}: it reads back ${show(other?.Name)}`,
         );
         return;
       }

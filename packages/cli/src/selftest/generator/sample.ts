@@ -44,3 +44,25 @@ export function sampleMutants<T extends Pick<GeneratedMutant, 'area'>>(
     for (const q of queues) if (round < q.length && out.length < n) out.push(q[round]!);
   return out;
 }
+
+/**
+ * `n` behaviour mutants (all when `n` is at least the pool): round-robin over the operators in a seed-shuffled
+ * order, each operator's mutants drawn round-robin over their rule areas ({@link sampleMutants}), so that a sample
+ * of eight holds every operator and a larger one every operator and area.
+ */
+export function sampleByOperator<T extends Pick<GeneratedMutant, 'area' | 'operator'>>(
+  pool: readonly T[],
+  n: number,
+  seed: number,
+): T[] {
+  const random = seededRandom(seed);
+  const byOperator = new Map<string, T[]>();
+  for (const m of pool) byOperator.set(m.operator ?? '', [...(byOperator.get(m.operator ?? '') ?? []), m]);
+  const queues = shuffled([...byOperator.keys()].sort(), random).map((op, i) =>
+    sampleMutants(byOperator.get(op)!, Number.MAX_SAFE_INTEGER, seed + i + 1),
+  );
+  const out: T[] = [];
+  for (let round = 0; out.length < Math.min(n, pool.length); round++)
+    for (const q of queues) if (round < q.length && out.length < n) out.push(q[round]!);
+  return out;
+}
