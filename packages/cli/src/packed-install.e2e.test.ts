@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
-/** Every package an installed `erpcert` needs; the CLI depends on the other six. */
+/** Every package an installed `erpcert` needs; the CLI depends on the other seven. */
 const PACKAGES = [
   'packages/contract',
   'packages/client',
@@ -18,6 +18,7 @@ const PACKAGES = [
   'suites/conformance',
   'load/autocannon',
   'load/k6',
+  'packages/runs',
   'packages/cli',
 ];
 const MINUTE = 60_000;

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readLoadReport } from '@erpcert/runs';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
 import type { OptionValues } from '../options.js';
-import { readLoadReport } from '../reports/coverage-line.js';
 import { DEFAULT_FIXTURE_PREFIX, newRunTag } from '../reports/runner.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
 import { openReportSigner, signKeyFlag } from './certify.js';

@@ -1,4 +1,4 @@
-import type { LoadRunDocument } from './load-results.js';
+import type { LoadRunDocument } from '@erpcert/runs';
 import {
   baselineTable,
   bytesTable,

@@ -2,8 +2,9 @@
  * A hand-written load run for the writer, chart and browser tests: all six scenarios, one failing on a
  * throttled target, saturation curves on the two rate scenarios.
  */
-import { scenarioEntry } from './figures.js';
-import type { LoadRunDocument } from './load-results.js';
+
+import type { LoadRunDocument } from '@erpcert/runs';
+import { scenarioEntry } from '@erpcert/runs';
 
 const latency = (p50: number, p90: number, p99: number, max: number) => ({ p50, p90, p99, max });
 

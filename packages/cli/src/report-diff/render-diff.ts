@@ -2,11 +2,10 @@
  * The diff of two report folders as a terminal table and as Markdown (for a pull request comment or a CI job
  * summary: `erpcert report diff OLD NEW --md diff.md`, then `cat diff.md >> "$GITHUB_STEP_SUMMARY"`).
  */
-import { formatChange } from '../load/baseline.js';
-import { formatNumber } from '../load/figures.js';
+
+import type { ConformanceDiff, LoadDiff, LoadFigureDiff } from '@erpcert/runs';
+import { formatChange, formatNumber } from '@erpcert/runs';
 import { mdCell } from '../reports/summary-md.js';
-import type { ConformanceDiff } from './conformance-diff.js';
-import type { LoadDiff, LoadFigureDiff } from './load-diff.js';
 
 /** A diff of either kind, with the folders as the user named them. */
 export type ReportDiff = (ConformanceDiff | LoadDiff) & {

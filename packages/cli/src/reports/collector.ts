@@ -1,12 +1,12 @@
 import { docAnchor, type Rule } from '@erpcert/contract';
-import { judgedCoverage, type LoadReportVerdicts } from './coverage-line.js';
-import { curlLine, type ReplayBase, replayCommand } from './replay.js';
 import {
   type AreaCounts,
   type CleanupInfo,
   type CoverageInfo,
   type FailureEntry,
   type FixturesInfo,
+  judgedCoverage,
+  type LoadReportVerdicts,
   RESULTS_SCHEMA_VERSION,
   type ReportVerdict,
   type ResultsDocument,
@@ -15,7 +15,8 @@ import {
   type SpecInfo,
   type TestEntry,
   type VerdictCounts,
-} from './results.js';
+} from '@erpcert/runs';
+import { curlLine, type ReplayBase, replayCommand } from './replay.js';
 import {
   combineVerdicts,
   type RuleVerdict,

@@ -3,8 +3,9 @@
  * keeps on the target between runs, listed apart from the run's residue, with what they are, why they stay and
  * how many there are. Built from the accounts the test workers leave in the run folder.
  */
+
+import type { FixtureSetInfo, FixturesInfo, ResultsDocument } from '@erpcert/runs';
 import { esc } from './html.js';
-import type { FixtureSetInfo, FixturesInfo, ResultsDocument } from './results.js';
 import { FIXTURE_SETS, type FixtureAccount, fixtureCodes, fixtureSchemeText } from './runner.js';
 
 /** Escapes text for a Markdown table cell (as summary-md.ts does; kept here to avoid an import cycle). */

@@ -7,7 +7,7 @@
  * counted in `skipped`, and the evidence in `<system-out>`; WARN passes with the advisory in `<system-out>`. Rules no test judged (NONE) are left out:
  * the coverage table of report.html and results.json lists them.
  */
-import type { FailureEntry, ResultsDocument, RuleResult } from './results.js';
+import type { FailureEntry, ResultsDocument, RuleResult } from '@erpcert/runs';
 
 /** Characters XML 1.0 does not allow at all (C0 controls other than tab, LF, CR; lone surrogates; U+FFFE/F). */
 const INVALID_XML =

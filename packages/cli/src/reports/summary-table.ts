@@ -1,4 +1,4 @@
-import type { ResultsDocument, VerdictCounts } from './results.js';
+import type { ResultsDocument, VerdictCounts } from '@erpcert/runs';
 
 /** The per-area table printed at the end of `erpcert conform` (stdout). */
 export function renderSummaryTable(doc: ResultsDocument): string {

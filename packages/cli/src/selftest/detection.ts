@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inCheckout, repoRoot } from '@erpcert/contract';
-import type { ResultsDocument } from '../reports/results.js';
+import type { ResultsDocument } from '@erpcert/runs';
 import { TRANSPORT_RULES } from '../reports/runner.js';
 import type { GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
 import type { SelfTestProfile } from './profile.js';
