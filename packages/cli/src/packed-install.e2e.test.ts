@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
-/** Every package an installed `erpcert` needs; the CLI depends on the other seven. */
+/** Every package an installed `erpcert` needs; the CLI depends on the other eight. */
 const PACKAGES = [
   'packages/contract',
   'packages/client',
@@ -19,6 +19,7 @@ const PACKAGES = [
   'load/autocannon',
   'load/k6',
   'packages/runs',
+  'packages/hub',
   'packages/cli',
 ];
 const MINUTE = 60_000;

@@ -5,9 +5,9 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createHubApp } from './api/hub-app.js';
+import { DEFAULT_DATABASE } from './constants.js';
 import type { IngestLimits } from './ingest/limits.js';
 import { HubStore } from './store/hub-store.js';
-import { DEFAULT_DATABASE } from './store/open-store.js';
 
 export interface HubOptions {
   readonly host?: string;

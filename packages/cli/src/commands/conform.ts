@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readLoadReport } from '@erpcert/runs';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
+import { openReportPublisher, publishFlags } from '../hub/publisher.js';
 import type { OptionValues } from '../options.js';
 import { DEFAULT_FIXTURE_PREFIX, newRunTag } from '../reports/runner.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
@@ -52,6 +53,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   }
   const signer = openReportSigner(values, io, 'conform');
   if (signer === 'refused') return 2;
+  const publisher = openReportPublisher(values, io, 'conform');
+  if (publisher === 'refused') return 2;
   const wanted = connectionOf(s);
   const masker = runMasker(wanted.user, wanted.password);
   // everything printed passes through the mask, like everything written (DESIGN.md: passwords are never printed)
@@ -108,6 +111,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   printOutcome(doc, s, out);
   // signs the folder (src/attest/certify-folder.ts), re-rendering the reports with the key named in their header
   if (signer !== undefined && signer.sign(s.outDir) !== 0) return 2;
+  if (publisher !== undefined && (await publisher.publish(s.outDir)) !== 0) return 2;
   return exitCodeOf(doc);
 }
 
@@ -196,6 +200,7 @@ export const conform: Command = {
       help: 'seconds to wait for the target before giving up on a request of the runner',
     },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
+    ...publishFlags,
     {
       name: 'baseline',
       type: 'string',

@@ -5,9 +5,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { TOKEN_ENV } from '../constants.js';
 import { ApiError } from './api-error.js';
-
-export const TOKEN_ENV = 'ERPCERT_HUB_TOKEN';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 

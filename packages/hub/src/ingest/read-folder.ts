@@ -31,5 +31,6 @@ export function readRunFolder(dir: string, limits: IngestLimits, shown = dir): R
     }
   };
   walk(dir, '');
-  return files.build();
+  // the folder named is the run folder: a parent of one is not taken for it
+  return files.build(false);
 }

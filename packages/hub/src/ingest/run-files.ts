@@ -47,11 +47,11 @@ export class RunFilesBuilder {
 
   /**
    * The files; when they all sit in one top folder without a results.json at the root (a zip of the folder
-   * itself), that folder is taken off their paths.
+   * itself, a browser's folder upload), that folder is taken off their paths, unless `stripTop` is false.
    */
-  build(): RunFiles {
+  build(stripTop = true): RunFiles {
     if (this.files.size === 0) throw new IngestError('the upload holds no files: not a run folder');
-    if (this.files.has('results.json')) return this.files;
+    if (this.files.has('results.json') || !stripTop) return this.files;
     const tops = new Set([...this.files.keys()].map((p) => p.split('/')[0]));
     const [top] = tops;
     if (tops.size === 1 && top !== undefined && this.files.has(`${top}/results.json`))

@@ -7,11 +7,9 @@ import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { DEFAULT_DATABASE } from '../constants.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
-
-/** The default SQLite file, relative to the working folder. */
-export const DEFAULT_DATABASE = './erpcert-hub/hub.sqlite';
 
 export type Dialect = 'sqlite' | 'postgres';
 
