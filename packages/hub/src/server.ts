@@ -27,7 +27,7 @@ export interface RunningHub {
 }
 
 export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
-  const store = await HubStore.open(o.database ?? DEFAULT_DATABASE);
+  const store = await HubStore.open(o.database ?? DEFAULT_DATABASE, { log: o.log });
   const app = createHubApp({ store, token: o.token, limits: o.limits, log: o.log });
   const host = o.host ?? '127.0.0.1';
   try {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prepareRun } from '../ingest/prepare-run.js';
 import { conformanceFolderFiles, loadFolderFiles, sampleConformance, sampleLoad } from '../testing/sample-runs.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
@@ -174,5 +174,34 @@ describe.each(testDialects)('the store on %s', (dialect) => {
     await t.store.registerKey(pem, 'again');
     expect((await t.store.keys()).filter((x) => x.fingerprint === k.fingerprint)).toHaveLength(1);
     await expect(t.store.registerKey('not a key', 'x')).rejects.toThrow(/not a public key/);
+  });
+});
+
+describe.runIf(testDialects.includes('postgres'))('the store on postgres, when the server ends its connections', () => {
+  it('logs it, stays up, and serves the next request on a new connection', async () => {
+    const { freshDatabase } = await import('../testing/test-databases.js');
+    const { HubStore } = await import('./hub-store.js');
+    const pg = (await import('pg')).default;
+    const { database, drop } = await freshDatabase('postgres');
+    const logged: string[] = [];
+    const store = await HubStore.open(database, { log: (l) => logged.push(l) });
+    try {
+      expect(await store.targets()).toEqual([]);
+      const name = new URL(database).pathname.slice(1);
+      const admin = new pg.Client({ connectionString: database.replace(`/${name}`, '/postgres') });
+      await admin.connect();
+      await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [name],
+      );
+      await admin.end();
+      await vi.waitFor(() =>
+        expect(logged.join('\n')).toMatch(/a PostgreSQL connection to .* failed: terminating connection/),
+      );
+      expect(await store.targets()).toEqual([]);
+    } finally {
+      await store.close();
+      await drop();
+    }
   });
 });

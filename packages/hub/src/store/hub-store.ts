@@ -64,8 +64,11 @@ export class HubStore {
   ) {}
 
   /** Opens (and migrates) `database`: a SQLite file path, `:memory:`, or a `postgres://` URL. */
-  static async open(database?: string, options: { now?: () => Date } = {}): Promise<HubStore> {
-    const o: OpenDatabase = await openDatabase(database);
+  static async open(
+    database?: string,
+    options: { now?: () => Date; log?: (line: string) => void } = {},
+  ): Promise<HubStore> {
+    const o: OpenDatabase = await openDatabase(database, options.log);
     return new HubStore(o.db, o.dialect, o.shown, o.close, options.now ?? (() => new Date()));
   }
 

@@ -45,15 +45,20 @@ export function shownDatabase(database: string): string {
 }
 
 /** Opens `database` (a SQLite file path, `:memory:`, or a PostgreSQL URL) and runs the migrations. */
-export async function openDatabase(database: string = DEFAULT_DATABASE): Promise<OpenDatabase> {
+export async function openDatabase(
+  database: string = DEFAULT_DATABASE,
+  log: (line: string) => void = (line) => console.error(line),
+): Promise<OpenDatabase> {
   const shown = shownDatabase(database);
   let db: Kysely<Database>;
   let dialect: Dialect;
   if (isPostgresUrl(database)) {
     dialect = 'postgres';
-    db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: database, max: 10 });
+    // an idle connection the server ends (a restart, an administrator) is an event, not a crash: the pool
+    // replaces it, and a query that cannot be served fails with its own error
+    pool.on('error', (err) => log(`hub: a PostgreSQL connection to ${shown} failed: ${err.message}`));
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     dialect = 'sqlite';
     let sqlite: BetterSqlite3.Database;
