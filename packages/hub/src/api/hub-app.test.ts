@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { type OpenApiDocument, validateJsonBody } from '@erpcert/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { conformanceFolderFiles, loadFolderFiles, sampleConformance, sampleLoad } from '../testing/sample-runs.js';
 import { signedFolderFiles, testKey } from '../testing/sign-files.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
@@ -6,6 +9,22 @@ import { writeZip, zipFiles } from '../testing/zip-writer.js';
 import { createHubApp } from './hub-app.js';
 
 const TOKEN = 'test-token-0123456789';
+const doc = parse(readFileSync(new URL('../../hub.openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument;
+const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The answer's JSON matches what hub.openapi.yaml says of this path, method and status. */
+function expectDescribed(path: string, method: 'get' | 'post', status: number, body: unknown) {
+  const pointer = `#/paths/${escape(path)}/${method}/responses/${status}`;
+  const response = `${pointer}/content/application~1json/schema`;
+  const declared = (doc.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>)[
+    path
+  ]?.[method]?.responses[String(status)];
+  expect(declared, `${method.toUpperCase()} ${path} ${status} is not in hub.openapi.yaml`).toBeDefined();
+  const check = declared?.$ref
+    ? validateJsonBody(doc, '#/components/schemas/Error', body)
+    : validateJsonBody(doc, response, body);
+  expect(check.errors).toEqual([]);
+}
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 function zipPost(zip: Buffer, query = '', headers: Record<string, string> = auth): RequestInit & { path: string } {
@@ -66,7 +85,9 @@ describe.each(testDialects)('the API on %s', (dialect) => {
       const res = await post(zipPost(zip(), '', headers));
       expect(res.status).toBe(status);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-      expect((await json(res)).error).toMatch(message);
+      const body = await json(res);
+      expectDescribed('/runs', 'post', status, body);
+      expect(body.error).toMatch(message);
     });
 
     it('refuses every upload when the hub has no token', async () => {
@@ -81,6 +102,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
       const a = await post(zipPost(zip(), '?build=abc'));
       expect(a.status).toBe(201);
       const body = await json(a);
+      expectDescribed('/runs', 'post', 201, body);
       expect(body).toMatchObject({ created: true, run: { build: 'abc', kind: 'conformance' } });
       expect(a.headers.get('location')).toBe(`/api/v1/runs/${body.run.id}`);
       const b = await post(zipPost(zip(), '?build=abc'));
@@ -152,6 +174,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
 
   it('GET /api/v1/targets: each target with its latest verdict counts and its recent runs', async () => {
     const body = await json(await call('/api/v1/targets'));
+    expectDescribed('/targets', 'get', 200, body);
     const target = body.targets.find((x: { id: number }) => x.id === targetId);
     expect(target).toMatchObject({ name: url, url, embedded: false, runCount: 2 });
     expect(target.latest).toMatchObject({ id: run2, totals: { PASS: 1, FAIL: 1, SKIP: 1 } });
@@ -159,6 +182,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
   });
 
   it('GET /api/v1/targets/{id}/runs filters by profile, build and label', async () => {
+    expectDescribed('/targets/{id}/runs', 'get', 200, await json(await call(`/api/v1/targets/${targetId}/runs`)));
     const ids = async (q: string) =>
       (await json(await call(`/api/v1/targets/${targetId}/runs${q}`))).runs.map((r: { id: number }) => r.id);
     expect(await ids('')).toEqual([run2, run1]);
@@ -187,6 +211,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
 
   it('GET /api/v1/runs/{id}: coverage line, area table and rule matrix', async () => {
     const body = await json(await call(`/api/v1/runs/${run1}`));
+    expectDescribed('/runs/{id}', 'get', 200, body);
     expect(body.run).toMatchObject({ id: run1, build: 'b1', label: 'nightly', signature: { text: 'unsigned' } });
     expect(body.target).toMatchObject({ id: targetId, url });
     expect(body.coverage.line).toMatch(/judged/);
@@ -200,6 +225,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
 
   it('GET /api/v1/runs/{id}/rules/{rule}: a FAIL with its counterexample, masked exchange, curl and replay', async () => {
     const body = await json(await call(`/api/v1/runs/${run1}/rules/REST.VERSION.SYSTEMVERSION`));
+    expectDescribed('/runs/{id}/rules/{rule}', 'get', 200, body);
     expect(body.rule).toMatchObject({ id: 'REST.VERSION.SYSTEMVERSION', verdict: 'FAIL' });
     expect(body.failures).toHaveLength(1);
     const [f] = body.failures;
@@ -215,6 +241,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
 
   it('GET /api/v1/compare: report diff of two runs', async () => {
     const body = await json(await call(`/api/v1/compare?a=${run1}&b=${run2}`));
+    expectDescribed('/compare', 'get', 200, body);
     expect(body.a.id).toBe(run1);
     expect(body.diff).toMatchObject({
       kind: 'conformance',
@@ -227,6 +254,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
 
   it('GET /api/v1/matrix: rules by area x the last runs of a target, or x the targets at one version', async () => {
     const body = await json(await call(`/api/v1/matrix?target=${targetId}&last=2`));
+    expectDescribed('/matrix', 'get', 200, body);
     expect(body.columns.map((c: { run: { id: number } }) => c.run.id)).toEqual([run2, run1]);
     const rest = body.areas.find((a: { area: string }) => a.area === 'REST.VERSION');
     expect(rest.rules).toEqual([
@@ -254,6 +282,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     const targets = await json(await call('/api/v1/targets'));
     const embedded = targets.targets.find((x: { embedded: boolean }) => x.embedded);
     const body = await json(await call(`/api/v1/targets/${embedded.id}/load-trends`));
+    expectDescribed('/targets/{id}/load-trends', 'get', 200, body);
     const tx = body.scenarios.find((s: { scenario: string }) => s.scenario === 'transactions');
     expect(tx.documented).toMatch(/10/);
     expect(tx.points.map((p: { build: string; throughput: number }) => [p.build, p.throughput])).toEqual([
@@ -261,6 +290,22 @@ describe.each(testDialects)('the API on %s', (dialect) => {
       ['L1', 11],
     ]);
     expect(tx.points[0]).toMatchObject({ p90Ms: 11, p99Ms: 19, knee: 229, limitedBy: 'target' });
+  });
+
+  it('GET /api/v1/compare: two load runs by report diff, never a load run against a conformance run', async () => {
+    const targets = await json(await call('/api/v1/targets'));
+    const embedded = targets.targets.find((x: { embedded: boolean }) => x.embedded);
+    const loads = (await json(await call(`/api/v1/targets/${embedded.id}/runs?kind=load`))).runs.map(
+      (r: { id: number }) => r.id,
+    );
+    expect(loads).toHaveLength(2);
+    const [newer, older] = loads;
+    const body = await json(await call(`/api/v1/compare?a=${older}&b=${newer}`));
+    expect(body.diff.kind).toBe('load');
+    expect(JSON.stringify(body.diff)).toContain('transactions');
+    const mixed = await call(`/api/v1/compare?a=${run1}&b=${newer}`);
+    expect(mixed.status).toBe(400);
+    expect((await json(mixed)).error).toMatch(/is a conformance run and run \d+ a load run: compare two of one kind/);
   });
 
   it('GET /api/v1/runs/{id}/files/{path}: the stored bytes, sandboxed', async () => {
@@ -283,6 +328,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     expect(res.status).toBe(201);
     expect((await json(res)).key.fingerprint).toBe(key.info.fingerprint);
     const listed = await json(await call('/api/v1/keys'));
+    expectDescribed('/keys', 'get', 200, listed);
     expect(listed.keys.map((k: { fingerprint: string }) => k.fingerprint)).toContain(key.info.fingerprint);
     const up = await post(zipPost(zipFiles(signedFolderFiles(sampleConformance({ runTag: 'SIGNED' }), key))));
     expect((await json(up)).run.signature).toMatchObject({
