@@ -10,11 +10,11 @@ import { createHubApp } from './hub-app.js';
 
 const TOKEN = 'test-token-0123456789';
 const doc = parse(readFileSync(new URL('../../hub.openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument;
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The answer's JSON matches what hub.openapi.yaml says of this path, method and status. */
 function expectDescribed(path: string, method: 'get' | 'post', status: number, body: unknown) {
-  const pointer = `#/paths/${escape(path)}/${method}/responses/${status}`;
+  const pointer = `#/paths/${pointerSegment(path)}/${method}/responses/${status}`;
   const response = `${pointer}/content/application~1json/schema`;
   const declared = (doc.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>)[
     path
