@@ -41,7 +41,17 @@ export function signatureText(status: SignatureStatus, key: string | null): stri
 }
 
 export function checkSignature(files: RunFiles, keys: readonly PublicKeyInfo[]): SignatureCheck {
-  if (!files.has(ATTESTATION_FILE)) return { status: 'unsigned', key: null, detail: null };
+  const attestation = files.get(ATTESTATION_FILE);
+  if (!attestation) return { status: 'unsigned', key: null, detail: null };
+  // a broken envelope is INVALID whoever signed it
+  try {
+    parseEnvelopeLines(attestation.toString('utf8'));
+  } catch (err) {
+    if (err instanceof EnvelopeFormatError)
+      return { status: 'invalid', key: null, detail: `${ATTESTATION_FILE}: not a DSSE envelope (${err.message})` };
+    throw err;
+  }
+  if (keys.length === 0) return { status: 'not-registered', key: null, detail: null };
   const dir = mkdtempSync(join(tmpdir(), 'erpcert-hub-verify-'));
   try {
     for (const [path, bytes] of files) {
@@ -53,18 +63,11 @@ export function checkSignature(files: RunFiles, keys: readonly PublicKeyInfo[]):
     for (const key of keys) {
       const outcome = verifyFolder(dir, key);
       if (outcome.ok) return { status: 'verified', key: key.fingerprint, detail: null };
-      const signatureFailed = outcome.failures.some((f) => f.check === 'signature');
-      if (!signatureFailed) invalid ??= outcome.failures.map((f) => `${f.file}: ${f.check}: ${f.message}`).join('; ');
+      // a registered key whose signature holds while another check fails: the folder was changed after signing
+      if (!outcome.failures.some((f) => f.check === 'signature'))
+        invalid ??= outcome.failures.map((f) => `${f.file}: ${f.check}: ${f.message}`).join('; ');
     }
     if (invalid !== null) return { status: 'invalid', key: null, detail: invalid };
-    // no registered key signed it; a broken envelope is INVALID whoever signed it
-    try {
-      parseEnvelopeLines(files.get(ATTESTATION_FILE)?.toString('utf8') ?? '');
-    } catch (err) {
-      if (err instanceof EnvelopeFormatError)
-        return { status: 'invalid', key: null, detail: `${ATTESTATION_FILE}: not a DSSE envelope (${err.message})` };
-      throw err;
-    }
     return { status: 'not-registered', key: null, detail: null };
   } finally {
     rmSync(dir, { recursive: true, force: true });
