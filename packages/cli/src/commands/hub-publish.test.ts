@@ -117,6 +117,13 @@ describe('erpcert hub and erpcert publish', () => {
     expect(r.stderr).not.toContain(TOKEN);
   });
 
+  it('exits 2 when its database cannot be opened, the password masked', async () => {
+    const r = await erpcert(['hub', '--port', '0', '--database', 'postgres://hub:topsecret@127.0.0.1:1/hub'], root, {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot start: cannot migrate the database postgres:\/\/hub:\*\*\*@127\.0\.0\.1:1\/hub/);
+    expect(r.stderr + r.stdout).not.toContain('topsecret');
+  });
+
   it('stops on SIGTERM with exit 0', async () => {
     const exited = new Promise<number | null>((r) => hub.once('exit', (code) => r(code)));
     hub.kill('SIGTERM');

@@ -19,6 +19,8 @@ export const hub: Command = {
       type: 'string',
       arg: 'URL|FILE',
       default: DEFAULT_DATABASE,
+      // a URL may carry a password: never echoed in an error
+      secret: true,
       help: 'a SQLite file, or postgres://user:password@host/db for a shared PostgreSQL (the same migrations on both)',
     },
     {
