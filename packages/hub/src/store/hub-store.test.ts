@@ -62,6 +62,15 @@ describe.each(testDialects)('the store on %s', (dialect) => {
     expect((await t.store.run(first.id))?.build).toBeNull();
   });
 
+  it('stores a run published twice at the same moment once', async () => {
+    const prepared = prepareRun(conformanceFolderFiles(sampleConformance({ runTag: 'RACE' })));
+    const results = await Promise.all([1, 2, 3].map(() => t.store.insertRun(prepared, unsigned)));
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    const rows = await t.store.db.selectFrom('runs').select('id').where('digest', '=', prepared.digest).execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it('shares a blob between runs holding the same file', async () => {
     const a = await t.store.insertRun(
       prepareRun(conformanceFolderFiles(sampleConformance({ runTag: 'B1' }))),
