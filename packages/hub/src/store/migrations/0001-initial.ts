@@ -63,6 +63,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('runs')
     .columns(['target_id', 'kind', 'created_at', 'id'])
     .execute();
+  // a target's history of every kind, newest first
+  await db.schema.createIndex('runs_target_created').on('runs').columns(['target_id', 'created_at', 'id']).execute();
   // the matrix across targets at one erpcert version
   await db.schema
     .createIndex('runs_version_kind')
