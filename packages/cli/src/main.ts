@@ -3,8 +3,10 @@ import type { Command, CommandIO } from './command.js';
 import { certify } from './commands/certify.js';
 import { cleanup } from './commands/cleanup.js';
 import { conform } from './commands/conform.js';
+import { hub } from './commands/hub.js';
 import { keygen } from './commands/keygen.js';
 import { load } from './commands/load.js';
+import { publish } from './commands/publish.js';
 import { report } from './commands/report.js';
 import { selfTest } from './commands/self-test.js';
 import { serve } from './commands/serve.js';
@@ -31,6 +33,8 @@ export const commands: readonly Command[] = [
   keygen,
   certify,
   verifyCommand,
+  hub,
+  publish,
 ];
 
 function topHelp(): string {

@@ -80,6 +80,8 @@ export interface PositionalDef {
   readonly help: string;
   /** May be left out (shown `[DIR]`); optional ones come last. */
   readonly optional?: boolean;
+  /** The last positional may be given several times (shown `DIR...`). */
+  readonly repeats?: boolean;
 }
 
 export interface ParsedArgs {
@@ -100,7 +102,7 @@ export class UnknownOptionError extends UsageError {
 
 /** `DIR`, `[DIR]`, `OLD NEW`: the positionals as usage shows them. */
 export function positionalsUsage(defs: readonly PositionalDef[]): string {
-  return defs.map((d) => (d.optional ? `[${d.name}]` : d.name)).join(' ');
+  return defs.map((d) => `${d.optional ? `[${d.name}]` : d.name}${d.repeats ? '...' : ''}`).join(' ');
 }
 
 /** What the command takes, for messages: `takes DIR` or `takes no positional arguments`. */
@@ -141,7 +143,7 @@ function checkPositionals(
       );
     }
   }
-  if (given.length > wanted.length) {
+  if (given.length > wanted.length && !wanted.at(-1)?.repeats) {
     const extra = given.slice(wanted.length);
     throw new UsageError(
       `unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((p) => JSON.stringify(p)).join(' ')}: ` +

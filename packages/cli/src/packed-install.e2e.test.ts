@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
-/** Every package an installed `erpcert` needs; the CLI depends on the other six. */
+/** Every package an installed `erpcert` needs; the CLI depends on the other eight. */
 const PACKAGES = [
   'packages/contract',
   'packages/client',
@@ -19,6 +19,8 @@ const PACKAGES = [
   'suites/conformance',
   'load/autocannon',
   'load/k6',
+  'packages/runs',
+  'packages/hub',
   'packages/cli',
 ];
 const MINUTE = 60_000;

@@ -1,11 +1,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { erpcertVersion, toHar } from '@erpcert/client';
+import { ATTESTATION_FILE, parseEnvelopeLines, readSigningKey } from '@erpcert/runs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CertifyError, certifyFolder } from './attest/certify-folder.js';
-import { parseEnvelopeLines } from './attest/dsse.js';
-import { readSigningKey } from './attest/keys.js';
-import { ATTESTATION_FILE } from './attest/statement.js';
 import { unsignedFolder, writeKeyPair } from './attest/testing.js';
 import { erpcert } from './testing/run-cli.js';
 

@@ -1,6 +1,4 @@
-import type { PublicKeyInfo } from './keys.js';
-import type { CertificationPredicate } from './predicate.js';
-import type { VerifyOutcome } from './verify.js';
+import type { CertificationPredicate, PublicKeyInfo, VerifyOutcome } from '@erpcert/runs';
 
 const ALGORITHMS = { 'ecdsa-p256': 'ECDSA P-256', ed25519: 'Ed25519' } as const;
 

@@ -6,26 +6,29 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { erpcertVersion } from '@erpcert/client';
 import { docsDir, rules, specsDir } from '@erpcert/contract';
-import { LoadRunReadError, readLoadRun } from '../load/read-load-run.js';
-import type { AttestationInfo, ResultsDocument } from '../reports/results.js';
-import { validateResults } from '../reports/results-validate.js';
-import { runMasker } from '../reports/secrets.js';
-import { specInfo } from '../reports/spec-info.js';
-import { writeReports } from '../reports/write-reports.js';
-import { IN_TOTO_PAYLOAD_TYPE } from './dsse.js';
-import type { SigningKey } from './keys.js';
+import type { AttestationInfo, ResultsDocument, SigningKey } from '@erpcert/runs';
 import {
+  ATTESTATION_FILE,
   CERTIFICATION_PREDICATE_TYPE,
   type CertificationPredicate,
   certificationPredicate,
+  certificationStatement,
   documentedCoverage,
+  folderSubjects,
+  IN_TOTO_PAYLOAD_TYPE,
   type LoadAttestation,
+  LoadRunReadError,
   loadAttestation,
+  readLoadRun,
+  type Subject,
   specFileDigests,
-} from './predicate.js';
-import { validatePredicate } from './predicate-validate.js';
+  validatePredicate,
+  validateResults,
+} from '@erpcert/runs';
+import { runMasker } from '../reports/secrets.js';
+import { specInfo } from '../reports/spec-info.js';
+import { writeReports } from '../reports/write-reports.js';
 import { signEnvelope } from './sign.js';
-import { ATTESTATION_FILE, certificationStatement, folderSubjects, type Subject } from './statement.js';
 
 /** A folder that cannot be signed: no results.json, one that does not parse, or one this erpcert did not write. */
 export class CertifyError extends Error {

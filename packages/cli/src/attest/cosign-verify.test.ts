@@ -6,9 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CERTIFICATION_PREDICATE_TYPE, SUBJECT_FILES } from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
-import { CERTIFICATION_PREDICATE_TYPE } from './predicate.js';
-import { SUBJECT_FILES } from './statement.js';
 import { signedFolder, writeKeyPair } from './testing.js';
 
 const COSIGN =

@@ -2,8 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KeyError, PASSPHRASE_ENV, readPublicKey, readSigningKey } from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
-import { KeyError, PASSPHRASE_ENV, readPublicKey, readSigningKey } from './keys.js';
 import { writeKeyPair } from './testing.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'erpcert-keys-'));

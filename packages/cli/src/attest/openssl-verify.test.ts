@@ -2,9 +2,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSigningKey } from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
 import { certifyFolder } from './certify-folder.js';
-import { readSigningKey } from './keys.js';
 import { signedFolder, writeKeyPair } from './testing.js';
 
 const SCRIPT = new URL('../../verifiers/openssl-verify.sh', import.meta.url).pathname;

@@ -2,14 +2,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getRule, type Rule, rules } from '@erpcert/contract';
+import type { ResultsDocument } from '@erpcert/runs';
+import {
+  CERTIFICATION_PREDICATE_TYPE,
+  certificationPredicate,
+  documentedCoverage,
+  readSigningKey,
+  validatePredicate,
+} from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
 import { sampleLoadRun } from '../load/testing.js';
 import { writeLoadReports } from '../load/write-load-reports.js';
-import type { ResultsDocument } from '../reports/results.js';
 import { CertifyError, certifyFolder } from './certify-folder.js';
-import { readSigningKey } from './keys.js';
-import { CERTIFICATION_PREDICATE_TYPE, certificationPredicate, documentedCoverage } from './predicate.js';
-import { validatePredicate } from './predicate-validate.js';
 import { certifiableResults, unsignedFolder, writeKeyPair } from './testing.js';
 
 const root = mkdtempSync(join(tmpdir(), 'erpcert-predicate-'));

@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '@erpcert/contract';
+import { readSigningKey } from '@erpcert/runs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { certifyFolder } from './certify-folder.js';
-import { readSigningKey } from './keys.js';
 import { signedFolder, writeKeyPair } from './testing.js';
 
 /** The pinned securesystemslib (with pyca/cryptography, which its keys need). */

@@ -1,7 +1,7 @@
 /** Signing a DSSE envelope with a loaded key. verify.ts never imports this file. */
 import { sign } from 'node:crypto';
-import { type DsseEnvelope, pae } from './dsse.js';
-import type { SigningKey } from './keys.js';
+import type { SigningKey } from '@erpcert/runs';
+import { type DsseEnvelope, pae } from '@erpcert/runs';
 
 /**
  * Signs PAE(payloadType, payload): ECDSA P-256 over SHA-256 with an ASN.1 DER signature (what openssl dgst and

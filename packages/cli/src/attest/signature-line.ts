@@ -1,4 +1,4 @@
-import type { AttestationInfo } from '../reports/results.js';
+import type { AttestationInfo } from '@erpcert/runs';
 
 const ALGORITHM_NAMES = { 'ecdsa-p256': 'ECDSA P-256', ed25519: 'Ed25519' } as const;
 

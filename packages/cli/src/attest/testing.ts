@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { erpcertVersion } from '@erpcert/client';
 import { specsDir } from '@erpcert/contract';
-import type { ResultsDocument } from '../reports/results.js';
+import type { ResultsDocument } from '@erpcert/runs';
+import { generateKeyPair, type KeyAlgorithm, readSigningKey } from '@erpcert/runs';
 import { runMasker } from '../reports/secrets.js';
 import { specInfo } from '../reports/spec-info.js';
 import { sampleResults } from '../reports/testing.js';
 import { writeReports } from '../reports/write-reports.js';
 import { certifyFolder } from './certify-folder.js';
-import { generateKeyPair, type KeyAlgorithm, readSigningKey } from './keys.js';
 
 /** A key pair written to `dir` as erpcert.key and erpcert.pub. */
 export function writeKeyPair(dir: string, algorithm: KeyAlgorithm = 'ecdsa-p256', passphrase?: string) {

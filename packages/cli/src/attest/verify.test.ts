@@ -1,14 +1,20 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  ATTESTATION_FILE,
+  CERTIFICATION_PREDICATE_TYPE,
+  IN_TOTO_PAYLOAD_TYPE,
+  parseEnvelopeLines,
+  readPublicKey,
+  readSigningKey,
+  SUBJECT_FILES,
+  type VerifyOutcome,
+  verifyFolder,
+} from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
 import { certifyFolder } from './certify-folder.js';
-import { IN_TOTO_PAYLOAD_TYPE, parseEnvelopeLines } from './dsse.js';
-import { readPublicKey, readSigningKey } from './keys.js';
-import { CERTIFICATION_PREDICATE_TYPE } from './predicate.js';
 import { signEnvelope } from './sign.js';
-import { ATTESTATION_FILE, SUBJECT_FILES } from './statement.js';
 import { signedFolder, unsignedFolder, writeKeyPair } from './testing.js';
-import { type VerifyOutcome, verifyFolder } from './verify.js';
 
 function failed(o: VerifyOutcome): string[] {
   return o.failures.map((f) => `${f.file}: ${f.check}`);

@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { PASSPHRASE_ENV } from '@erpcert/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSPHRASE_ENV } from '../attest/keys.js';
 import { unsignedFolder } from '../attest/testing.js';
 import type { CommandIO } from '../command.js';
 import { parseArgs } from '../options.js';

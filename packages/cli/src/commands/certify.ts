@@ -1,8 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ATTESTATION_FILE, KeyError, PASSPHRASE_ENV, readSigningKey, type SigningKey } from '@erpcert/runs';
 import { CertifyError, certifyFolder } from '../attest/certify-folder.js';
-import { KeyError, PASSPHRASE_ENV, readSigningKey, type SigningKey } from '../attest/keys.js';
-import { ATTESTATION_FILE } from '../attest/statement.js';
 import type { Command, CommandIO } from '../command.js';
 import { type FlagDef, type OptionValues, UsageError } from '../options.js';
 

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { type RunningServer, startServer } from '@erpcert/refserver';
+import type { ResultsDocument } from '@erpcert/runs';
+import { validateResults } from '@erpcert/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
-import type { ResultsDocument } from '../reports/results.js';
-import { validateResults } from '../reports/results-validate.js';
 import { restMutants } from '../selftest/mutants-rest.js';
 import { type Mutant, type RunningProxy, startProxy } from '../selftest/proxy.js';
 

@@ -2,7 +2,7 @@
  * Step 3 of `erpcert conform` (cleanup): reads the run's ledger and deletes or closes what the run created,
  * or (with `--no-cleanup`) lists it all as left.
  */
-import type { CleanupInfo } from '../reports/results.js';
+import type { CleanupInfo } from '@erpcert/runs';
 import { cleanUp, readLedger, type TargetConnection } from '../reports/runner.js';
 import { type ConformSettings, EMBEDDED_DEFAULT } from './conform-settings.js';
 

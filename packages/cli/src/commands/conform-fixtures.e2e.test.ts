@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { registers, repoRoot } from '@erpcert/contract';
+import type { ResultsDocument } from '@erpcert/runs';
+import { validateResults } from '@erpcert/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
-import type { ResultsDocument } from '../reports/results.js';
-import { validateResults } from '../reports/results-validate.js';
 import { DEFAULT_FIXTURE_PREFIX, FIXTURE_SETS } from '../reports/runner.js';
 
 const work = mkdtempSync(join(tmpdir(), 'erpcert-fixtures-e2e-'));

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { getRule } from '@erpcert/contract';
+import type { ResultsDocument } from '@erpcert/runs';
 import { type ApplyOptions, applyKnownDeviations } from '../known-deviations/apply-known-deviations.js';
 import {
   type KnownDeviations,
@@ -15,7 +16,6 @@ import {
   writeKnownDeviations,
 } from '../known-deviations/known-deviations-file.js';
 import { UsageError } from '../options.js';
-import type { ResultsDocument } from '../reports/results.js';
 import type { ConformSettings } from './conform-settings.js';
 
 const isRule = (id: string) => getRule(id) !== undefined;

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { repoRoot } from '@erpcert/contract';
+import type { ResultsDocument } from '@erpcert/runs';
+import { validateResults } from '@erpcert/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
-import type { ResultsDocument } from '../reports/results.js';
-import { validateResults } from '../reports/results-validate.js';
 
 const work = mkdtempSync(join(tmpdir(), 'erpcert-permanent-e2e-'));
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'erpcert.mjs');

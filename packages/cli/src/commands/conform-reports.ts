@@ -5,9 +5,9 @@
 import { relative } from 'node:path';
 import type { Masker } from '@erpcert/client';
 import { docsDir } from '@erpcert/contract';
+import type { ResultsDocument } from '@erpcert/runs';
+import { coverageLine } from '@erpcert/runs';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
-import { coverageLine } from '../reports/coverage-line.js';
-import type { ResultsDocument } from '../reports/results.js';
 import { renderSummaryTable } from '../reports/summary-table.js';
 import { writeReports } from '../reports/write-reports.js';
 import type { ConformSettings } from './conform-settings.js';

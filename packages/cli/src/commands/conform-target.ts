@@ -3,7 +3,7 @@
  * server when there is no `--target`, and the check that a given target answers and accepts the credentials.
  */
 import { type RunningServer, startServer } from '@erpcert/refserver';
-import type { TargetInfo } from '../reports/results.js';
+import type { TargetInfo } from '@erpcert/runs';
 import { checkTarget, type TargetConnection } from '../reports/runner.js';
 import { type ConformSettings, EMBEDDED_DEFAULT, EMBEDDED_SEED_SIZE } from './conform-settings.js';
 

@@ -2,11 +2,11 @@
  * Step 4 of `erpcert conform` (verdicts): the results document of the run, one verdict per rule, from what
  * the collector heard and what the run knows about itself.
  */
+
+import type { CleanupInfo, LoadReportVerdicts, ResultsDocument } from '@erpcert/runs';
 import type { ResultsCollector } from '../reports/collector.js';
-import type { LoadReportVerdicts } from '../reports/coverage-line.js';
 import { fixturesInfo } from '../reports/fixtures-section.js';
 import { conformCommand, type ReplayBase } from '../reports/replay.js';
-import type { CleanupInfo, ResultsDocument } from '../reports/results.js';
 import { fixtureFiles, readFixtureAccounts, type SuiteRunResult, type TargetConnection } from '../reports/runner.js';
 import { specInfo } from '../reports/spec-info.js';
 import type { ConformSettings } from './conform-settings.js';

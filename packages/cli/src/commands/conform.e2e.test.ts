@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { repoRoot } from '@erpcert/contract';
+import type { ResultsDocument } from '@erpcert/runs';
+import { validateResults } from '@erpcert/runs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
-import type { ResultsDocument } from '../reports/results.js';
-import { validateResults } from '../reports/results-validate.js';
 import { filesContaining, xmlWellFormed } from '../reports/testing.js';
 
 const work = mkdtempSync(join(tmpdir(), 'erpcert-e2e-'));

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { erpcertVersion } from '@erpcert/client';
+import { readLoadReport } from '@erpcert/runs';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
+import { openReportPublisher, publishFlags } from '../hub/publisher.js';
 import type { OptionValues } from '../options.js';
-import { readLoadReport } from '../reports/coverage-line.js';
 import { DEFAULT_FIXTURE_PREFIX, newRunTag } from '../reports/runner.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
 import { openReportSigner, signKeyFlag } from './certify.js';
@@ -48,6 +49,8 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   }
   const signer = openReportSigner(values, io, 'conform');
   if (signer === 'refused') return 2;
+  const publisher = openReportPublisher(values, io, 'conform');
+  if (publisher === 'refused') return 2;
   const wanted = connectionOf(s);
   const masker = runMasker(wanted.user, wanted.password);
   // everything printed passes through the mask, like everything written (DESIGN.md: passwords are never printed)
@@ -104,6 +107,7 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   printOutcome(doc, s, out);
   // signs the folder (src/attest/certify-folder.ts), re-rendering the reports with the key named in their header
   if (signer !== undefined && signer.sign(s.outDir) !== 0) return 2;
+  if (publisher !== undefined && (await publisher.publish(s.outDir)) !== 0) return 2;
   return exitCodeOf(doc);
 }
 
@@ -192,6 +196,7 @@ export const conform: Command = {
       help: 'seconds to wait for the target before giving up on a request of the runner',
     },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
+    ...publishFlags,
     {
       name: 'baseline',
       type: 'string',

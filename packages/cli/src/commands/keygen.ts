@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { generateKeyPair, KEY_ALGORITHMS, type KeyAlgorithm, PASSPHRASE_ENV } from '../attest/keys.js';
+import { generateKeyPair, KEY_ALGORITHMS, type KeyAlgorithm, PASSPHRASE_ENV } from '@erpcert/runs';
 import type { Command } from '../command.js';
 import { UsageError } from '../options.js';
 

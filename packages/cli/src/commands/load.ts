@@ -1,4 +1,5 @@
 import { type Command, targetFlags } from '../command.js';
+import { openReportPublisher, publishFlags } from '../hub/publisher.js';
 
 /**
  * `erpcert load`: the load scenarios against the documented figures (record-rest-api.md §8), on k6 or
@@ -74,6 +75,7 @@ export const load: Command = {
       help: 'an earlier report folder: print and report the change of every figure',
     },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/load/<timestamp>)' },
+    ...publishFlags,
   ],
   details: [
     'Without --target, the embedded reference server runs in this process (its own thread) with --seed-size demo',
@@ -83,5 +85,14 @@ export const load: Command = {
     'error, unreachable target, refused credentials or an interrupted run.',
   ].join('\n'),
   // loaded when run: the load engines' modules (autocannon, k6 glue) cost every other command's start-up
-  run: async (values, _positionals, io) => (await import('../load/run-load.js')).runLoad(values, io),
+  run: async (values, _positionals, io) => {
+    const publisher = openReportPublisher(values, io, 'load');
+    if (publisher === 'refused') return 2;
+    const { loadSettings } = await import('../load/load-settings.js');
+    // the folder is named before the run, so that it can be published after it
+    const outDir = loadSettings(values, io.cwd, new Date()).outDir;
+    const code = await (await import('../load/run-load.js')).runLoad({ ...values, out: outDir }, io);
+    if (publisher !== undefined && (await publisher.publish(outDir)) !== 0) return 2;
+    return code;
+  },
 };

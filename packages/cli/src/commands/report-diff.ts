@@ -6,11 +6,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import {
+  DEFAULT_SPREAD,
+  diffConformance,
+  diffLoad,
+  ReportFolderError,
+  type ReportRun,
+  readReportFolder,
+} from '@erpcert/runs';
 import type { CommandIO } from '../command.js';
 import { type OptionValues, UsageError } from '../options.js';
-import { diffConformance } from '../report-diff/conformance-diff.js';
-import { DEFAULT_SPREAD, diffLoad } from '../report-diff/load-diff.js';
-import { ReportFolderError, type ReportRun, readReportFolder } from '../report-diff/read-report-folder.js';
 import { type ReportDiff, renderDiffMd, renderDiffText } from '../report-diff/render-diff.js';
 import { str } from '../settings-common.js';
 

@@ -1,9 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ATTESTATION_FILE, KeyError, readPublicKey, verifyFolder } from '@erpcert/runs';
 import { verifyText } from '../attest/certificate-text.js';
-import { KeyError, readPublicKey } from '../attest/keys.js';
-import { ATTESTATION_FILE } from '../attest/statement.js';
-import { verifyFolder } from '../attest/verify.js';
 import type { Command } from '../command.js';
 import { UsageError } from '../options.js';
 

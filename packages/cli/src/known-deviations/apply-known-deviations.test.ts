@@ -1,7 +1,7 @@
+import { validateResults } from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from '../reports/junit.js';
 import { renderReportHtml } from '../reports/report-html.js';
-import { validateResults } from '../reports/results-validate.js';
 import { renderSummaryMd } from '../reports/summary-md.js';
 import { renderSummaryTable } from '../reports/summary-table.js';
 import { sampleResults, xmlWellFormed } from '../reports/testing.js';

@@ -13,8 +13,9 @@
  * faults still fails the gate: its fault cuts short unlisted rules too (ERROR), and a 5xx or an unparsable
  * body FAILs a transport rule (harness/target-fault.ts), unless those are listed themselves.
  */
-import { countRules } from '../reports/collector.js';
-import type { KnownDeviationsInfo, ResultsDocument, RuleResult } from '../reports/results.js';
+
+import type { KnownDeviationsInfo, ResultsDocument, RuleResult } from '@erpcert/runs';
+import { countRules, countVerdicts } from '../reports/collector.js';
 import type { KnownDeviation, KnownDeviations } from './known-deviations-file.js';
 
 /** Options of {@link applyKnownDeviations}. */

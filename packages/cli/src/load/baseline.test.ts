@@ -1,5 +1,5 @@
+import { baselineText, compareWithBaseline, figureChange, formatChange, saturationBest } from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
-import { baselineText, compareWithBaseline, figureChange, formatChange, saturationBest } from './baseline.js';
 import { sampleLoadRun } from './testing.js';
 
 describe('figureChange', () => {

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningServer, startServer } from '@erpcert/refserver';
+import type { LoadRunDocument } from '@erpcert/runs';
+import { validateLoadResults } from '@erpcert/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIO } from '../command.js';
 import { load as command } from '../commands/load.js';
 import { parseArgs } from '../options.js';
 import { scanReportFiles } from '../testing/report-paths.js';
 import { k6Path } from './engines.js';
-import type { LoadRunDocument } from './load-results.js';
-import { validateLoadResults } from './load-results-validate.js';
 import { type LoadHooks, runLoad } from './run-load.js';
 import { startThrottleProxy, type ThrottleProxy } from './throttle-proxy.js';
 

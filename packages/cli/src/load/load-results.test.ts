@@ -1,10 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LoadRunReadError, readLoadRun, validateLoadResults } from '@erpcert/runs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMasker } from '../reports/secrets.js';
-import { validateLoadResults } from './load-results-validate.js';
-import { LoadRunReadError, readLoadRun } from './read-load-run.js';
 import { sampleLoadRun } from './testing.js';
 import { writeLoadReports } from './write-load-reports.js';
 

@@ -1,5 +1,5 @@
+import type { LoadRunDocument, LoadScenarioEntry } from '@erpcert/runs';
 import { esc, page } from '../reports/html.js';
-import type { LoadRunDocument, LoadScenarioEntry } from './load-results.js';
 import {
   baselineTable,
   bytesTable,

@@ -2,9 +2,9 @@
  * The tables of a load report as rows of plain strings, shared by summary.md and report.html so that both say
  * the same thing.
  */
-import { formatChange } from './baseline.js';
-import { formatBytes, formatNumber } from './figures.js';
-import type { LoadRunDocument, LoadScenarioEntry } from './load-results.js';
+
+import type { LoadRunDocument, LoadScenarioEntry } from '@erpcert/runs';
+import { formatBytes, formatChange, formatNumber } from '@erpcert/runs';
 
 /** A table: header cells and rows of cells (plain text). */
 export interface Table {

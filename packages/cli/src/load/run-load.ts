@@ -1,9 +1,17 @@
 import { join } from 'node:path';
 import { createClient, erpcertVersion, isErpClientError } from '@erpcert/client';
+import type { BaselineComparison, LoadRunDocument, LoadScenarioEntry } from '@erpcert/runs';
+import {
+  baselineText,
+  catalogueEntry,
+  compareWithBaseline,
+  failedEntry,
+  readLoadRun,
+  scenarioEntry,
+} from '@erpcert/runs';
 import type { CommandIO } from '../command.js';
 import type { OptionValues } from '../options.js';
 import { maskingWriter, runMasker } from '../reports/secrets.js';
-import { baselineText, compareWithBaseline } from './baseline.js';
 import { type EmbeddedServer, startEmbeddedServer } from './embedded-server.js';
 import { engineLine } from './engine-line.js';
 import {
@@ -19,11 +27,8 @@ import {
   runK6Scenario,
   type ScenarioName,
 } from './engines.js';
-import { catalogueEntry, failedEntry, scenarioEntry } from './figures.js';
 import { writeLoadLedger } from './load-ledger.js';
-import type { BaselineComparison, LoadRunDocument, LoadScenarioEntry } from './load-results.js';
 import { type LoadSettings, loadSettings, shownPath } from './load-settings.js';
-import { readLoadRun } from './read-load-run.js';
 import { latencyTable, limitText, type Table, verdictTable } from './report-sections.js';
 import { writeLoadReports } from './write-load-reports.js';
 

@@ -1,5 +1,5 @@
 import { markdownCell } from '@erpcert/contract';
-import type { LoadRunDocument } from './load-results.js';
+import type { LoadRunDocument } from '@erpcert/runs';
 import {
   baselineTable,
   bytesTable,

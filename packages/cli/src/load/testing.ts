@@ -3,8 +3,8 @@
  * throttled target, saturation curves on the two rate scenarios.
  */
 import { erpcertVersion } from '@erpcert/client';
-import { scenarioEntry } from './figures.js';
-import type { LoadRunDocument } from './load-results.js';
+import type { LoadRunDocument } from '@erpcert/runs';
+import { scenarioEntry } from '@erpcert/runs';
 
 const latency = (p50: number, p90: number, p99: number, max: number) => ({ p50, p90, p99, max });
 

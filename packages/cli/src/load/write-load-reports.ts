@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Masker } from '@erpcert/client';
+import type { LoadRunDocument } from '@erpcert/runs';
+import { validateLoadResults } from '@erpcert/runs';
 import { maskData } from '../reports/secrets.js';
-import type { LoadRunDocument } from './load-results.js';
-import { validateLoadResults } from './load-results-validate.js';
 import { renderLoadReportHtml } from './report-html.js';
 import { renderLoadSummaryMd } from './summary-md.js';
 

@@ -1,7 +1,7 @@
+import type { LoadRunDocument } from '@erpcert/runs';
+import { diffLoad } from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
-import type { LoadRunDocument } from '../load/load-results.js';
 import { sampleLoadRun } from '../load/testing.js';
-import { diffLoad } from './load-diff.js';
 
 /** The sample run with the `transactions` scenario's fields replaced (100 requests in the sample). */
 function withTransactions(fields: Record<string, unknown>): LoadRunDocument {

@@ -4,10 +4,8 @@
  */
 
 import { markdownCell } from '@erpcert/contract';
-import { formatChange } from '../load/baseline.js';
-import { formatNumber } from '../load/figures.js';
-import type { ConformanceDiff } from './conformance-diff.js';
-import type { LoadDiff, LoadFigureDiff } from './load-diff.js';
+import type { ConformanceDiff, LoadDiff, LoadFigureDiff } from '@erpcert/runs';
+import { formatChange, formatNumber } from '@erpcert/runs';
 
 /** A diff of either kind, with the folders as the user named them. */
 export type ReportDiff = (ConformanceDiff | LoadDiff) & {

@@ -1,6 +1,6 @@
+import type { ResultsDocument } from '@erpcert/runs';
+import { validateResults } from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
-import type { ResultsDocument } from './results.js';
-import { validateResults } from './results-validate.js';
 import type { RunEvent } from './runner.js';
 import { sampleResults, testEvent } from './testing.js';
 

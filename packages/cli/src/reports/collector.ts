@@ -1,13 +1,12 @@
 import { docAnchor, type Rule } from '@erpcert/contract';
-import { causesIn, followersOf } from './causes.js';
-import { judgedCoverage, type LoadReportVerdicts } from './coverage-line.js';
-import { curlLine, type ReplayBase, replayCommand } from './replay.js';
 import {
   type AreaCounts,
   type CleanupInfo,
   type CoverageInfo,
   type FailureEntry,
   type FixturesInfo,
+  judgedCoverage,
+  type LoadReportVerdicts,
   RESULTS_SCHEMA_VERSION,
   type ReportVerdict,
   type ResultsDocument,
@@ -16,7 +15,9 @@ import {
   type SpecInfo,
   type TestEntry,
   type VerdictCounts,
-} from './results.js';
+} from '@erpcert/runs';
+import { causesIn, followersOf } from './causes.js';
+import { curlLine, type ReplayBase, replayCommand } from './replay.js';
 import {
   combineVerdicts,
   type RuleVerdict,

@@ -1,7 +1,7 @@
+import { validateResults } from '@erpcert/runs';
 import { describe, expect, it } from 'vitest';
 import { fixturesHtml, fixturesInfo, fixturesMd } from './fixtures-section.js';
 import { renderReportHtml } from './report-html.js';
-import { validateResults } from './results-validate.js';
 import type { FixtureAccount } from './runner.js';
 import { renderSummaryMd } from './summary-md.js';
 import { sampleResults } from './testing.js';

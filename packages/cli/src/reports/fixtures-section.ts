@@ -4,8 +4,8 @@
  * how many there are. Built from the accounts the test workers leave in the run folder.
  */
 import { markdownCell } from '@erpcert/contract';
+import type { FixtureSetInfo, FixturesInfo, ResultsDocument } from '@erpcert/runs';
 import { esc } from './html.js';
-import type { FixtureSetInfo, FixturesInfo, ResultsDocument } from './results.js';
 import { FIXTURE_SETS, type FixtureAccount, fixtureCodes, fixtureSchemeText } from './runner.js';
 
 /** The `fixtures` section of results.json from the workers' accounts (the last account of a set wins). */

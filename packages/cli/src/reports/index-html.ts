@@ -7,11 +7,15 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { erpcertVersion } from '@erpcert/client';
-import type { LoadRunDocument } from '../load/load-results.js';
-import { checkLoadRun, LoadRunReadError } from '../load/read-load-run.js';
+import {
+  checkLoadRun,
+  type LoadRunDocument,
+  LoadRunReadError,
+  RESULTS_SCHEMA_VERSION,
+  type ResultsDocument,
+  validateResults,
+} from '@erpcert/runs';
 import { esc, page } from './html.js';
-import { RESULTS_SCHEMA_VERSION, type ResultsDocument } from './results.js';
-import { validateResults } from './results-validate.js';
 
 /** One row of the index. */
 export interface RunListing {

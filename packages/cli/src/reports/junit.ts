@@ -8,7 +8,7 @@
  * the coverage table of report.html and results.json lists them.
  */
 import { escapeXml, escapeXmlAttribute } from '@erpcert/contract';
-import type { FailureEntry, ResultsDocument, RuleResult } from './results.js';
+import type { FailureEntry, ResultsDocument, RuleResult } from '@erpcert/runs';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 

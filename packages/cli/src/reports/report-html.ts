@@ -4,13 +4,14 @@
  * hash, profile and seed, the rule-by-rule matrix with doc links, the failures with counterexample,
  * masked exchange, curl line and replay command, the cleanup residue and the coverage table.
  */
+
+import type { FailureEntry, ResultsDocument, RuleResult, VerdictCounts } from '@erpcert/runs';
+import { coverageLine } from '@erpcert/runs';
 import { signatureLine } from '../attest/signature-line.js';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
 import { causeGroups, causeOrder, failCountText, rootCauses } from './causes.js';
-import { coverageLine } from './coverage-line.js';
 import { fixturesHtml } from './fixtures-section.js';
 import { esc, page, verdictBadge } from './html.js';
-import type { FailureEntry, ResultsDocument, RuleResult, VerdictCounts } from './results.js';
 import type { RecordedExchange } from './runner.js';
 
 /** Options of {@link renderReportHtml}. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { specsDir } from '@erpcert/contract';
-import type { SpecInfo } from './results.js';
+import type { SpecInfo } from '@erpcert/runs';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>

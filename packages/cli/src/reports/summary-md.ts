@@ -3,12 +3,12 @@
  * totals, a table per rule area, the failures with their replay commands, the residue and the problems.
  */
 import { markdownCell } from '@erpcert/contract';
+import type { ResultsDocument, VerdictCounts } from '@erpcert/runs';
+import { coverageLine } from '@erpcert/runs';
 import { signatureLine } from '../attest/signature-line.js';
 import { knownDeviationsVerdictLines } from '../known-deviations/apply-known-deviations.js';
 import { causeGroups, causeOrder, failCountText, rootCauses } from './causes.js';
-import { coverageLine } from './coverage-line.js';
 import { fixturesMd } from './fixtures-section.js';
-import type { ResultsDocument, VerdictCounts } from './results.js';
 
 /** At most this many failures are written out; the rest are counted (job summaries are limited to 1 MiB). */
 const MAX_FAILURES = 50;

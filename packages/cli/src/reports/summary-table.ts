@@ -1,5 +1,5 @@
+import type { ResultsDocument, VerdictCounts } from '@erpcert/runs';
 import { causeGroups, causeLines, failCountText } from './causes.js';
-import type { ResultsDocument, VerdictCounts } from './results.js';
 
 /** The per-area table printed at the end of `erpcert conform` (stdout). */
 export function renderSummaryTable(doc: ResultsDocument): string {

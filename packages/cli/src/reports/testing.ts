@@ -5,9 +5,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { erpcertVersion } from '@erpcert/client';
 import { getRule, matchRules } from '@erpcert/contract';
+import type { ResultsDocument } from '@erpcert/runs';
 import { XMLValidator } from 'fast-xml-parser';
 import { ResultsCollector, type RunContext } from './collector.js';
-import type { ResultsDocument } from './results.js';
 import type { RunEvent, TestEvent } from './runner.js';
 
 /** True when `xml` is a well-formed XML document, else the parser's complaint. */

@@ -1,15 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Masker } from '@erpcert/client';
+import type { ResultsDocument } from '@erpcert/runs';
+import { REPORT_FILES, validateResults } from '@erpcert/runs';
 import { renderJunit } from './junit.js';
 import { renderReportHtml } from './report-html.js';
-import type { ResultsDocument } from './results.js';
-import { validateResults } from './results-validate.js';
 import { maskData } from './secrets.js';
 import { renderSummaryMd } from './summary-md.js';
 
-/** The four files of a conformance report folder. */
-export const REPORT_FILES = ['junit.xml', 'results.json', 'summary.md', 'report.html'] as const;
+export { REPORT_FILES };
 
 /** Options of {@link writeReports}. */
 export interface WriteReportsOptions {

@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { validateResults } from '@erpcert/runs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esc } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderReportHtml } from './report-html.js';
-import { validateResults } from './results-validate.js';
 import { runMasker } from './secrets.js';
 import { renderSummaryMd } from './summary-md.js';
 import { renderSummaryTable } from './summary-table.js';

@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inCheckout, repoRoot } from '@erpcert/contract';
+import type { ResultsDocument } from '@erpcert/runs';
 import { rootCauses } from '../reports/causes.js';
-import type { ResultsDocument } from '../reports/results.js';
 import { INDECISIVE, TRANSPORT_RULES } from '../reports/runner.js';
 import type { BehaviourOperator, GeneratedMutant, MutantFamily } from './generator/generated-mutant.js';
 import type { SelfTestProfile } from './profile.js';

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { matchRules } from '@erpcert/contract';
 import { type RunningServer, startServer } from '@erpcert/refserver';
+import type { ResultsDocument } from '@erpcert/runs';
 import { conform, runConform } from '../commands/conform.js';
 import { EMBEDDED_DEFAULT, EMBEDDED_SEED_SIZE } from '../commands/conform-settings.js';
 import { parseArgs } from '../options.js';
-import type { ResultsDocument } from '../reports/results.js';
 import {
   type DetectionReport,
   detectionReport,

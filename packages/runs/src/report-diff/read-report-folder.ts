@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOAD_RESULTS_SCHEMA, type LoadRunDocument } from '../load/load-results.js';
+import { validateLoadResults } from '../load/load-results-validate.js';
 import { LoadRunReadError, readLoadRun } from '../load/read-load-run.js';
 import type { ReportVerdict } from '../reports/results.js';
 
@@ -87,17 +88,40 @@ export function readReportFolder(dir: string, shown: string): ReportRun {
   } catch (err) {
     throw new ReportFolderError(`${shown}/results.json is not valid JSON: ${(err as Error).message}`);
   }
+  return reportRunFromDocument(doc, shown, () => readLoadRun(dir), dir);
+}
+
+/**
+ * The run a parsed results.json holds (the hub reads it from its store, not from a folder). `readLoad` reads and
+ * checks a load document (readLoadRun for a folder); `dir` is replaced by `shown` in its messages.
+ */
+export function reportRunFromDocument(
+  doc: unknown,
+  shown: string,
+  readLoad: () => LoadRunDocument = () => loadDocument(doc, shown),
+  dir = shown,
+): ReportRun {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
     throw new ReportFolderError(`${shown}/results.json holds no JSON object`);
   const o = doc as Record<string, unknown>;
   if (o.kind === 'erpcert-conformance') return conformanceRun(o, shown);
   if (o.schema === LOAD_RESULTS_SCHEMA) {
     try {
-      return { kind: 'load', doc: readLoadRun(dir) };
+      return { kind: 'load', doc: readLoad() };
     } catch (err) {
       if (err instanceof LoadRunReadError) throw new ReportFolderError(err.message.split(dir).join(shown));
       throw err;
     }
   }
   throw new ReportFolderError(`${shown}/results.json is neither a conformance nor a load results document`);
+}
+
+/** A parsed load results document, checked against load-results.schema.json. */
+function loadDocument(doc: unknown, shown: string): LoadRunDocument {
+  const check = validateLoadResults(doc);
+  if (!check.valid)
+    throw new ReportFolderError(
+      `${shown}/results.json does not match load-results.schema.json: ${check.errors.slice(0, 3).join('; ')}`,
+    );
+  return doc as LoadRunDocument;
 }

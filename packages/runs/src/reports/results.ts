@@ -5,9 +5,9 @@
  * {@link RESULTS_SCHEMA_VERSION}. Absent values are `null`, never missing.
  */
 
+import type { Profile, RecordedExchange, ThrottleCounts, Verdict } from '@erpcert/conformance/runner';
 import type { RuleKind, RuleStanding } from '@erpcert/contract';
 import type { JudgedCoverage } from './coverage-line.js';
-import type { Profile, RecordedExchange, ThrottleCounts, Verdict } from './runner.js';
 
 /**
  * Version of the results.json layout. 2 (issue 9): the verdict ERROR (in every verdict and count), the

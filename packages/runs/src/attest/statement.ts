@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPORT_FILES } from '../reports/write-reports.js';
+import { REPORT_FILES } from '../reports/report-files.js';
 import type { CertificationPredicate } from './predicate.js';
 
 /** `_type` of an in-toto Statement v1. */

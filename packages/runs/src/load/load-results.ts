@@ -3,7 +3,7 @@
  * beside this file (checked with ajv in the tests). Every figure of a scenario is the engine's
  * `LoadScenarioResult` (load/k6/scenarios/catalogue.ts), plus the documented figure and the comparison.
  */
-import type { DocumentedFigure, LimitedBy, LoadScenarioResult } from './engines.js';
+import type { DocumentedFigure, LimitedBy, LoadScenarioResult } from '@erpcert/load-k6';
 
 /** `results.json` schema id; a reader refuses other values. */
 export const LOAD_RESULTS_SCHEMA = 'erpcert-load-results/1';

@@ -1,4 +1,4 @@
-import { type DocumentedFigure, type LoadScenarioResult, scenarios } from './engines.js';
+import { type DocumentedFigure, type LoadScenarioResult, scenarios } from '@erpcert/load-k6';
 import type { FigureComparison, LoadScenarioEntry } from './load-results.js';
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

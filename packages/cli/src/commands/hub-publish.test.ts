@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Masker } from '@erpcert/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleResults } from '../reports/testing.js';
+import { writeReports } from '../reports/write-reports.js';
+import { erpcert } from '../testing/run-cli.js';
+
+const BIN = fileURLToPath(new URL('../../bin/erpcert.mjs', import.meta.url));
+const TOKEN = 'hub-test-token-4b1d';
+const root = mkdtempSync(join(tmpdir(), 'erpcert-hub-cli-'));
+const folder = join(root, 'reports', 'run1');
+writeReports(sampleResults(), folder, { docsBase: '', masker: new Masker() });
+
+let hub: ChildProcess;
+let url = '';
+let hubErr = '';
+
+beforeAll(async () => {
+  hub = spawn(process.execPath, [BIN, 'hub', '--port', '0', '--database', join(root, 'hub', 'hub.sqlite')], {
+    cwd: root,
+    env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  hub.stderr?.on('data', (d) => {
+    hubErr += d;
+  });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    hub.stdout?.on('data', (d) => {
+      out += d;
+      const m = /^(http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    hub.on('exit', (code) => reject(new Error(`erpcert hub exited with ${code}: ${hubErr}`)));
+  });
+});
+
+afterAll(async () => {
+  if (hub && hub.exitCode === null) {
+    const exited = new Promise((r) => hub.once('exit', r));
+    hub.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('erpcert hub and erpcert publish', () => {
+  it('publishes a folder: new the first time, already there the second, the token never printed', async () => {
+    const first = await erpcert(['publish', 'reports/run1', '--hub', url, '--build', 'abc123'], root, {
+      ERPCERT_HUB_TOKEN: TOKEN,
+    });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /^new +run (\d+) {2}reports\/run1 {2}unsigned {2}http:\/\/127\.0\.0\.1:\d+\/api\/v1\/runs\/\1$/m,
+    );
+    expect(first.stdout).toMatch(/^1 new, 0 already there$/m);
+    const again = await erpcert(['publish', 'reports/run1', '--hub', `${url}/`], root, { ERPCERT_HUB_TOKEN: TOKEN });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^already there {2}run \d+ {2}reports\/run1/m);
+    expect(again.stdout).toMatch(/^0 new, 1 already there$/m);
+    for (const text of [first.stdout, first.stderr, again.stdout, again.stderr, hubErr])
+      expect(text).not.toContain(TOKEN);
+    const runs = (await (await fetch(`${url}/api/v1/targets`)).json()) as {
+      targets: { runCount: number; latest: { build: string } }[];
+    };
+    expect(runs.targets).toHaveLength(1);
+    expect(runs.targets[0]).toMatchObject({ runCount: 1, latest: { build: 'abc123' } });
+  });
+
+  const refused: [string, string[], NodeJS.ProcessEnv, RegExp][] = [
+    ['no token', ['publish', 'reports/run1', '--hub', 'HUB'], {}, /the hub's token is missing: set ERPCERT_HUB_TOKEN/],
+    [
+      'a wrong token',
+      ['publish', 'reports/run1', '--hub', 'HUB'],
+      { ERPCERT_HUB_TOKEN: 'wrong' },
+      /refused it \(401\): the token is not the hub's/,
+    ],
+    ['no --hub', ['publish', 'reports/run1'], { ERPCERT_HUB_TOKEN: TOKEN }, /--hub URL is required/],
+    [
+      'a folder that is not there',
+      ['publish', 'reports/none', '--hub', 'HUB'],
+      { ERPCERT_HUB_TOKEN: TOKEN },
+      /reports\/none does not exist/,
+    ],
+    [
+      'a folder without results.json',
+      ['publish', 'reports', '--hub', 'HUB'],
+      { ERPCERT_HUB_TOKEN: TOKEN },
+      /reports holds no results\.json: is it a report folder of erpcert conform or load\?/,
+    ],
+    [
+      'conform --publish without a token',
+      ['conform', '--publish', 'HUB'],
+      {},
+      /--publish needs the hub's token in ERPCERT_HUB_TOKEN\. Nothing was run\./,
+    ],
+    [
+      'load --publish without a token',
+      ['load', '--publish', 'HUB'],
+      {},
+      /--publish needs the hub's token in ERPCERT_HUB_TOKEN\. Nothing was run\./,
+    ],
+  ];
+  it.each(refused)('exits 2 with %s, saying why', async (_name, args, env, message) => {
+    const r = await erpcert(
+      args.map((a) => (a === 'HUB' ? url : a)),
+      root,
+      env,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toContain(TOKEN);
+  });
+
+  it('exits 2 when its database cannot be opened, the password masked', async () => {
+    const r = await erpcert(['hub', '--port', '0', '--database', 'postgres://hub:topsecret@127.0.0.1:1/hub'], root, {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot start: cannot migrate the database postgres:\/\/hub:\*\*\*@127\.0\.0\.1:1\/hub/);
+    expect(r.stderr + r.stdout).not.toContain('topsecret');
+  });
+
+  it('stops on SIGTERM with exit 0', async () => {
+    const exited = new Promise<number | null>((r) => hub.once('exit', (code) => r(code)));
+    hub.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(hubErr).toMatch(/SIGTERM, stopping/);
+  });
+});

@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+import type { RunningHub } from '@erpcert/hub';
+import { DEFAULT_DATABASE, DEFAULT_LIMITS, TOKEN_ENV } from '@erpcert/hub/constants';
+import type { Command } from '../command.js';
+import { UsageError } from '../options.js';
+
+/**
+ * `erpcert hub`: the team hub (packages/hub) on a SQLite file under ./erpcert-hub/ by default, or on PostgreSQL.
+ * Prints its URL on one line once it accepts requests; SIGTERM and SIGINT stop it.
+ */
+export const hub: Command = {
+  name: 'hub',
+  summary: 'start the erpcert hub: every published run of a team in one place (HTTP API under /api/v1)',
+  flags: [
+    { name: 'host', type: 'string', arg: 'HOST', default: '127.0.0.1', help: 'address to listen on' },
+    { name: 'port', type: 'int', arg: 'PORT', default: 8480, help: 'port to listen on (0 picks a free one)' },
+    {
+      name: 'database',
+      type: 'string',
+      arg: 'URL|FILE',
+      default: DEFAULT_DATABASE,
+      // a URL may carry a password: never echoed in an error
+      secret: true,
+      help: 'a SQLite file, or postgres://user:password@host/db for a shared PostgreSQL (the same migrations on both)',
+    },
+    {
+      name: 'max-run-mb',
+      type: 'int',
+      arg: 'MB',
+      default: DEFAULT_LIMITS.maxRunBytes / (1024 * 1024),
+      help: 'largest run accepted, its files uncompressed (larger uploads get 413)',
+    },
+  ],
+  details: [
+    `Publishing needs a token: start the hub with ${TOKEN_ENV} set to a secret, and publish with the same value`,
+    '(erpcert publish DIR --hub URL, or conform and load with --publish URL). Reading the API is open for now.',
+    'The API is described by packages/hub/hub.openapi.yaml. Pages in the browser and live runs are not built yet.',
+  ].join('\n'),
+  async run(values, _positionals, io) {
+    const port = values.port as number;
+    if (port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
+    const mb = values['max-run-mb'] as number;
+    if (mb < 1) throw new UsageError(`--max-run-mb must be at least 1, got ${mb}`);
+    // loaded when run: the store and the server cost every other command's start-up
+    const { isPostgresUrl, shownDatabase, startHub } = await import('@erpcert/hub');
+    const raw = values.database as string;
+    const database = isPostgresUrl(raw) ? raw : resolve(io.cwd, raw);
+    const token = io.env[TOKEN_ENV] || undefined;
+    let stopSignal: NodeJS.Signals | undefined;
+    let wake: (() => void) | undefined;
+    const stop = (signal: NodeJS.Signals) => {
+      stopSignal = signal;
+      wake?.();
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    const detach = () => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+    };
+    let running: RunningHub;
+    try {
+      running = await startHub({
+        host: values.host as string,
+        port,
+        database,
+        token,
+        limits: { ...DEFAULT_LIMITS, maxRunBytes: mb * 1024 * 1024 },
+        log: (line) => io.err.write(`${line}\n`),
+      });
+    } catch (err) {
+      detach();
+      io.err.write(`erpcert hub: cannot start: ${(err as Error).message}\n`);
+      return 2;
+    }
+    io.out.write(`${running.url}\n`);
+    io.err.write(
+      `erpcert hub: listening on ${running.url} (database ${isPostgresUrl(raw) ? shownDatabase(raw) : raw}; ` +
+        `API ${running.url}/api/v1; Ctrl-C stops)\n`,
+    );
+    if (!token)
+      io.err.write(`erpcert hub: ${TOKEN_ENV} is not set: publishing is refused until the hub is started with it\n`);
+    if (stopSignal === undefined) await new Promise<void>((resolve) => (wake = resolve));
+    detach();
+    io.err.write(`erpcert hub: ${stopSignal}, stopping\n`);
+    await running.close();
+    return 0;
+  },
+};

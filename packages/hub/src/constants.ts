@@ -1,0 +1,11 @@
+/**
+ * What the CLI needs to declare the hub's commands without loading the hub (its store, kysely, pg, hono load only
+ * when `erpcert hub` or `publish` runs): `@erpcert/hub/constants`.
+ */
+export { DEFAULT_LIMITS } from './ingest/limits.js';
+
+/** The environment variable holding the hub's token, on the hub's side and on the publishing side. */
+export const TOKEN_ENV = 'ERPCERT_HUB_TOKEN';
+
+/** The default SQLite file, relative to the working folder. */
+export const DEFAULT_DATABASE = './erpcert-hub/hub.sqlite';

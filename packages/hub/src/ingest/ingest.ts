@@ -1,0 +1,35 @@
+/**
+ * Ingest: an upload (zip or files) becomes one stored run, or is refused with an {@link IngestError} and nothing
+ * is stored. The signature is checked with the hub's registered keys before the run's transaction starts.
+ */
+import type { HubStore } from '../store/hub-store.js';
+import type { RunSummary } from '../store/run-summary.js';
+import { DEFAULT_LIMITS, type IngestLimits } from './limits.js';
+import { type PublishMeta, prepareRun } from './prepare-run.js';
+import { readZip } from './read-zip.js';
+import type { RunFiles } from './run-files.js';
+import { checkSignature } from './signature-status.js';
+
+export interface Ingested {
+  readonly run: RunSummary;
+  /** false when the same run (same digest) was already stored. */
+  readonly created: boolean;
+}
+
+export async function ingestFiles(store: HubStore, files: RunFiles, meta: PublishMeta = {}): Promise<Ingested> {
+  const prepared = prepareRun(files, meta);
+  const signature = checkSignature(files, await store.publicKeys());
+  const { id, created } = await store.insertRun(prepared, signature);
+  const run = await store.run(id);
+  if (!run) throw new Error(`run ${id} vanished after it was stored`);
+  return { run, created };
+}
+
+export async function ingestZip(
+  store: HubStore,
+  zip: Buffer,
+  meta: PublishMeta = {},
+  limits: IngestLimits = DEFAULT_LIMITS,
+): Promise<Ingested> {
+  return ingestFiles(store, await readZip(zip, limits), meta);
+}

@@ -1,0 +1,323 @@
+/**
+ * The hub's store: every read and write the API makes, over Kysely, the same on SQLite and PostgreSQL.
+ * A run is written in one transaction (target, run, blobs, file list, verdicts, figures): a failed ingest
+ * leaves nothing, and a run is visible only once all of it is there. Blobs are content-addressed (sha256).
+ */
+import { createPublicKey } from 'node:crypto';
+import { type PublicKeyInfo, publicKeyInfo } from '@erpcert/runs';
+import type { Kysely } from 'kysely';
+import type { PreparedRun } from '../ingest/prepare-run.js';
+import type { SignatureCheck } from '../ingest/signature-status.js';
+import { type Dialect, type OpenDatabase, openDatabase } from './open-store.js';
+import { type RunRow, type RunSummary, runSummary } from './run-summary.js';
+import type { Database } from './schema.js';
+
+/** Filters of a target's history. */
+export interface RunFilter {
+  readonly kind?: 'conformance' | 'load';
+  readonly profile?: string;
+  readonly build?: string;
+  readonly label?: string;
+  /** At most this many, newest first. */
+  readonly limit?: number;
+  /** Only runs with an id below this (paging). */
+  readonly before?: number;
+}
+
+export interface TargetSummary {
+  readonly id: number;
+  readonly name: string;
+  readonly url: string;
+  readonly embedded: boolean;
+  readonly runCount: number;
+  /** The newest conformance run's totals, if any. */
+  readonly latest: RunSummary | null;
+  /** The last 20 runs, newest first. */
+  readonly recent: readonly RunSummary[];
+}
+
+export interface StoredFile {
+  readonly path: string;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+export interface RegisteredKey {
+  readonly fingerprint: string;
+  readonly algorithm: string;
+  readonly name: string;
+  readonly createdAt: string;
+}
+
+/** Something the store refuses (a key that is not a public key). */
+export class StoreInputError extends Error {
+  override readonly name = 'StoreInputError';
+}
+
+export class HubStore {
+  private constructor(
+    readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
+    readonly shown: string,
+    private readonly closeDb: () => Promise<void>,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Opens (and migrates) `database`: a SQLite file path, `:memory:`, or a `postgres://` URL. */
+  static async open(
+    database?: string,
+    options: { now?: () => Date; log?: (line: string) => void } = {},
+  ): Promise<HubStore> {
+    const o: OpenDatabase = await openDatabase(database, options.log);
+    return new HubStore(o.db, o.dialect, o.shown, o.close, options.now ?? (() => new Date()));
+  }
+
+  close(): Promise<void> {
+    return this.closeDb();
+  }
+
+  /**
+   * Stores a prepared run, or finds it: the same digest is the same run. Returns its id and whether it is new.
+   * Everything is written in one transaction.
+   */
+  async insertRun(p: PreparedRun, sig: SignatureCheck): Promise<{ readonly id: number; readonly created: boolean }> {
+    const existing = await this.runIdByDigest(p.digest);
+    if (existing !== undefined) return { id: existing, created: false };
+    const at = this.now().toISOString();
+    try {
+      const id = await this.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('targets')
+          .values({ target_key: p.target.key, url: p.target.url, name: p.target.name, created_at: at })
+          .onConflict((oc) => oc.column('target_key').doNothing())
+          .execute();
+        const target = await trx
+          .selectFrom('targets')
+          .select('id')
+          .where('target_key', '=', p.target.key)
+          .executeTakeFirstOrThrow();
+        const run = await trx
+          .insertInto('runs')
+          .values({
+            ...p.run,
+            target_id: target.id,
+            digest: p.digest,
+            signature_status: sig.status,
+            signature_key: sig.key,
+            signature_detail: sig.detail,
+            created_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const runId = Number(run.id);
+        for (const f of p.files)
+          await trx
+            .insertInto('blobs')
+            .values({ sha256: f.sha256, size: f.bytes.length, bytes: f.bytes })
+            .onConflict((oc) => oc.column('sha256').doNothing())
+            .execute();
+        await trx
+          .insertInto('run_files')
+          .values(p.files.map((f) => ({ run_id: runId, path: f.path, sha256: f.sha256, size: f.bytes.length })))
+          .execute();
+        for (let i = 0; i < p.verdicts.length; i += 500)
+          await trx
+            .insertInto('rule_verdicts')
+            .values(p.verdicts.slice(i, i + 500).map((v) => ({ ...v, run_id: runId })))
+            .execute();
+        if (p.figures.length > 0)
+          await trx
+            .insertInto('load_figures')
+            .values(p.figures.map((f) => ({ ...f, run_id: runId })))
+            .execute();
+        return runId;
+      });
+      return { id, created: true };
+    } catch (err) {
+      // the same run published at the same moment by another request: the unique digest let one in
+      const raced = await this.runIdByDigest(p.digest);
+      if (raced !== undefined) return { id: raced, created: false };
+      throw err;
+    }
+  }
+
+  private async runIdByDigest(digest: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('runs').select('id').where('digest', '=', digest).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.id);
+  }
+
+  async run(id: number): Promise<RunSummary | undefined> {
+    const row = await this.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : runSummary(row as RunRow);
+  }
+
+  async target(id: number): Promise<{ id: number; name: string; url: string; embedded: boolean } | undefined> {
+    const t = await this.db.selectFrom('targets').selectAll().where('id', '=', id).executeTakeFirst();
+    return t === undefined
+      ? undefined
+      : { id: Number(t.id), name: t.name, url: t.url, embedded: t.target_key === 'embedded' };
+  }
+
+  /** A target's runs, newest first, filtered. */
+  async targetRuns(targetId: number, f: RunFilter = {}): Promise<RunSummary[]> {
+    let q = this.db.selectFrom('runs').selectAll().where('target_id', '=', targetId);
+    if (f.kind) q = q.where('kind', '=', f.kind);
+    if (f.profile) q = q.where('profile', '=', f.profile);
+    if (f.build) q = q.where('build', '=', f.build);
+    if (f.label) q = q.where('label', '=', f.label);
+    if (f.before !== undefined) q = q.where('id', '<', f.before);
+    const rows = await q
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(f.limit ?? 100)
+      .execute();
+    return rows.map((r) => runSummary(r as RunRow));
+  }
+
+  /** Every target with its latest conformance run and its last 20 runs. */
+  async targets(): Promise<TargetSummary[]> {
+    const targets = await this.db.selectFrom('targets').selectAll().orderBy('name').execute();
+    const counts = await this.db
+      .selectFrom('runs')
+      .select(['target_id', (eb) => eb.fn.countAll().as('n')])
+      .groupBy('target_id')
+      .execute();
+    const count = new Map(counts.map((c) => [Number(c.target_id), Number(c.n)]));
+    return Promise.all(
+      targets.map(async (t) => {
+        const id = Number(t.id);
+        const [latest] = await this.targetRuns(id, { kind: 'conformance', limit: 1 });
+        return {
+          id,
+          name: t.name,
+          url: t.url,
+          embedded: t.target_key === 'embedded',
+          runCount: count.get(id) ?? 0,
+          latest: latest ?? null,
+          recent: await this.targetRuns(id, { limit: 20 }),
+        };
+      }),
+    );
+  }
+
+  async files(runId: number): Promise<StoredFile[]> {
+    const rows = await this.db
+      .selectFrom('run_files')
+      .select(['path', 'sha256', 'size'])
+      .where('run_id', '=', runId)
+      .orderBy('path')
+      .execute();
+    return rows.map((r) => ({ path: r.path, sha256: r.sha256, size: Number(r.size) }));
+  }
+
+  /** The bytes of one file of a run. */
+  async readFile(runId: number, path: string): Promise<Buffer | undefined> {
+    const row = await this.db
+      .selectFrom('run_files')
+      .innerJoin('blobs', 'blobs.sha256', 'run_files.sha256')
+      .select('blobs.bytes')
+      .where('run_files.run_id', '=', runId)
+      .where('run_files.path', '=', path)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Buffer.from(row.bytes);
+  }
+
+  async ruleVerdicts(runId: number) {
+    const rows = await this.db
+      .selectFrom('rule_verdicts')
+      .select(['rule_id', 'area', 'verdict', 'observations'])
+      .where('run_id', '=', runId)
+      .orderBy('rule_id')
+      .execute();
+    return rows.map((r) => ({
+      rule: r.rule_id,
+      area: r.area,
+      verdict: r.verdict,
+      observations: Number(r.observations),
+    }));
+  }
+
+  /** Verdicts of `runIds`, for the matrix. */
+  async verdictsOf(runIds: readonly number[]) {
+    if (runIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('rule_verdicts')
+      .select(['run_id', 'rule_id', 'area', 'verdict'])
+      .where('run_id', 'in', [...runIds])
+      .execute();
+    return rows.map((r) => ({ runId: Number(r.run_id), rule: r.rule_id, area: r.area, verdict: r.verdict }));
+  }
+
+  /** The newest conformance run of each target made with erpcert `version`. */
+  async latestRunsAtVersion(version: string): Promise<RunSummary[]> {
+    const newest = this.db
+      .selectFrom('runs')
+      .select(['target_id', (eb) => eb.fn.max('id').as('max_id')])
+      .where('erpcert_version', '=', version)
+      .where('kind', '=', 'conformance')
+      .groupBy('target_id')
+      .as('newest');
+    const rows = await this.db
+      .selectFrom('runs')
+      .innerJoin(newest, 'newest.max_id', 'runs.id')
+      .selectAll('runs')
+      .orderBy('runs.target_id')
+      .execute();
+    return rows.map((r) => runSummary(r as RunRow));
+  }
+
+  /** Every load run of a target, oldest first, with its scenario figures. */
+  async loadFigures(targetId: number, limit = 200) {
+    const runs = (
+      await this.db
+        .selectFrom('runs')
+        .selectAll()
+        .where('target_id', '=', targetId)
+        .where('kind', '=', 'load')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute()
+    ).reverse();
+    const ids = runs.map((r) => Number(r.id));
+    const figures =
+      ids.length === 0 ? [] : await this.db.selectFrom('load_figures').selectAll().where('run_id', 'in', ids).execute();
+    return { runs: runs.map((r) => runSummary(r as RunRow)), figures };
+  }
+
+  /** Registers a public key (PEM, SPKI): runs it signed show "verified". Returns its fingerprint. */
+  async registerKey(pem: string, name: string): Promise<RegisteredKey> {
+    let info: PublicKeyInfo;
+    try {
+      info = publicKeyInfo(createPublicKey(pem), name || 'the key');
+    } catch (err) {
+      throw new StoreInputError(`not a public key erpcert signs with: ${(err as Error).message}`);
+    }
+    const exported = info.key.export({ type: 'spki', format: 'pem' }).toString();
+    const at = this.now().toISOString();
+    await this.db
+      .insertInto('signing_keys')
+      .values({ fingerprint: info.fingerprint, algorithm: info.algorithm, pem: exported, name, created_at: at })
+      .onConflict((oc) => oc.column('fingerprint').doNothing())
+      .execute();
+    const [key] = (await this.keys()).filter((k) => k.fingerprint === info.fingerprint);
+    if (!key) throw new Error(`key ${info.fingerprint} not stored`);
+    return key;
+  }
+
+  async keys(): Promise<RegisteredKey[]> {
+    const rows = await this.db.selectFrom('signing_keys').selectAll().orderBy('created_at').execute();
+    return rows.map((r) => ({
+      fingerprint: r.fingerprint,
+      algorithm: r.algorithm,
+      name: r.name,
+      createdAt: r.created_at,
+    }));
+  }
+
+  /** The registered keys, ready for verify. */
+  async publicKeys(): Promise<PublicKeyInfo[]> {
+    const rows = await this.db.selectFrom('signing_keys').select(['pem', 'name']).execute();
+    return rows.map((r) => publicKeyInfo(createPublicKey(r.pem), r.name));
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The hub's migrations, in order. Each is a file exporting `up` and `down`; the Migrator runs them. They are
+ * listed here rather than found by FileMigrationProvider's directory scan, because the hub runs from TypeScript
+ * sources (tsx, vitest), where a plain `import()` of a `.ts` path from inside kysely is not transformed.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initial from './0001-initial.js';
+
+export const migrations: Readonly<Record<string, Migration>> = {
+  '0001-initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => ({ ...migrations }),
+};

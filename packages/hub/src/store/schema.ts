@@ -1,0 +1,144 @@
+/**
+ * The hub's tables as Kysely sees them (kysely-org/kysely: queries typed against a `Database` interface, so a
+ * renamed column fails `tsc`). Times are ISO 8601 text (UTC), which sorts and compares the same on SQLite and
+ * PostgreSQL; ids are integers. Issue 26 adds organisations: every target, run and job will carry an
+ * `organisation_id`, added by a later migration.
+ */
+import type { ColumnType, Generated } from 'kysely';
+
+/** A server the runs were made against: the embedded reference server, or a URL. */
+export interface TargetTable {
+  readonly id: Generated<number>;
+  /** `embedded` for the reference server (a new port every run), else the target's URL without trailing slash. */
+  readonly target_key: string;
+  readonly url: string;
+  readonly name: string;
+  readonly created_at: string;
+}
+
+/** Where a run comes from: a published folder, or (later) a live run the hub executes. */
+export type RunStatus = 'published' | 'queued' | 'running' | 'done' | 'interrupted' | 'cancelled';
+
+/** The signature check of a published run (the `erpcert verify` checks with the hub's registered keys). */
+export type SignatureStatus = 'verified' | 'not-registered' | 'invalid' | 'unsigned';
+
+export interface RunTable {
+  readonly id: Generated<number>;
+  readonly target_id: number;
+  readonly kind: 'conformance' | 'load';
+  /** A commit or version label given when publishing. */
+  readonly build: string | null;
+  readonly label: string | null;
+  /** Conformance: the profile; load: the engine. */
+  readonly profile: string | null;
+  readonly seed: number | null;
+  readonly erpcert_version: string;
+  readonly spec_sha256: string | null;
+  readonly started_at: string;
+  readonly finished_at: string | null;
+  readonly created_at: string;
+  /** sha256 over the run's file list (path and sha256 of each file): the same folder is the same run. */
+  readonly digest: string;
+  readonly signature_status: SignatureStatus;
+  /** `sha256:<hex>` of the key that verified it. */
+  readonly signature_key: string | null;
+  /** What the check found (failures of an INVALID signature). */
+  readonly signature_detail: string | null;
+  readonly parent_run_id: number | null;
+  readonly status: RunStatus;
+  readonly outcome: 'pass' | 'fail' | 'error';
+  readonly exit_code: number;
+  readonly only_rules: string | null;
+  readonly pass_count: number;
+  readonly fail_count: number;
+  readonly error_count: number;
+  readonly warn_count: number;
+  readonly skip_count: number;
+  readonly known_count: number;
+  readonly none_count: number;
+  readonly rule_count: number;
+}
+
+/** A rule's verdict in one conformance run: the matrix and a rule's history are queries on this table. */
+export interface RuleVerdictTable {
+  readonly run_id: number;
+  readonly rule_id: string;
+  readonly area: string;
+  readonly verdict: string;
+  readonly observations: number;
+}
+
+/** One scenario of a load run: the figures the trends draw. */
+export interface LoadFigureTable {
+  readonly run_id: number;
+  readonly scenario: string;
+  /** Achieved requests per second (absent for read-only scenarios). */
+  readonly throughput: number | null;
+  readonly p50_ms: number;
+  readonly p90_ms: number;
+  readonly p99_ms: number;
+  /** Seconds of a documented read (read scenarios). */
+  readonly read_seconds: number | null;
+  readonly documented: string;
+  readonly documented_rate_min: number | null;
+  readonly documented_rate_max: number | null;
+  /** Best achieved rate among the saturation steps that held: the knee. */
+  readonly knee: number | null;
+  /** What limited the saturation: target, generator or step-limit. */
+  readonly limiter: string | null;
+  readonly verdict: string;
+}
+
+/** Content-addressed file bodies. */
+export interface BlobTable {
+  readonly sha256: string;
+  readonly size: number;
+  readonly bytes: Buffer;
+}
+
+/** A run's files: path inside the report folder -> blob. */
+export interface RunFileTable {
+  readonly run_id: number;
+  readonly path: string;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'interrupted';
+
+/** A unit of work for the (later) worker pool: a live run to execute. */
+export interface JobTable {
+  readonly id: Generated<number>;
+  readonly run_id: number | null;
+  readonly target_id: number | null;
+  readonly kind: 'conformance' | 'load';
+  /** The run's settings as JSON (profile, selection, scenario). */
+  readonly settings: string;
+  readonly state: JobState;
+  readonly worker: string | null;
+  readonly message: string | null;
+  readonly created_at: string;
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
+}
+
+/** Public keys whose signatures the hub reports as verified. */
+export interface SigningKeyTable {
+  /** `sha256:<hex>` of the SPKI DER, as `erpcert keygen` prints it. */
+  readonly fingerprint: string;
+  readonly algorithm: string;
+  readonly pem: string;
+  readonly name: string;
+  readonly created_at: ColumnType<string, string, never>;
+}
+
+export interface Database {
+  readonly targets: TargetTable;
+  readonly runs: RunTable;
+  readonly rule_verdicts: RuleVerdictTable;
+  readonly load_figures: LoadFigureTable;
+  readonly blobs: BlobTable;
+  readonly run_files: RunFileTable;
+  readonly jobs: JobTable;
+  readonly signing_keys: SigningKeyTable;
+}
