@@ -72,13 +72,14 @@ export function href(
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: they are shown escaped
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufffd]/g;
+const CONTROL =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ufffd]/g;
 
 /** How much of one evidence value a page shows; the rest is in the run's files. */
 export const SHOWN_CHARS = 20_000;
 
 /**
- * Evidence as plain text: control and undecodable characters are shown as `\uXXXX` (binary bodies stay readable
+ * Evidence as plain text: control, bidi-override and undecodable characters are shown as `\uXXXX` (binary bodies stay readable
  * and cannot reorder the page), and values longer than {@link SHOWN_CHARS} are cut with a note saying how much.
  */
 export function evidenceText(value: unknown): string {

@@ -21,7 +21,7 @@ export async function targetsPage(store: HubStore): Promise<Html> {
               : html`<span class="muted">no conformance run</span>`
           }</dd>
 </dl>
-<h3 class="sr">Last ${t.recent.length} runs of ${t.name}</h3>
+<h3 class="sr">Recent runs of ${t.name}</h3>
 ${runStrip(t.recent, `last ${t.recent.length} runs of ${t.name}, newest first`)}
 <p><a href="${href(['targets', t.id])}">History</a> · <a href="${href(['matrix'], { target: t.id })}">Matrix</a> · <a href="${href(['targets', t.id, 'trends'])}">Load trends</a></p>
 </li>`,
