@@ -71,8 +71,8 @@ export function href(
   return qs ? `${path}?${qs}` : path;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: they are shown escaped
 const CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: they are shown escaped
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ufffd]/g;
 
 /** How much of one evidence value a page shows; the rest is in the run's files. */
