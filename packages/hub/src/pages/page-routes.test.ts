@@ -120,11 +120,15 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       const failure = doc.failures[0];
       const { body } = await get(`/runs/${f.first}/rules/REST.VERSION.SYSTEMVERSION`);
       expect(body).toContain(`<p class="message">${failure?.message}</p>`);
-      expect(body).toContain('<pre class="counterexample">[{&quot;register&quot;:&quot;CUVc&quot;}]</pre>');
-      expect(body).toContain(`GET ${ERP_URL}/api/1/CUVc\nauthorization: ***`);
-      expect(body).toContain(`<pre class="curl">curl -u erpcert:*** &#39;${ERP_URL}/api/1/CUVc&#39;</pre>`);
       expect(body).toContain(
-        `<pre class="replay">erpcert conform --only &#39;REST.VERSION.SYSTEMVERSION&#39; --seed 1234 --path 0:1</pre>`,
+        '<pre class="counterexample" tabindex="0" aria-label="counterexample">[{&quot;register&quot;:&quot;CUVc&quot;}]</pre>',
+      );
+      expect(body).toContain(`GET ${ERP_URL}/api/1/CUVc\nauthorization: ***`);
+      expect(body).toContain(
+        `<pre class="curl" tabindex="0" aria-label="curl command">curl -u erpcert:*** &#39;${ERP_URL}/api/1/CUVc&#39;</pre>`,
+      );
+      expect(body).toContain(
+        `<pre class="replay" tabindex="0" aria-label="replay command">erpcert conform --only &#39;REST.VERSION.SYSTEMVERSION&#39; --seed 1234 --path 0:1</pre>`,
       );
     });
   });
@@ -258,6 +262,7 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       ['no file', () => form(undefined, TOKEN), {}, 400, /choose the zip/],
       ['a post from another site', () => form(zip(), TOKEN), { 'sec-fetch-site': 'cross-site' }, 403, /another site/],
       ['another origin', () => form(zip(), TOKEN), { origin: 'https://evil.example' }, 403, /another origin/],
+      ['an opaque origin (a sandboxed frame)', () => form(zip(), TOKEN), { origin: 'null' }, 403, /opaque origin/],
     ];
     it.each(refused)(
       'refuses %s with the message on the form, storing nothing',

@@ -1,7 +1,7 @@
 /**
  * The hub's pages in the browser, server-rendered and usable without JavaScript, mounted beside /api/v1 by
  * `createHubApp`. Every page answers with a Content-Security-Policy that allows no script and no inline style
- * (the stylesheet is served from /assets/hub.css), `nosniff`, no framing and no referrer; a refusal or a missing
+ * (the stylesheet is served from /assets/hub.css), `nosniff`, no framing and no referrer to other sites; a refusal or a missing
  * page is an HTML page with its status.
  */
 import { Hono } from 'hono';
@@ -41,7 +41,8 @@ const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': PAGE_CSP,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the upload form's POST
+  'Referrer-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 

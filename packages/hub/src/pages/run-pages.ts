@@ -154,10 +154,10 @@ type Failure = RuleEvidence['failures'][number];
 
 function exchangeBlock(e: Failure['exchanges'][number], n: number, last: boolean): Html {
   return html`<h4>Exchange ${n}${last ? ' (the one that broke the rule)' : ''}</h4>
-<pre class="request" aria-label="request ${n}">${evidenceText(`${e.request.method} ${e.request.url}\n${headerLines(e.request.headers)}${e.request.body === undefined ? '' : `\n\n${e.request.body}`}`)}</pre>
+<pre class="request" tabindex="0" aria-label="request ${n}">${evidenceText(`${e.request.method} ${e.request.url}\n${headerLines(e.request.headers)}${e.request.body === undefined ? '' : `\n\n${e.request.body}`}`)}</pre>
 ${
   e.response
-    ? html`<pre class="response" aria-label="response ${n}">${evidenceText(`${e.response.status}${e.durationMs === undefined ? '' : ` (${e.durationMs} ms)`}\n${headerLines(e.response.headers)}${e.response.body === undefined ? '' : `\n\n${e.response.body}`}`)}</pre>`
+    ? html`<pre class="response" tabindex="0" aria-label="response ${n}">${evidenceText(`${e.response.status}${e.durationMs === undefined ? '' : ` (${e.durationMs} ms)`}\n${headerLines(e.response.headers)}${e.response.body === undefined ? '' : `\n\n${e.response.body}`}`)}</pre>`
     : html`<p>No response: ${evidenceText(e.error ?? 'unknown transport failure')}</p>`
 }`;
 }
@@ -167,12 +167,12 @@ function failureBlock(f: Failure, i: number): Html {
 <h3 id="failure-${i}">${verdict(f.verdict)} ${f.test}</h3>
 <p class="message">${evidenceText(f.message)}</p>
 ${f.known ? html`<p class="note">accepted as a known deviation</p>` : ''}
-${f.counterexample === undefined || f.counterexample === null ? '' : html`<h4>Counterexample</h4><pre class="counterexample">${evidenceText(f.counterexample)}</pre>`}
+${f.counterexample === undefined || f.counterexample === null ? '' : html`<h4>Counterexample</h4><pre class="counterexample" tabindex="0" aria-label="counterexample">${evidenceText(f.counterexample)}</pre>`}
 ${f.seed === undefined || f.seed === null ? '' : html`<p>seed ${f.seed}${f.path ? ` · path ${f.path}` : ''}${f.shrinks === undefined || f.shrinks === null ? '' : ` · shrunk ${f.shrinks} times`}</p>`}
-${f.errors && f.errors.length > 0 ? html`<h4>Errors</h4><pre>${evidenceText(f.errors.join('\n'))}</pre>` : ''}
+${f.errors && f.errors.length > 0 ? html`<h4>Errors</h4><pre tabindex="0" aria-label="errors">${evidenceText(f.errors.join('\n'))}</pre>` : ''}
 ${f.exchanges.length > 0 ? html`<h4>Exchanges (masked)</h4>${f.exchanges.map((e, j) => exchangeBlock(e, j + 1, j === f.exchanges.length - 1))}` : ''}
-${f.curl ? html`<h4>Reproduce with curl</h4><pre class="curl">${evidenceText(f.curl)}</pre>` : ''}
-${f.replay ? html`<h4>Replay</h4><pre class="replay">${evidenceText(f.replay)}</pre>` : ''}
+${f.curl ? html`<h4>Reproduce with curl</h4><pre class="curl" tabindex="0" aria-label="curl command">${evidenceText(f.curl)}</pre>` : ''}
+${f.replay ? html`<h4>Replay</h4><pre class="replay" tabindex="0" aria-label="replay command">${evidenceText(f.replay)}</pre>` : ''}
 </section>`;
 }
 

@@ -23,10 +23,10 @@ export interface ChartOptions {
 }
 
 const W = 640;
-const H = 240;
+const H = 250;
 const LEFT = 56;
-const RIGHT = 12;
-const TOP = 14;
+const RIGHT = 28;
+const TOP = 26;
 const BOTTOM = 42;
 
 function niceMax(v: number): number {
@@ -73,7 +73,7 @@ ${ticks.map(
 )}
 <line class="axis" x1="${LEFT}" x2="${LEFT}" y1="${TOP}" y2="${H - BOTTOM}"></line>
 <line class="axis" x1="${LEFT}" x2="${W - RIGHT}" y1="${H - BOTTOM}" y2="${H - BOTTOM}"></line>
-<text x="12" y="${TOP + 4}" text-anchor="start">${o.unit}</text>
+<text x="${LEFT}" y="${TOP - 12}" text-anchor="middle">${o.unit}</text>
 ${o.xLabels.map((l, i) =>
   i % every === 0 || i === n - 1
     ? html`<text x="${x(i).toFixed(1)}" y="${H - BOTTOM + 16}" text-anchor="middle">${l.length > 12 ? `${l.slice(0, 11)}…` : l}</text>`

@@ -23,7 +23,7 @@ export async function targetsPage(store: HubStore): Promise<Html> {
 </dl>
 <h3 class="sr">Recent runs of ${t.name}</h3>
 ${runStrip(t.recent, `last ${t.recent.length} runs of ${t.name}, newest first`)}
-<p><a href="${href(['targets', t.id])}">History</a> · <a href="${href(['matrix'], { target: t.id })}">Matrix</a> · <a href="${href(['targets', t.id, 'trends'])}">Load trends</a></p>
+<p><a href="${href(['targets', t.id])}">History<span class="sr"> of ${t.name}</span></a> · <a href="${href(['matrix'], { target: t.id })}">Matrix<span class="sr"> of ${t.name}</span></a> · <a href="${href(['targets', t.id, 'trends'])}">Load trends<span class="sr"> of ${t.name}</span></a></p>
 </li>`,
         )}</ul>`;
   return page({ title: 'Targets', nav: 'targets' }, body);
