@@ -75,10 +75,12 @@ describe.skipIf(chromiumMissing !== undefined)(
       await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
       await page.evaluate(AXE);
       const violations = (await page.evaluate(async () => {
-        // biome-ignore lint/suspicious/noExplicitAny: axe is the injected global
-        const axe = (globalThis as any).axe;
-        const r = await axe.run((globalThis as any).document, { resultTypes: ['violations'] });
-        return r.violations;
+        // axe and document are the page's globals (the test runs in Node, without the DOM types)
+        const g = globalThis as unknown as {
+          axe: { run(ctx: unknown, o: unknown): Promise<{ violations: unknown[] }> };
+          document: unknown;
+        };
+        return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations;
       })) as AxeViolation[];
       const bad = violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
