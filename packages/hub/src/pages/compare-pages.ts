@@ -85,10 +85,12 @@ export function matrixPage(
   title: string,
   error?: string,
 ): Html {
+  // without a choice, the first target that has a conformance run
+  const selected = choice.target ?? String(targets.find((t) => t.latest !== null)?.id ?? '');
   const body = html`
 <form class="filters" method="get" action="/matrix" aria-label="Runs of a target">
 <label>Target <select name="target">${targets.map(
-    (t) => html`<option value="${t.id}"${choice.target === String(t.id) ? html` selected` : ''}>${t.name}</option>`,
+    (t) => html`<option value="${t.id}"${selected === String(t.id) ? html` selected` : ''}>${t.name}</option>`,
   )}</select></label>
 <label>Last runs <input name="last" value="${choice.last ?? '20'}" inputmode="numeric" pattern="[0-9]+" size="4"></label>
 <button type="submit">Show the target's runs</button>

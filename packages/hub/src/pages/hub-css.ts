@@ -57,7 +57,7 @@ input, select, button { font: inherit; padding: .3em .5em; border: 1px solid #6b
 button { background: #14213d; color: #fff; border-color: #14213d; cursor: pointer; }
 pre { background: #f6f8fa; border: 1px solid var(--line); padding: .6em; overflow: auto; max-height: 32em; white-space: pre-wrap; overflow-wrap: anywhere; }
 .alert { border: 2px solid var(--fail); background: var(--fail-bg); padding: .6em 1em; color: var(--fail); }
-.note { border-left: 4px solid var(--error); padding: .3em .8em; background: var(--error-bg); }
+.note { list-style: none; border-left: 4px solid var(--error); padding: .3em .8em; background: var(--error-bg); }
 .failure { border: 1px solid var(--line); border-radius: 6px; padding: .2em 1em 1em; margin: 1em 0; }
 .matrix td { text-align: center; padding: .1em .3em; }
 .matrix .v { min-width: 3em; }

@@ -158,8 +158,12 @@ describe.skipIf(chromiumMissing !== undefined)(
       await check(page, 'compare');
       await page.getByRole('link', { name: 'Matrix', exact: true }).click();
       await check(page, 'matrix-form');
+      await page.getByRole('combobox', { name: 'Target', exact: true }).selectOption({ label: ERP_URL });
       await page.getByRole('button', { name: "Show the target's runs" }).click();
       await page.waitForURL(/\/matrix\?target=/);
+      const matrix = page.getByRole('table', { name: 'Rules by run' });
+      expect(await matrix.getByRole('rowheader', { name: 'REST.VERSION.PATH' }).count()).toBe(1);
+      expect(await matrix.getByRole('columnheader', { name: new RegExp(`^#${f.second}`) }).count()).toBe(1);
       await check(page, 'matrix');
     });
 
