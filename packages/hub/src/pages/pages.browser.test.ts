@@ -238,5 +238,24 @@ describe.skipIf(chromiumMissing !== undefined)(
       expect(cspViolations).toEqual([]);
       expect(dialogs).toEqual([]);
     });
+
+    it('the keyboard reaches the skip link first, and focus is visible', async () => {
+      const page = await open('/');
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      expect(await skip.evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement)).toBe(
+        true,
+      );
+      const outline = await skip.evaluate((el) => {
+        const view = el.ownerDocument.defaultView as unknown as {
+          getComputedStyle(e: unknown): { outlineStyle: string; outlineWidth: string };
+        };
+        const s = view.getComputedStyle(el);
+        return `${s.outlineStyle} ${s.outlineWidth}`;
+      });
+      expect(outline).toBe('solid 3px');
+      expect(await skip.isVisible()).toBe(true);
+      await page.screenshot({ path: join(SHOTS, 'focus-skip-link.png') });
+    });
   },
 );
