@@ -26,3 +26,8 @@ export function requireToken(token: string | undefined): MiddlewareHandler {
     await next();
   };
 }
+
+/** Whether `given` is the hub's token (the upload form sends it as a field: a browser form cannot send a header). */
+export function isHubToken(token: string | undefined, given: string): boolean {
+  return token ? timingSafeEqual(digest(given), digest(token)) : false;
+}

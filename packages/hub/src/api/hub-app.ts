@@ -1,9 +1,10 @@
 /**
  * The hub's HTTP API under /api/v1 (described by specs/hub.openapi.yaml), as a Hono app: tested in-process with
- * `app.request(...)`, served by @hono/node-server (server.ts). The browser pages (issue 25, later) mount beside it.
+ * `app.request(...)`, served by @hono/node-server (server.ts). The browser pages (src/pages) mount beside it.
  */
 import { Hono } from 'hono';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
+import { pageRoutes } from '../pages/page-routes.js';
 import type { HubStore } from '../store/hub-store.js';
 import { ApiError, errorResponse } from './api-error.js';
 import { compareRoutes } from './compare-routes.js';
@@ -31,6 +32,7 @@ export function createHubApp(o: HubAppOptions): Hono {
   api.route('/', keyRoutes(o.store, o.token));
   const app = new Hono();
   app.route(API_BASE, api);
+  app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log }));
   app.notFound((c) => errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${c.req.path}`), c, log));
   app.onError((err, c) => errorResponse(err, c, log));
   return app;

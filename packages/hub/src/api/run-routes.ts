@@ -14,6 +14,7 @@ import type { HubStore } from '../store/hub-store.js';
 import { ApiError, intParam } from './api-error.js';
 import { requireToken } from './bearer-token.js';
 import { RunDocuments } from './run-documents.js';
+import { ruleEvidence } from './run-views.js';
 
 const MIB = 1024 * 1024;
 
@@ -125,35 +126,7 @@ export function runRoutes(store: HubStore, token: string | undefined, limits: In
     const ruleId = c.req.param('rule');
     const d = await docs.document(run);
     if (d.kind === 'load') throw new ApiError(404, `run ${run.id} is a load run: it has scenarios, not rules`);
-    const rule = d.doc.rules.find((r) => r.id === ruleId);
-    if (!rule) throw new ApiError(404, `run ${run.id} holds no rule ${ruleId}`);
-    const tests = d.doc.tests
-      .filter((t) => t.rules.includes(ruleId) || ruleId in t.verdicts)
-      .map((t) => ({
-        id: t.id,
-        name: t.name,
-        state: t.state,
-        verdict: t.verdicts[ruleId] ?? null,
-        observations: t.observations[ruleId] ?? 0,
-        reason: t.reason,
-      }));
-    const failures = d.doc.failures
-      .filter((f) => f.rules.includes(ruleId))
-      .map((f) => ({
-        test: f.test,
-        verdict: f.verdict,
-        known: f.known,
-        message: f.message,
-        counterexample: f.counterexample,
-        seed: f.seed,
-        path: f.path,
-        shrinks: f.shrinks,
-        errors: f.errors,
-        exchanges: f.exchanges,
-        curl: f.curl,
-        replay: f.replay,
-      }));
-    return c.json({ run, rule, tests, failures });
+    return c.json(ruleEvidence(d.doc, run, ruleId));
   });
 
   app.get('/runs/:id/files', async (c) => {

@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import type { HubStore, RunFilter } from '../store/hub-store.js';
 import { ApiError, intParam } from './api-error.js';
+import { loadTrends } from './run-views.js';
 
 const KINDS = new Set(['conformance', 'load']);
 
@@ -38,46 +39,7 @@ export function targetRoutes(store: HubStore): Hono {
 
   app.get('/targets/:id/load-trends', async (c) => {
     const target = await targetOr404(c.req.param('id'));
-    const { runs, figures } = await store.loadFigures(target.id);
-    const scenarios = new Map<string, ReturnType<typeof scenario>>();
-    function scenario(f: (typeof figures)[number]) {
-      return {
-        scenario: f.scenario,
-        documented: f.documented,
-        documentedRate:
-          f.documented_rate_min === null && f.documented_rate_max === null
-            ? null
-            : { min: f.documented_rate_min, max: f.documented_rate_max },
-        points: [] as unknown[],
-      };
-    }
-    const byRun = new Map(runs.map((r) => [r.id, r]));
-    for (const r of runs)
-      for (const f of figures.filter((x) => Number(x.run_id) === r.id)) {
-        const s = scenarios.get(f.scenario) ?? scenario(f);
-        scenarios.set(f.scenario, s);
-        const run = byRun.get(r.id);
-        s.points.push({
-          run: r.id,
-          build: run?.build ?? null,
-          label: run?.label ?? null,
-          startedAt: run?.startedAt,
-          engine: run?.profile,
-          throughput: f.throughput,
-          p50Ms: f.p50_ms,
-          p90Ms: f.p90_ms,
-          p99Ms: f.p99_ms,
-          readSeconds: f.read_seconds,
-          knee: f.knee,
-          limitedBy: f.limiter,
-          verdict: f.verdict,
-        });
-      }
-    return c.json({
-      target,
-      runs: runs.length,
-      scenarios: [...scenarios.values()].sort((a, b) => a.scenario.localeCompare(b.scenario)),
-    });
+    return c.json({ target, ...(await loadTrends(store, target.id)) });
   });
 
   return app;

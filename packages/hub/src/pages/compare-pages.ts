@@ -1,0 +1,127 @@
+/**
+ * Compare two runs (`/compare?a=&b=`): `report diff`'s semantics through api/run-views.ts (the API's code), and the
+ * matrix (`/matrix`): rules grouped by area x the last N runs of a target, or x the targets at one erpcert version.
+ */
+import type { ConformanceDiff, LoadDiff } from '@erpcert/runs';
+import type { Comparison, RuleMatrix } from '../api/run-views.js';
+import type { TargetSummary } from '../store/hub-store.js';
+import { evidenceText, type Html, href, html } from './html.js';
+import { page, runName, verdict } from './layout.js';
+
+function pickForm(a: string, b: string): Html {
+  return html`<form class="filters" method="get" action="/compare" aria-label="Choose two runs">
+<label>Older run (A) <input name="a" value="${a}" inputmode="numeric" pattern="[0-9]+" size="8" required></label>
+<label>Newer run (B) <input name="b" value="${b}" inputmode="numeric" pattern="[0-9]+" size="8" required></label>
+<button type="submit">Compare</button>
+</form>`;
+}
+
+function conformanceDiff(d: ConformanceDiff, c: Comparison): Html {
+  return html`
+<p id="diff-summary">${d.newFails.length} new FAIL${d.newFails.length === 1 ? '' : 's'} · ${d.fixed.length} fixed · ${d.changes.length} changed in all · ${d.unchanged} unchanged${d.onlyOld + d.onlyNew > 0 ? ` · ${d.onlyOld} only in A, ${d.onlyNew} only in B` : ''}</p>
+${d.notes.length > 0 ? html`<ul class="note">${d.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
+<h2 id="changes-heading">Rules whose verdict changed</h2>
+${
+  d.changes.length === 0
+    ? html`<p>No rule changed its verdict.</p>`
+    : html`<div class="scroll"><table aria-labelledby="changes-heading">
+<thead><tr><th scope="col">Rule</th><th scope="col">Change</th><th scope="col">A: #${c.a.id}</th><th scope="col">B: #${c.b.id}</th><th scope="col">Reason in B</th></tr></thead>
+<tbody>${d.changes.map(
+        (ch) =>
+          html`<tr><th scope="row"><a href="${href(['runs', c.b.id, 'rules', ch.rule])}">${ch.rule}</a></th><td>${ch.kind === 'new-fail' ? 'new FAIL' : ch.kind}</td><td>${verdict(ch.before === 'absent' ? null : ch.before)}</td><td>${verdict(ch.after === 'absent' ? null : ch.after)}</td><td>${ch.reason ? evidenceText(ch.reason) : ''}</td></tr>`,
+      )}</tbody></table></div>`
+}`;
+}
+
+function pct(x: number | null): string {
+  return x === null ? '—' : `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
+}
+
+function loadDiff(d: LoadDiff): Html {
+  return html`
+${d.notes.length > 0 ? html`<ul class="note">${d.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
+<h2 id="verdicts-heading">Scenario verdicts that changed</h2>
+${
+  d.verdictChanges.length === 0
+    ? html`<p>No scenario changed its verdict.</p>`
+    : html`<table aria-labelledby="verdicts-heading"><thead><tr><th scope="col">Scenario</th><th scope="col">A</th><th scope="col">B</th></tr></thead>
+<tbody>${d.verdictChanges.map((v) => html`<tr><th scope="row">${v.scenario}</th><td>${verdict(v.before.toUpperCase())}</td><td>${verdict(v.after.toUpperCase())}</td></tr>`)}</tbody></table>`
+}
+<h2 id="figures-heading">Figures</h2>
+<div class="scroll"><table aria-labelledby="figures-heading">
+<thead><tr><th scope="col">Scenario</th><th scope="col">Figure</th><th scope="col" class="num">A</th><th scope="col" class="num">B</th><th scope="col" class="num">Change</th><th scope="col">Direction</th><th scope="col">Beyond the spread</th></tr></thead>
+<tbody>${d.figures.map(
+    (f) =>
+      html`<tr><th scope="row">${f.scenario}</th><td>${f.figure}</td><td class="num">${f.before}</td><td class="num">${f.after}</td><td class="num">${pct(f.change)}</td><td>${f.direction}</td><td>${f.moved ? 'yes' : 'no'}</td></tr>`,
+  )}</tbody></table></div>
+${d.onlyOld.length + d.onlyNew.length > 0 ? html`<p>Only in A: ${d.onlyOld.join(', ') || 'none'} · only in B: ${d.onlyNew.join(', ') || 'none'}</p>` : ''}`;
+}
+
+export function comparePage(c: Comparison | undefined, a: string, b: string, error?: string): Html {
+  const body = html`
+${pickForm(a, b)}
+${error ? html`<p class="alert" role="alert">${error}</p>` : ''}
+${
+  c
+    ? html`<p>A: <a href="${href(['runs', c.a.id])}">${runName(c.a)}</a> → B: <a href="${href(['runs', c.b.id])}">${runName(c.b)}</a></p>
+${c.diff.kind === 'conformance' ? conformanceDiff(c.diff, c) : loadDiff(c.diff)}`
+    : error
+      ? ''
+      : html`<p>Give the ids of two runs of one kind (both conformance or both load), or pick two in a target's history.</p>`
+}`;
+  return page({ title: c ? `Run #${c.a.id} → run #${c.b.id}` : 'Compare two runs', nav: 'compare' }, body);
+}
+
+export interface MatrixChoice {
+  readonly target?: string;
+  readonly last?: string;
+  readonly version?: string;
+}
+
+export function matrixPage(
+  targets: readonly TargetSummary[],
+  choice: MatrixChoice,
+  m: RuleMatrix | undefined,
+  title: string,
+  error?: string,
+): Html {
+  // without a choice, the first target that has a conformance run
+  const selected = choice.target ?? String(targets.find((t) => t.latest !== null)?.id ?? '');
+  const body = html`
+<form class="filters" method="get" action="/matrix" aria-label="Runs of a target">
+<label>Target <select name="target">${targets.map(
+    (t) => html`<option value="${t.id}"${selected === String(t.id) ? html` selected` : ''}>${t.name}</option>`,
+  )}</select></label>
+<label>Last runs <input name="last" value="${choice.last ?? '20'}" inputmode="numeric" pattern="[0-9]+" size="4"></label>
+<button type="submit">Show the target's runs</button>
+</form>
+<form class="filters" method="get" action="/matrix" aria-label="Targets at one erpcert version">
+<label>erpcert version <input name="version" value="${choice.version ?? ''}" size="10" required></label>
+<button type="submit">Show every target at this version</button>
+</form>
+${error ? html`<p class="alert" role="alert">${error}</p>` : ''}
+${m ? matrixTable(m, choice.version !== undefined) : ''}`;
+  return page({ title, nav: 'matrix' }, body);
+}
+
+function matrixTable(m: RuleMatrix, byTarget: boolean): Html {
+  if (m.columns.length === 0) return html`<p>No conformance run to show.</p>`;
+  const span = m.columns.length + 1;
+  return html`<p>${m.areas.reduce((n, a) => n + a.rules.length, 0)} rules in ${m.areas.length} areas × ${m.columns.length} runs${byTarget ? ' (the newest run of each target)' : ', newest first'}.</p>
+<div class="scroll"><table class="matrix" aria-label="Rules by run">
+<thead><tr><th scope="col">Rule</th>${m.columns.map(
+    (c) =>
+      html`<th scope="col"><a href="${href(['runs', c.run.id])}">${byTarget ? (c.target?.name ?? `#${c.run.targetId}`) : `#${c.run.id}`}</a>${c.run.build ? html`<br><span class="muted">${c.run.build}</span>` : ''}</th>`,
+  )}</tr></thead>
+${m.areas.map(
+  (a) => html`<tbody><tr><th scope="rowgroup" colspan="${span}">${a.area}</th></tr>
+${a.rules.map(
+  (r) =>
+    html`<tr><th scope="row">${r.id}</th>${r.verdicts.map((v, i) => {
+      const col = m.columns[i];
+      return html`<td>${v === null || !col ? verdict(null) : html`<a href="${href(['runs', col.run.id, 'rules', r.id])}">${verdict(v)}</a>`}</td>`;
+    })}</tr>`,
+)}</tbody>`,
+)}
+</table></div>`;
+}

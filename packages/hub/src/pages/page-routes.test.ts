@@ -1,0 +1,311 @@
+import { coverageLine, judgedCoverage } from '@erpcert/runs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHubApp } from '../api/hub-app.js';
+import { BINARY, HOSTILE_RULE, hostileConformance, JS_URL } from '../testing/hostile-run.js';
+import {
+  ERP_URL,
+  FIRST_VERDICTS,
+  HOSTILE_URL,
+  LOAD_RATES,
+  type PageFixture,
+  SECOND_VERDICTS,
+  seedPageFixture,
+} from '../testing/page-fixture.js';
+import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
+import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
+import { zipFiles } from '../testing/zip-writer.js';
+import { PAGE_CSP } from './page-routes.js';
+
+const TOKEN = 'page-token-0123456789';
+
+describe.each(testDialects)('the pages on %s', (dialect) => {
+  let t: TestStore;
+  let app: ReturnType<typeof createHubApp>;
+  let f: PageFixture;
+  const get = async (path: string) => {
+    const res = await app.request(path);
+    return { res, body: await res.text() };
+  };
+
+  beforeAll(async () => {
+    t = await freshStore(dialect);
+    app = createHubApp({ store: t.store, token: TOKEN, log: () => {} });
+    f = await seedPageFixture(t.store);
+  });
+  afterAll(async () => {
+    await t?.dispose();
+  });
+
+  describe('every page', () => {
+    const pages: [string, () => string, RegExp][] = [
+      ['the targets', () => '/', /<h1>Targets<\/h1>/],
+      ['a history', () => `/targets/${f.erpTarget}`, /<h1>History of https:\/\/erp\.example\.com<\/h1>/],
+      ['a run', () => `/runs/${f.first}`, /<h1>Run #\d+<\/h1>/],
+      ['a rule', () => `/runs/${f.first}/rules/REST.VERSION.SYSTEMVERSION`, /<h1>REST\.VERSION\.SYSTEMVERSION in run/],
+      ['a load run', () => `/runs/${f.loads[0]}`, /<h1>Load run #\d+<\/h1>/],
+      ['the compare form', () => '/compare', /<h1>Compare two runs<\/h1>/],
+      ['a comparison', () => `/compare?a=${f.first}&b=${f.second}`, /<h1>Run #\d+ → run #\d+<\/h1>/],
+      ['the matrix', () => `/matrix?target=${f.erpTarget}`, /<h1>Rule matrix of /],
+      ['the trends', () => `/targets/${f.loadTarget}/trends`, /<h1>Load trends of /],
+      ['the upload form', () => '/upload', /<h1>Upload a run<\/h1>/],
+    ];
+    it.each(pages)('%s: 200, HTML, landmarks, the security headers', async (_name, path, heading) => {
+      const { res, body } = await get(path());
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html; charset=utf-8$/i);
+      expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
+      expect(PAGE_CSP).toMatch(/default-src 'self'/);
+      expect(PAGE_CSP).toMatch(/frame-ancestors 'none'/);
+      expect(PAGE_CSP).not.toMatch(/unsafe-inline/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(body).toMatch(heading);
+      expect(body).toMatch(/<main id="main"/);
+      expect(body).toMatch(/<nav aria-label="Hub">/);
+      expect(body).toContain('<link rel="stylesheet" href="/assets/hub.css">');
+      // no inline script or style for the CSP to block
+      expect(body).not.toMatch(/<script|<style| style="/i);
+    });
+
+    it('serves the stylesheet as CSS', async () => {
+      const { res, body } = await get('/assets/hub.css');
+      expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
+      expect(body).toMatch(/:focus-visible/);
+    });
+  });
+
+  describe('targets and history', () => {
+    it('lists each target with its latest verdicts and a strip of its runs with text alternatives', async () => {
+      const { body } = await get('/');
+      expect(body).toContain(`href="/targets/${f.erpTarget}"`);
+      expect(body).toContain(`<span class="sr">#${f.second} · conformance · build b2: FAIL</span>`);
+      expect(body).toContain(`<span class="sr">#${f.first} · conformance · build b1 · label nightly: FAIL</span>`);
+      expect(body).toContain(`aria-label="last 2 runs of ${ERP_URL}, newest first"`);
+    });
+
+    const filters: [string, string, (f: PageFixture) => number[], (f: PageFixture) => number[]][] = [
+      ['build', 'build=b1', (x) => [x.first], (x) => [x.second]],
+      ['label', 'label=nightly', (x) => [x.first], (x) => [x.second]],
+      ['profile', 'profile=gate', (x) => [x.second], (x) => [x.first]],
+      ['nothing', '', (x) => [x.first, x.second], () => []],
+    ];
+    it.each(filters)('filters the history by %s', async (_name, query, shown, hidden) => {
+      const { body } = await get(`/targets/${f.erpTarget}?${query}`);
+      for (const id of shown(f)) expect(body).toContain(`<a href="/runs/${id}">#${id}</a>`);
+      for (const id of hidden(f)) expect(body).not.toContain(`<a href="/runs/${id}">#${id}</a>`);
+    });
+  });
+
+  describe('a run and its rules', () => {
+    it('shows the coverage line, the area table and every rule', async () => {
+      const doc = sampleConformance({ url: ERP_URL, embedded: false, runTag: 'P1', verdicts: FIRST_VERDICTS });
+      const { body } = await get(`/runs/${f.first}`);
+      expect(body).toContain(`<p id="coverage">${coverageLine(judgedCoverage(doc.rules))}</p>`);
+      for (const area of ['PORTAL.LOOKUP', 'REST.VERSION']) expect(body).toContain(`>${area}</a></th>`);
+      expect(body).toContain(`<p id="rules-count">3 of 3 rules</p>`);
+    });
+
+    const ruleFilters: [string, string, string[]][] = [
+      ['verdict', 'verdict=FAIL', ['REST.VERSION.SYSTEMVERSION']],
+      ['area', 'area=PORTAL.LOOKUP', ['PORTAL.LOOKUP.CAP50']],
+      ['text', 'q=path', ['REST.VERSION.PATH']],
+    ];
+    it.each(ruleFilters)('filters the rules by %s', async (_name, query, want) => {
+      const { body } = await get(`/runs/${f.first}?${query}`);
+      const shown = [...body.matchAll(/<th scope="row"><a href="\/runs\/\d+\/rules\/([^"]+)">/g)].map((m) => m[1]);
+      expect(shown).toEqual(want);
+    });
+
+    it("opens a FAIL's evidence: message, counterexample, exchange, curl and replay", async () => {
+      const doc = sampleConformance({ url: ERP_URL, embedded: false, runTag: 'P1', verdicts: FIRST_VERDICTS });
+      const failure = doc.failures[0];
+      const { body } = await get(`/runs/${f.first}/rules/REST.VERSION.SYSTEMVERSION`);
+      expect(body).toContain(`<p class="message">${failure?.message}</p>`);
+      expect(body).toContain(
+        '<pre class="counterexample" tabindex="0" aria-label="counterexample">[{&quot;register&quot;:&quot;CUVc&quot;}]</pre>',
+      );
+      expect(body).toContain(`GET ${ERP_URL}/api/1/CUVc\nauthorization: ***`);
+      expect(body).toContain(
+        `<pre class="curl" tabindex="0" aria-label="curl command">curl -u erpcert:*** &#39;${ERP_URL}/api/1/CUVc&#39;</pre>`,
+      );
+      expect(body).toContain(
+        `<pre class="replay" tabindex="0" aria-label="replay command">erpcert conform --only &#39;REST.VERSION.SYSTEMVERSION&#39; --seed 1234 --path 0:1</pre>`,
+      );
+    });
+  });
+
+  describe('evidence the target chose is text', () => {
+    const planted = () => [
+      `/runs/${f.hostile}`,
+      `/runs/${f.hostile}/rules/${HOSTILE_RULE}`,
+      '/',
+      `/targets/${f.hostileTarget}`,
+    ];
+    it('no planted markup or javascript: link reaches a page', async () => {
+      for (const path of planted()) {
+        const { body } = await get(path);
+        expect(body, path).not.toContain('<script>alert');
+        expect(body, path).not.toContain('<img');
+        expect(body, path).not.toContain('<svg onload');
+        expect(body, path).not.toContain('<b>evil</b>');
+        expect(body, path).not.toMatch(/(href|src|action)="\s*javascript:/i);
+      }
+    });
+
+    it('shows the planted strings escaped, control bytes visible, long bodies cut, cookies masked', async () => {
+      const { body } = await get(`/runs/${f.hostile}/rules/${HOSTILE_RULE}`);
+      expect(body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(body).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+      expect(body).toContain(`location: ${JS_URL}`);
+      expect(body).toContain('PK\\u0003\\u0004\\u0000\\u0001\\u001b[31m\\u202e');
+      expect(body).not.toContain(BINARY);
+      expect(body).toMatch(/more characters: the whole value is in the run&#39;s results\.json/);
+      expect(body).toContain('set-cookie: ***');
+      expect(body).not.toContain('abc123');
+      expect(hostileConformance().failures[0]?.exchanges[0]?.response?.headers['set-cookie']).toBe('session=abc123');
+    });
+  });
+
+  describe('compare and matrix', () => {
+    it('compares two runs as report diff does: the broken rule is a new FAIL, the other fixed', async () => {
+      const { body } = await get(`/compare?a=${f.first}&b=${f.second}`);
+      expect(body).toContain('<p id="diff-summary">1 new FAIL · 1 fixed · 2 changed in all · 1 unchanged</p>');
+      const rows = [...body.matchAll(/rules\/([A-Z0-9.]+)">[^<]+<\/a><\/th><td>([^<]+)<\/td>/g)].map((m) => [
+        m[1],
+        m[2],
+      ]);
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          ['REST.VERSION.PATH', 'new FAIL'],
+          ['REST.VERSION.SYSTEMVERSION', 'fixed'],
+        ]),
+      );
+      expect(FIRST_VERDICTS['REST.VERSION.PATH']).toBe('PASS');
+      expect(SECOND_VERDICTS['REST.VERSION.PATH']).toBe('FAIL');
+    });
+
+    const refused: [string, () => string, number, RegExp][] = [
+      ['runs of two kinds', () => `/compare?a=${f.first}&b=${f.loads[0]}`, 400, /compare two of one kind/],
+      ['a run that is not there', () => `/compare?a=${f.first}&b=999999`, 404, /there is no run 999999/],
+      ['an id that is no number', () => `/compare?a=x&b=${f.first}`, 400, /must be a positive integer/],
+    ];
+    it.each(refused)('refuses %s on the page, with its status', async (_name, path, status, message) => {
+      const { res, body } = await get(path());
+      expect(res.status).toBe(status);
+      expect(body).toMatch(/role="alert"/);
+      expect(body).toMatch(message);
+    });
+
+    it('draws the matrix of a target: rules grouped by area, one column per run, newest first', async () => {
+      const { body } = await get(`/matrix?target=${f.erpTarget}&last=5`);
+      expect(body).toContain('<th scope="rowgroup" colspan="3">PORTAL.LOOKUP</th>');
+      expect(body).toContain('<th scope="rowgroup" colspan="3">REST.VERSION</th>');
+      const cols = [...body.matchAll(/<th scope="col"><a href="\/runs\/(\d+)">/g)].map((m) => Number(m[1]));
+      expect(cols).toEqual([f.second, f.first]);
+    });
+
+    it('draws the matrix of every target at one erpcert version', async () => {
+      const { body } = await get('/matrix?version=0.1.0');
+      expect(body).toContain('<h1>Rule matrix of every target at erpcert 0.1.0</h1>');
+      expect(body).toContain(`>${ERP_URL}</a>`);
+      expect(body).toContain(`>${HOSTILE_URL}</a>`);
+    });
+  });
+
+  it('draws the load trends: charts with titles, the documented line, the knee and what limited it', async () => {
+    const { body } = await get(`/targets/${f.loadTarget}/trends`);
+    expect(body).toContain('<title id="s0-rate-title">transactions: throughput per run</title>');
+    expect(body).toMatch(/<line class="documented"/);
+    expect(body.match(/<circle class="dot-a"/g)?.length).toBe(LOAD_RATES.length * 2); // rate and p90 charts
+    for (const [i, rate] of LOAD_RATES.entries())
+      expect(body).toContain(
+        `<td>v1.${i}</td><td><span class="v v-pass">PASS</span></td>\n<td class="num">${rate}</td>`,
+      );
+    // the sample's saturation steps: 230/s offered gave 229/s and held; 340/s broke with errors, at the target
+    expect(body.match(/<td class="num">229<\/td><td>target<\/td>/g)?.length).toBe(LOAD_RATES.length);
+  });
+
+  describe('upload', () => {
+    const form = (zip: Buffer | undefined, token: string, extra: Record<string, string> = {}) => {
+      const data = new FormData();
+      if (zip) data.append('zip', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'run.zip');
+      data.append('token', token);
+      for (const [k, v] of Object.entries(extra)) data.append(k, v);
+      return data;
+    };
+    const post = (body: FormData, headers: Record<string, string> = {}) =>
+      app.request('/upload', { method: 'POST', body, headers: { host: 'localhost', ...headers } });
+    const zip = () => zipFiles(conformanceFolderFiles(sampleConformance({ runTag: 'UPLOAD1' })), 'folder/');
+
+    it('has labelled controls for the zip, build, label and token', async () => {
+      const { body } = await get('/upload');
+      expect(body).toMatch(/<label>Report folder \(zip\) <input type="file" name="zip"/);
+      expect(body).toMatch(/<label>Hub token <input type="password" name="token"/);
+    });
+
+    it('stores an uploaded zip and sends the browser to the run', async () => {
+      const res = await post(form(zip(), TOKEN, { build: 'up-1' }), { origin: 'http://localhost' });
+      expect(res.status).toBe(303);
+      const id = Number(/^\/runs\/(\d+)$/.exec(res.headers.get('location') ?? '')?.[1]);
+      expect((await t.store.run(id))?.build).toBe('up-1');
+    });
+
+    const refused: [string, () => FormData, Record<string, string>, number, RegExp][] = [
+      ['a file that is not a zip', () => form(Buffer.from('not a zip at all'), TOKEN), {}, 400, /zip/i],
+      [
+        'a folder without results.json',
+        () => form(zipFiles(new Map([['notes.txt', Buffer.from('hello')]])), TOKEN),
+        {},
+        400,
+        /results\.json/,
+      ],
+      ['a wrong token', () => form(zip(), 'nope'), {}, 401, /token is not the hub&#39;s/],
+      ['no file', () => form(undefined, TOKEN), {}, 400, /choose the zip/],
+      ['a post from another site', () => form(zip(), TOKEN), { 'sec-fetch-site': 'cross-site' }, 403, /another site/],
+      ['another origin', () => form(zip(), TOKEN), { origin: 'https://evil.example' }, 403, /another origin/],
+      ['an opaque origin (a sandboxed frame)', () => form(zip(), TOKEN), { origin: 'null' }, 403, /opaque origin/],
+    ];
+    it.each(refused)(
+      'refuses %s with the message on the form, storing nothing',
+      async (_n, body, headers, status, msg) => {
+        const before = (await t.store.targets()).reduce((n, x) => n + x.runCount, 0);
+        const res = await post(body(), headers);
+        expect(res.status).toBe(status);
+        const html = await res.text();
+        expect(html).toMatch(/<p class="alert" role="alert" id="upload-error">/);
+        expect(html).toMatch(msg);
+        expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
+        expect((await t.store.targets()).reduce((n, x) => n + x.runCount, 0)).toBe(before);
+      },
+    );
+
+    it('says uploading is disabled when the hub has no token', async () => {
+      const closed = createHubApp({ store: t.store, log: () => {} });
+      const res = await closed.request('/upload', { method: 'POST', body: form(zip(), 'anything') });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toMatch(/uploading is disabled/);
+    });
+  });
+
+  describe('missing pages', () => {
+    const missing: [string, string, number, RegExp][] = [
+      ['an unknown page', '/nope/<script>', 404, /There is no page \/nope\/&lt;script&gt;\./],
+      ['a run that is not there', '/runs/999999', 404, /there is no run 999999/],
+      ['a rule the run does not hold', '/runs/1/rules/NO.SUCH.RULE', 404, /holds no rule NO\.SUCH\.RULE/],
+      ['a target that is not there', '/targets/999999', 404, /there is no target 999999/],
+      ['a run id that is no number', '/runs/abc', 400, /must be a positive integer/],
+    ];
+    it.each(missing)('%s is an HTML page with its status', async (_name, path, status, message) => {
+      const { res, body } = await get(path);
+      expect(res.status).toBe(status);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
+      expect(body).toMatch(message);
+    });
+
+    it('leaves the API its JSON 404', async () => {
+      const res = await app.request('/api/v1/nope');
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: 'no such resource: GET /api/v1/nope' });
+    });
+  });
+});

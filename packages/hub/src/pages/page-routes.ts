@@ -1,0 +1,234 @@
+/**
+ * The hub's pages in the browser, server-rendered and usable without JavaScript, mounted beside /api/v1 by
+ * `createHubApp`. Every page answers with a Content-Security-Policy that allows no script and no inline style
+ * (the stylesheet is served from /assets/hub.css), `nosniff`, no framing and no referrer to other sites; a refusal or a missing
+ * page is an HTML page with its status.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ApiError, intParam } from '../api/api-error.js';
+import { isHubToken } from '../api/bearer-token.js';
+import { RunDocuments } from '../api/run-documents.js';
+import { compareRuns, loadTrends, type RuleMatrix, ruleEvidence, ruleMatrix } from '../api/run-views.js';
+import { ingestFiles } from '../ingest/ingest.js';
+import { IngestError } from '../ingest/ingest-error.js';
+import { DEFAULT_LIMITS, formatBytes, type IngestLimits } from '../ingest/limits.js';
+import { readZip } from '../ingest/read-zip.js';
+import { type HubStore, StoreInputError } from '../store/hub-store.js';
+import type { RunSummary } from '../store/run-summary.js';
+import { comparePage, matrixPage } from './compare-pages.js';
+import { type Html, href, html } from './html.js';
+import { HUB_CSS } from './hub-css.js';
+import { page, STYLESHEET } from './layout.js';
+import { rulePage, runPage } from './run-pages.js';
+import { historyPage, targetsPage } from './targets-pages.js';
+import { trendsPage } from './trends-page.js';
+import { crossSite, type UploadForm, uploadPage } from './upload-page.js';
+
+export interface PageOptions {
+  readonly store: HubStore;
+  readonly token?: string;
+  readonly limits?: IngestLimits;
+  readonly log?: (line: string) => void;
+}
+
+/** The pages' Content-Security-Policy: nothing inline, nothing from elsewhere, no framing. */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': PAGE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the upload form's POST
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+const MIB = 1024 * 1024;
+const MAX_MATRIX_RUNS = 100;
+
+/** A page for a refusal or a missing page. */
+function errorPage(status: number, message: string): Html {
+  const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'Refused';
+  return page({ title }, html`<p class="alert" role="alert">${message}</p><p><a href="/">Back to the targets</a></p>`);
+}
+
+const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
+
+export function pageRoutes(o: PageOptions): Hono {
+  const { store } = o;
+  const log = o.log ?? ((line: string) => console.error(line));
+  const limits = o.limits ?? DEFAULT_LIMITS;
+  const docs = new RunDocuments(store);
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    await next();
+    if (isApi(c.req.path)) return;
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(k, v);
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError || err instanceof IngestError)
+      return c.html(errorPage(err.status, err.message).text, err.status as ContentfulStatusCode);
+    if (err instanceof StoreInputError) return c.html(errorPage(400, err.message).text, 400);
+    log(`hub: ${c.req.method} ${c.req.path} failed: ${(err as Error)?.stack ?? String(err)}`);
+    return c.html(errorPage(500, 'The hub failed to make this page (its log says why).').text, 500);
+  });
+
+  app.get(STYLESHEET, (c) => {
+    c.header('Content-Type', 'text/css; charset=utf-8');
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.body(HUB_CSS);
+  });
+
+  const targetOr404 = async (raw: string | undefined) => {
+    const id = intParam(raw, 'the target id');
+    const target = await store.target(id);
+    if (!target) throw new ApiError(404, `there is no target ${id}`);
+    return target;
+  };
+
+  app.get('/', async (c) => c.html((await targetsPage(store)).text));
+
+  app.get('/targets/:id', async (c) => {
+    const target = await targetOr404(c.req.param('id'));
+    const kind = c.req.query('kind');
+    return c.html(
+      (
+        await historyPage(store, target, {
+          kind: kind === 'conformance' || kind === 'load' ? kind : undefined,
+          profile: c.req.query('profile') || undefined,
+          build: c.req.query('build') || undefined,
+          label: c.req.query('label') || undefined,
+        })
+      ).text,
+    );
+  });
+
+  app.get('/targets/:id/trends', async (c) => {
+    const target = await targetOr404(c.req.param('id'));
+    return c.html(trendsPage(target, await loadTrends(store, target.id)).text);
+  });
+
+  app.get('/runs/:id', async (c) => {
+    const run = await docs.run(intParam(c.req.param('id'), 'the run id'));
+    const [target, files] = await Promise.all([store.target(run.targetId), store.files(run.id)]);
+    const filter = {
+      verdict: c.req.query('verdict') || undefined,
+      area: c.req.query('area') || undefined,
+      q: c.req.query('q') || undefined,
+    };
+    return c.html((await runPage(docs, run, target, files, filter)).text);
+  });
+
+  app.get('/runs/:id/rules/:rule', async (c) => {
+    const run = await docs.run(intParam(c.req.param('id'), 'the run id'));
+    const d = await docs.document(run);
+    if (d.kind === 'load') throw new ApiError(404, `run ${run.id} is a load run: it has scenarios, not rules`);
+    const ev = ruleEvidence(d.doc, run, c.req.param('rule'));
+    return c.html(rulePage(ev, await store.target(run.targetId)).text);
+  });
+
+  app.get('/compare', async (c) => {
+    const a = c.req.query('a') ?? '';
+    const b = c.req.query('b') ?? '';
+    if (!a || !b) return c.html(comparePage(undefined, a, b).text);
+    try {
+      const cmp = await compareRuns(docs, intParam(a, 'the older run (A)'), intParam(b, 'the newer run (B)'));
+      return c.html(comparePage(cmp, a, b).text);
+    } catch (err) {
+      if (err instanceof ApiError)
+        return c.html(comparePage(undefined, a, b, err.message).text, err.status as ContentfulStatusCode);
+      throw err;
+    }
+  });
+
+  app.get('/matrix', async (c) => {
+    const targets = await store.targets();
+    const choice = { target: c.req.query('target'), last: c.req.query('last'), version: c.req.query('version') };
+    let m: RuleMatrix | undefined;
+    let title = 'Rule matrix';
+    try {
+      let columns: RunSummary[] | undefined;
+      if (choice.version) {
+        columns = await store.latestRunsAtVersion(choice.version);
+        title = `Rule matrix of every target at erpcert ${choice.version}`;
+      } else if (choice.target) {
+        const target = await targetOr404(choice.target);
+        const last = intParam(choice.last, 'last', 20);
+        if (last > MAX_MATRIX_RUNS) throw new ApiError(400, `last must be at most ${MAX_MATRIX_RUNS}`);
+        columns = await store.targetRuns(target.id, { kind: 'conformance', limit: last });
+        title = `Rule matrix of ${target.name}`;
+      }
+      if (columns) m = await ruleMatrix(store, columns);
+    } catch (err) {
+      if (err instanceof ApiError)
+        return c.html(
+          matrixPage(targets, choice, undefined, title, err.message).text,
+          err.status as ContentfulStatusCode,
+        );
+      throw err;
+    }
+    return c.html(matrixPage(targets, choice, m, title).text);
+  });
+
+  app.get('/upload', (c) => c.html(uploadPage({ enabled: Boolean(o.token) }).text));
+
+  app.post(
+    '/upload',
+    bodyLimit({
+      maxSize: limits.maxRunBytes + MIB,
+      onError: (c) =>
+        c.html(
+          uploadPage({
+            enabled: Boolean(o.token),
+            error: `the upload is larger than the hub accepts (${formatBytes(limits.maxRunBytes)})`,
+          }).text,
+          413,
+        ),
+    }),
+    async (c) => {
+      const refuse = (status: ContentfulStatusCode, error: string, form?: UploadForm) =>
+        c.html(uploadPage({ enabled: Boolean(o.token), form, error }).text, status);
+      const cross = crossSite(c);
+      if (cross) return refuse(403, `${cross}: upload from the hub's own page`);
+      const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+      if (type !== 'multipart/form-data') return refuse(415, 'send the upload form (multipart/form-data)');
+      let form: FormData;
+      try {
+        form = await c.req.raw.formData();
+      } catch (err) {
+        return refuse(400, `the form cannot be read: ${(err as Error).message}`);
+      }
+      const field = (name: string) => {
+        const v = form.get(name);
+        return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+      };
+      const kept: UploadForm = { build: field('build'), label: field('label') };
+      if (!o.token) return refuse(403, 'uploading is disabled: the hub was started without a token', kept);
+      if (!isHubToken(o.token, field('token') ?? '')) return refuse(401, "the token is not the hub's", kept);
+      const zip = form.get('zip');
+      if (!(zip instanceof File) || zip.size === 0) return refuse(400, 'choose the zip of a report folder', kept);
+      try {
+        const files = await readZip(Buffer.from(await zip.arrayBuffer()), limits);
+        const { run } = await ingestFiles(store, files, kept);
+        return c.redirect(href(['runs', run.id]), 303);
+      } catch (err) {
+        if (err instanceof IngestError || err instanceof ApiError)
+          return refuse(err.status as ContentfulStatusCode, err.message, kept);
+        throw err;
+      }
+    },
+  );
+
+  // the last route: any other page is an HTML 404 (the API keeps its JSON 404)
+  app.get('*', async (c, next) => {
+    if (isApi(c.req.path)) return next();
+    return c.html(errorPage(404, `There is no page ${c.req.path}.`).text, 404);
+  });
+
+  return app;
+}

@@ -1,0 +1,261 @@
+/**
+ * The hub's pages in a real browser (Debian's chromium through playwright-core), found by role and name as a person
+ * or a screen reader finds them: publish a run through the upload form, find it, open a FAIL and its exchange;
+ * compare two runs; open the load trends. axe-core checks every page (no serious or critical violation), a planted
+ * `<script>` never runs, and a screenshot of each page is kept under test-output/pages/.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningHub, startHub } from '../server.js';
+import { chromiumMissing, launchChromium } from '../testing/chromium.js';
+import { BREAKOUT, HOSTILE_RULE, JS_URL, SCRIPT } from '../testing/hostile-run.js';
+import { ERP_URL, type PageFixture, seedPageFixture } from '../testing/page-fixture.js';
+import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
+import { freshDatabase } from '../testing/test-databases.js';
+import { zipFiles } from '../testing/zip-writer.js';
+
+const TOKEN = 'browser-token-0123456789';
+const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'pages');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: readonly { readonly target: readonly string[] }[];
+}
+
+// the reason it may skip is written in chromiumMissing (never under CI)
+describe.skipIf(chromiumMissing !== undefined)(
+  `the hub's pages in chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`,
+  () => {
+    let hub: RunningHub;
+    let drop: () => Promise<void>;
+    let browser: Browser;
+    let context: BrowserContext;
+    let f: PageFixture;
+    const dialogs: string[] = [];
+    const cspViolations: string[] = [];
+
+    beforeAll(async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      const db = await freshDatabase('sqlite');
+      drop = db.drop;
+      hub = await startHub({ port: 0, database: db.database, token: TOKEN, log: () => {} });
+      f = await seedPageFixture(hub.store);
+      browser = await launchChromium();
+      context = await browser.newContext({ baseURL: hub.url, viewport: { width: 1280, height: 900 } });
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      await hub?.close();
+      await drop?.();
+    });
+
+    async function open(path: string): Promise<Page> {
+      const page = await context.newPage();
+      page.on('dialog', async (d) => {
+        dialogs.push(`${d.type()}: ${d.message()}`);
+        await d.dismiss();
+      });
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+      });
+      const res = await page.goto(path);
+      expect(res?.headers()['content-security-policy']).toMatch(/default-src 'self'/);
+      return page;
+    }
+
+    /** axe-core on the page as it is: no serious or critical violation; a screenshot kept beside the results. */
+    async function check(page: Page, name: string): Promise<void> {
+      await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+      await page.evaluate(AXE);
+      const violations = (await page.evaluate(async () => {
+        // axe and document are the page's globals (the test runs in Node, without the DOM types)
+        const g = globalThis as unknown as {
+          axe: { run(ctx: unknown, o: unknown): Promise<{ violations: unknown[] }> };
+          document: unknown;
+        };
+        return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations;
+      })) as AxeViolation[];
+      const bad = violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      expect(bad, name).toEqual([]);
+    }
+
+    it('publish a run through the upload form, find it from the targets page, open a FAIL and its exchange', async () => {
+      const upload = await open('/upload');
+      await check(upload, 'upload');
+      const zip = zipFiles(
+        conformanceFolderFiles(
+          sampleConformance({
+            url: ERP_URL,
+            embedded: false,
+            runTag: 'BROWSER',
+            startedAt: '2026-11-27T12:00:00.000Z',
+            verdicts: {
+              'REST.VERSION.PATH': 'FAIL',
+              'REST.VERSION.SYSTEMVERSION': 'PASS',
+              'PORTAL.LOOKUP.CAP50': 'PASS',
+            },
+          }),
+        ),
+        'report/',
+      );
+      await upload
+        .getByLabel('Report folder (zip)')
+        .setInputFiles({ name: 'report.zip', mimeType: 'application/zip', buffer: zip });
+      await upload.getByRole('textbox', { name: /^Build/ }).fill('b3');
+      await upload.getByLabel('Hub token').fill(TOKEN);
+      await upload.getByRole('button', { name: 'Upload' }).click();
+      await upload.waitForURL(/\/runs\/\d+$/);
+      const runId = Number(/\/runs\/(\d+)$/.exec(upload.url())?.[1]);
+      expect(await upload.getByRole('heading', { level: 1 }).textContent()).toBe(`Run #${runId}`);
+
+      const home = await open('/');
+      await check(home, 'targets');
+      await home.getByRole('link', { name: `History of ${ERP_URL}` }).click();
+      await home.waitForURL(/\/targets\/\d+$/);
+      await check(home, 'history');
+      await home.getByRole('link', { name: `#${runId}`, exact: true }).click();
+      await home.waitForURL(new RegExp(`/runs/${runId}$`));
+      await check(home, 'run');
+      // filter the rule matrix to the FAILs, without JavaScript: a GET form
+      await home.getByLabel('Verdict').selectOption('FAIL');
+      await home.getByRole('button', { name: 'Filter' }).click();
+      await home.waitForURL(/verdict=FAIL/);
+      const rules = home.getByRole('table', { name: 'Rules' });
+      expect(await rules.getByRole('row').count()).toBe(2); // the header and the one FAIL
+      await rules.getByRole('link', { name: 'REST.VERSION.PATH' }).click();
+      await home.waitForURL(/\/rules\/REST\.VERSION\.PATH$/);
+      expect(await home.getByRole('heading', { level: 1 }).textContent()).toBe(`REST.VERSION.PATH in run #${runId}`);
+      expect(await home.getByRole('heading', { name: /Exchange 1/ }).textContent()).toMatch(
+        /the one that broke the rule/,
+      );
+      expect(await home.getByLabel('request 1').textContent()).toBe(`GET ${ERP_URL}/api/1/CUVc\nauthorization: ***`);
+      expect(await home.getByLabel('response 1').textContent()).toMatch(
+        /^200 \(4 ms\)\ncontent-type: application\/json/,
+      );
+      expect(await home.getByRole('heading', { name: 'Replay' }).isVisible()).toBe(true);
+      await check(home, 'rule-fail');
+    });
+
+    it('compare two runs picked in the history', async () => {
+      const page = await open(`/targets/${f.erpTarget}`);
+      await page.getByRole('radio', { name: `compare from run #${f.first}` }).check();
+      await page.getByRole('radio', { name: `compare to run #${f.second}` }).check();
+      await page.getByRole('button', { name: 'Compare the two chosen runs' }).click();
+      await page.waitForURL(/\/compare\?/);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Run #${f.first} → run #${f.second}`);
+      const changes = page.getByRole('table', { name: 'Rules whose verdict changed' });
+      expect(await changes.getByRole('row', { name: /REST\.VERSION\.PATH new FAIL/ }).count()).toBe(1);
+      expect(await changes.getByRole('row', { name: /REST\.VERSION\.SYSTEMVERSION fixed/ }).count()).toBe(1);
+      await check(page, 'compare');
+      await page.getByRole('link', { name: 'Matrix', exact: true }).click();
+      await check(page, 'matrix-form');
+      await page.getByRole('combobox', { name: 'Target', exact: true }).selectOption({ label: ERP_URL });
+      await page.getByRole('button', { name: "Show the target's runs" }).click();
+      await page.waitForURL(/\/matrix\?target=/);
+      const matrix = page.getByRole('table', { name: 'Rules by run' });
+      expect(await matrix.getByRole('rowheader', { name: 'REST.VERSION.PATH' }).count()).toBe(1);
+      expect(await matrix.getByRole('columnheader', { name: new RegExp(`^#${f.second}`) }).count()).toBe(1);
+      await check(page, 'matrix');
+    });
+
+    it('open the load trends: charts named by their scenario, with the knee and what limited it', async () => {
+      const page = await open('/');
+      await page
+        .getByRole('link', { name: /^Load trends of / })
+        .first()
+        .click();
+      await page.waitForURL(/\/trends$/);
+      const trendsUrl = page.url();
+      // the first card may be a target without load runs: go to the one that has them
+      if (!trendsUrl.endsWith(`/targets/${f.loadTarget}/trends`)) await page.goto(`/targets/${f.loadTarget}/trends`);
+      expect(await page.getByRole('img', { name: 'transactions: throughput per run' }).isVisible()).toBe(true);
+      expect(await page.getByRole('img', { name: 'transactions: latency per run' }).isVisible()).toBe(true);
+      const figures = page.getByRole('table', { name: 'transactions: figures per run' });
+      expect(await figures.getByRole('row', { name: /229 target$/ }).count()).toBe(f.loads.length);
+      await check(page, 'trends');
+      await page.getByRole('link', { name: `#${f.loads[0]}` }).click();
+      await check(page, 'load-run');
+    });
+
+    it('a planted <script>, attribute breakout and javascript: URL are shown as text and never run', async () => {
+      for (const [name, bypassCSP] of [
+        ['with the CSP', false],
+        ['with the CSP bypassed (escaping alone)', true],
+      ] as const) {
+        const ctx = await browser.newContext({ baseURL: hub.url, bypassCSP });
+        const page = await ctx.newPage();
+        const seen: string[] = [];
+        page.on('dialog', async (d) => {
+          seen.push(d.message());
+          await d.dismiss();
+        });
+        await page.goto(`/runs/${f.hostile}/rules/${HOSTILE_RULE}`);
+        await page.waitForLoadState('load');
+        expect(seen, name).toEqual([]);
+        const main = page.getByRole('main');
+        expect(await main.getByText(SCRIPT).first().isVisible(), name).toBe(true);
+        expect(await page.locator('pre.counterexample').textContent(), name).toContain(BREAKOUT);
+        expect(await page.locator('pre.counterexample').textContent(), name).toContain(JS_URL);
+        expect(await main.locator('img, script, svg').count(), name).toBe(0);
+        const hrefs = await page.$$eval('a', (as) => as.map((a) => a.getAttribute('href') ?? ''));
+        expect(
+          hrefs.filter((h) => /^\s*javascript:/i.test(h)),
+          name,
+        ).toEqual([]);
+        if (!bypassCSP) await check(page, 'rule-hostile');
+        await page.goto(`/runs/${f.hostile}`);
+        expect(await page.getByRole('cell', { name: BREAKOUT }).count(), name).toBe(1);
+        expect(seen, name).toEqual([]);
+        await ctx.close();
+      }
+    });
+
+    it('a bad upload shows the ingest message; a missing page is an HTML page; no CSP violation, no dialog anywhere', async () => {
+      const page = await open('/upload');
+      await page.getByLabel('Report folder (zip)').setInputFiles({
+        name: 'notes.zip',
+        mimeType: 'application/zip',
+        buffer: zipFiles(new Map([['notes.txt', Buffer.from('not a report')]])),
+      });
+      await page.getByLabel('Hub token').fill(TOKEN);
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await page.waitForLoadState('load');
+      expect(await page.getByRole('alert').textContent()).toMatch(/results\.json/);
+      await check(page, 'upload-refused');
+      const missing = await open('/runs/999999');
+      expect(await missing.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+      expect(await missing.getByRole('alert').textContent()).toBe('there is no run 999999');
+      await check(missing, 'not-found');
+      expect(cspViolations).toEqual([]);
+      expect(dialogs).toEqual([]);
+    });
+
+    it('the keyboard reaches the skip link first, and focus is visible', async () => {
+      const page = await open('/');
+      await page.keyboard.press('Tab');
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      expect(await skip.evaluate((el) => el === (el.ownerDocument as { activeElement: unknown }).activeElement)).toBe(
+        true,
+      );
+      const outline = await skip.evaluate((el) => {
+        const view = el.ownerDocument.defaultView as unknown as {
+          getComputedStyle(e: unknown): { outlineStyle: string; outlineWidth: string };
+        };
+        const s = view.getComputedStyle(el);
+        return `${s.outlineStyle} ${s.outlineWidth}`;
+      });
+      expect(outline).toBe('solid 3px');
+      expect(await skip.isVisible()).toBe(true);
+      await page.screenshot({ path: join(SHOTS, 'focus-skip-link.png') });
+    });
+  },
+);
