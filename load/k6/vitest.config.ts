@@ -1,9 +1,26 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// The k6 runs start child processes against a server: one test file at a time on the shared 2-core machine.
+/**
+ * Two projects (README "Commands"; `vitest run` here runs both):
+ * - quiet: the k6 runs (they start child processes against a server and count its arrivals) and the generator's
+ *   CPU measured over a window: the root's `pnpm test` runs them alone, after the rest, one file at a time;
+ * - unit: the rest, beside the other packages' tests.
+ */
+export const QUIET = [
+  'src/scenarios.smoke.test.ts',
+  'src/bounded-runs.test.ts',
+  'src/execution-segments.test.ts',
+  'src/k6-process.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
-    fileParallelism: false,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: [...configDefaults.exclude, ...QUIET] },
+      },
+      { extends: true, test: { name: 'quiet', include: QUIET, fileParallelism: false } },
+    ],
   },
 });

@@ -96,6 +96,108 @@ describe.each([
     }
   });
 
+  // issue 27: the pushes of a field-service app (elviskvalbergs/herbe-service) as it sends them to live servers:
+  // form bodies without charset (`set_field.<F>`, then `set_row_field.<n>.<F>`, pairs percent-encoded), Accept JSON,
+  // company in the path (lib/erp/standard-books/fetch-json.ts); payloads of lib/sync/push/builders.ts, lookups of
+  // lib/sync/push/engine.ts and gather.ts.
+  const herbe = (method: 'POST' | 'PATCH', path: string, pairs: [string, string][]) =>
+    client(server()).request({ method, path, headers: { ...JSON_ACCEPT, 'content-type': FORM }, body: form(pairs) });
+  const herbeOrder = async (marker: string, date: string) => {
+    // the natural-key lookup before a create, then the create with CustComplaint1 (the order's description)
+    expect(records(await get(`/api/1/SVOVc?filter.CustCode=C0001&filter.TransDate=${date}`), 'SVOVc')).toEqual([]);
+    const made = records(
+      await herbe('POST', '/api/1/SVOVc', [
+        ['set_field.CustCode', 'C0001'],
+        ['set_field.TransDate', date],
+        ['set_field.CustComplaint1', marker],
+        ['set_row_field.0.Quant', '1'],
+        ['set_row_field.0.ArtCode', 'A0010'],
+        ['set_row_field.0.SerialNr', 'SN-1001'],
+        ['set_row_field.0.ItemType', '1'],
+      ]),
+      'SVOVc',
+    )[0]!;
+    expect(made).toMatchObject({ CustCode: 'C0001', CustComplaint1: marker });
+    return String(made.SerNr);
+  };
+
+  it('herbe-service SVOVc push: create with set_field.CustComplaint1, update of CustComplaint2, read by filter.SerNr', async () => {
+    const marker = `herbe test ${quirks ? 'Q' : 'P'} 1`;
+    const serNr = await herbeOrder(marker, '2025-03-05');
+    expect(serNr).toMatch(/^\d+$/);
+    const patched = await herbe('PATCH', `/api/1/SVOVc/${serNr}`, [['set_field.CustComplaint2', 'herbe update']]);
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.text).not.toMatch(/"error"\s*:/);
+    const back = records(await get(`/api/1/SVOVc?filter.SerNr=${serNr}`), 'SVOVc');
+    expect(back).toHaveLength(1);
+    expect(back[0]).toMatchObject({ CustComplaint1: marker, CustComplaint2: 'herbe update', CustComplaint3: '' });
+  });
+
+  it('herbe-service WSVc push: the service order header copied, Sum1, Sum3 and Sum4, rows with Price and Sum', async () => {
+    const serNr = await herbeOrder(`herbe test ${quirks ? 'Q' : 'P'} 2`, '2025-03-06');
+    const order = records(await get(`/api/1/SVOVc?filter.SerNr=${serNr}`), 'SVOVc')[0]!;
+    expect(order.DoneMark === '' || order.DoneMark === '0').toBe(true);
+    const stock = json(await get('/api/1/MainStockBlock')).data as Record<string, { rows: Rec[] }>;
+    const location = String(stock.MainStockBlock!.rows[0]!.MainStock);
+    expect(records(await get(`/api/1/WSVc?filter.SVONr=${serNr}&filter.EMCode=JD`), 'WSVc')).toEqual([]);
+    // the header fields the app copies from the service order it read; a live server fills them from the customer
+    const copied: [string, string][] = [
+      ['CustCode', 'C0001'],
+      ['Addr0', 'Main Street 1'],
+      ['CustContact', 'Ann Field'],
+      ['Objects', 'DEP1'],
+      ['Phone', '+372 600 0002'],
+      ['LangCode', 'ENG'],
+      ['CurncyCode', 'EUR'],
+      ['FrRate', '1'],
+      ['ToRateB1', '1'],
+      ['ToRateB2', '0'],
+      ['BaseRate1', '1'],
+      ['BaseRate2', '0'],
+      ['InvoiceToCode', 'C0001'],
+      ['CustVATCode', '1'],
+      ['PriceList', 'RETAIL'],
+      ['InclVAT', '0'],
+      ['ExportFlag', '0'],
+    ];
+    const made = records(
+      await herbe('POST', '/api/1/WSVc', [
+        ['set_field.SVONr', serNr],
+        ['set_field.WONr', '-1'],
+        ['set_field.EMCode', 'JD'],
+        ['set_field.Location', location],
+        ['set_field.UpdStockFlag', '1'],
+        ...copied.map(([f, v]): [string, string] => [`set_field.${f}`, v]),
+        ['set_field.Sum1', '90.5'],
+        ['set_field.Sum3', '0'],
+        ['set_field.Sum4', '90.5'],
+        ['set_row_field.0.ArtCode', 'A0010'],
+        ['set_row_field.0.Quant', '2'],
+        ['set_row_field.0.ItemType', '1'],
+        ['set_row_field.0.Price', '40'],
+        ['set_row_field.0.Sum', '80'],
+        ['set_row_field.0.SerialNr', 'SN-1001'],
+        ['set_row_field.1.ArtCode', 'A0010'],
+        ['set_row_field.1.Quant', '0.25'],
+        ['set_row_field.1.ItemType', '1'],
+      ]),
+      'WSVc',
+    )[0]!;
+    const sheet = String(made.SerNr);
+    expect(sheet).toMatch(/^\d+$/);
+    const back = records(await get(`/api/1/WSVc?filter.SerNr=${sheet}`), 'WSVc');
+    expect(back).toHaveLength(1);
+    expect(back[0]).toMatchObject({
+      SVONr: serNr,
+      Sum1: '90.5',
+      Sum3: '0',
+      Sum4: '90.5',
+      ...Object.fromEntries(copied),
+    });
+    expect(back[0]!.rows![0]).toMatchObject({ Price: '40', Sum: '80', SerialNr: 'SN-1001', ItemType: 'invoiceable' });
+    expect(records(await get(`/api/1/WSVc?filter.SVONr=${serNr}&filter.EMCode=JD`), 'WSVc')).toHaveLength(1);
+  });
+
   it('SVOVc: updates_after answers 404 in plain text saying it is not supported and how to add an index', async () => {
     const res = await get('/api/1/SVOVc?updates_after=0');
     expect(res.status).toBe(404);

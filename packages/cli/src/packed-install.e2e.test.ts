@@ -1,28 +1,16 @@
 // erpcert as an npm package, proven without a registry: `pnpm pack` every package of the workspace, `npm install`
 // the tarballs into a new empty folder (dependencies come from the npm registry; better-sqlite3 builds its
 // addon), and run the CLI and the two libraries from there, as a project that has never seen this repository.
-// It takes minutes: most of it is npm's download and better-sqlite3's compile.
+// It takes minutes: most of it is npm's download and better-sqlite3's compile. The tarballs are built once, by
+// scripts/pack-workspace.ts (reused while the sources are unchanged).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensurePacks, PACKAGES } from '../scripts/pack-workspace.js';
 
-const repo = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..');
-/** Every package an installed `erpcert` needs; the CLI depends on the other eight. */
-const PACKAGES = [
-  'packages/contract',
-  'packages/client',
-  'packages/refserver',
-  'suites/conformance',
-  'load/autocannon',
-  'load/k6',
-  'packages/runs',
-  'packages/hub',
-  'packages/cli',
-];
 const MINUTE = 60_000;
 
 interface Run {
@@ -50,28 +38,13 @@ function run(cmd: string, args: readonly string[], cwd: string, env = cleanEnv()
   });
 }
 
-/** pnpm as the test was started with it (`npm_execpath`), else from the PATH, else through corepack. */
-function pnpmCommand(): [string, string[]] {
-  const execPath = process.env.npm_execpath;
-  if (execPath && /pnpm/.test(execPath) && existsSync(execPath)) return [process.execPath, [execPath]];
-  const onPath = (process.env.PATH ?? '').split(':').some((d) => d !== '' && existsSync(join(d, 'pnpm')));
-  return onPath ? ['pnpm', []] : ['corepack', ['pnpm']];
-}
-
 const work = mkdtempSync(join(tmpdir(), 'erpcert-packed-'));
-const packs = join(work, 'packs');
 const project = join(work, 'project');
 let install: Run | undefined;
 
 beforeAll(async () => {
-  const [pnpm, pre] = pnpmCommand();
-  for (const pkg of PACKAGES) {
-    const packed = await run(pnpm, [...pre, 'pack', '--pack-destination', packs], join(repo, pkg), cleanEnv());
-    if (packed.code !== 0) throw new Error(`pnpm pack in ${pkg} exited ${packed.code}: ${packed.stderr}`);
-  }
-  const tarballs = readdirSync(packs)
-    .filter((f) => f.endsWith('.tgz'))
-    .map((f) => join(packs, f));
+  const { tarballs } = ensurePacks();
+  expect(tarballs).toHaveLength(PACKAGES.length);
   // a new, empty project: nothing of the repository above it, no lockfile, no workspace
   mkdirSync(project);
   writeFileSync(

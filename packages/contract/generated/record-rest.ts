@@ -2099,7 +2099,7 @@ export interface paths {
         };
         /**
          * List service orders
-         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on SerNr, CustCode, CustName, TransDate, ConfirmationNo, DoneMark, Comment (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on SerNr, CustCode, CustName, TransDate, ConfirmationNo, DoneMark, Comment, CustComplaint1, CustComplaint2, CustComplaint3, CustComplaint4, CustContact, OurContact, RegDate, PlanShipDate, Addr0, Objects, Phone, LangCode, CurncyCode, FrRate, ToRateB1, ToRateB2, BaseRate1, BaseRate2, InvoiceToCode, CustVATCode, PriceList, InclVAT, ExportFlag (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
          */
         get: operations["listSVOVc"];
         put?: never;
@@ -2126,7 +2126,7 @@ export interface paths {
         };
         /**
          * One SVOVc record by key
-         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on SerNr, CustCode, CustName, TransDate, ConfirmationNo, DoneMark, Comment (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on SerNr, CustCode, CustName, TransDate, ConfirmationNo, DoneMark, Comment, CustComplaint1, CustComplaint2, CustComplaint3, CustComplaint4, CustContact, OurContact, RegDate, PlanShipDate, Addr0, Objects, Phone, LangCode, CurncyCode, FrRate, ToRateB1, ToRateB2, BaseRate1, BaseRate2, InvoiceToCode, CustVATCode, PriceList, InclVAT, ExportFlag (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
          */
         get: operations["getSVOVc"];
         put?: never;
@@ -2150,7 +2150,7 @@ export interface paths {
         };
         /**
          * List work sheets
-         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on CustCode, SVONr, EMCode (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
+         * @description All query parameters can be combined. `filter.<FieldName>` works on any field; the main fields are listed. `filter.<F>` works on SerNr, CustCode, SVONr, EMCode (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
          */
         get: operations["listWSVc"];
         put?: never;
@@ -2177,7 +2177,7 @@ export interface paths {
         };
         /**
          * One WSVc record by key
-         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on CustCode, SVONr, EMCode (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
+         * @description Not in the docs. Real deployments answer it with the envelope holding that one record. `filter.<F>` works on SerNr, CustCode, SVONr, EMCode (observed). Not a base register: its records carry no UUID or ServerSequence, and updates_after/deletes_after answer 404 in plain text (observed).
          */
         get: operations["getWSVc"];
         put?: never;
@@ -8846,6 +8846,29 @@ export interface components {
             ConfirmationNo?: string;
             DoneMark?: string;
             Comment?: string;
+            CustComplaint1?: string;
+            CustComplaint2?: string;
+            CustComplaint3?: string;
+            CustComplaint4?: string;
+            CustContact?: string;
+            OurContact?: string;
+            RegDate?: string;
+            PlanShipDate?: string;
+            Addr0?: string;
+            Objects?: string;
+            Phone?: string;
+            LangCode?: string;
+            CurncyCode?: string;
+            FrRate?: string;
+            ToRateB1?: string;
+            ToRateB2?: string;
+            BaseRate1?: string;
+            BaseRate2?: string;
+            InvoiceToCode?: string;
+            CustVATCode?: string;
+            PriceList?: string;
+            InclVAT?: string;
+            ExportFlag?: string;
             rows?: components["schemas"]["SVOVcRow"][];
         } & {
             [key: string]: unknown;
@@ -8895,6 +8918,29 @@ export interface components {
             ConfirmationNo?: string;
             DoneMark?: string;
             Comment?: string;
+            CustComplaint1?: string;
+            CustComplaint2?: string;
+            CustComplaint3?: string;
+            CustComplaint4?: string;
+            CustContact?: string;
+            OurContact?: string;
+            RegDate?: string;
+            PlanShipDate?: string;
+            Addr0?: string;
+            Objects?: string;
+            Phone?: string;
+            LangCode?: string;
+            CurncyCode?: string;
+            FrRate?: string;
+            ToRateB1?: string;
+            ToRateB2?: string;
+            BaseRate1?: string;
+            BaseRate2?: string;
+            InvoiceToCode?: string;
+            CustVATCode?: string;
+            PriceList?: string;
+            InclVAT?: string;
+            ExportFlag?: string;
             rows?: components["schemas"]["SVOVcRowXml"][];
         } & {
             [key: string]: unknown;
@@ -8927,6 +8973,29 @@ export interface components {
             "set_field.ConfirmationNo"?: string;
             "set_field.DoneMark"?: string;
             "set_field.Comment"?: string;
+            "set_field.CustComplaint1"?: string;
+            "set_field.CustComplaint2"?: string;
+            "set_field.CustComplaint3"?: string;
+            "set_field.CustComplaint4"?: string;
+            "set_field.CustContact"?: string;
+            "set_field.OurContact"?: string;
+            "set_field.RegDate"?: string;
+            "set_field.PlanShipDate"?: string;
+            "set_field.Addr0"?: string;
+            "set_field.Objects"?: string;
+            "set_field.Phone"?: string;
+            "set_field.LangCode"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.FrRate"?: string;
+            "set_field.ToRateB1"?: string;
+            "set_field.ToRateB2"?: string;
+            "set_field.BaseRate1"?: string;
+            "set_field.BaseRate2"?: string;
+            "set_field.InvoiceToCode"?: string;
+            "set_field.CustVATCode"?: string;
+            "set_field.PriceList"?: string;
+            "set_field.InclVAT"?: string;
+            "set_field.ExportFlag"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
@@ -8939,6 +9008,29 @@ export interface components {
             "set_field.ConfirmationNo"?: string;
             "set_field.DoneMark"?: string;
             "set_field.Comment"?: string;
+            "set_field.CustComplaint1"?: string;
+            "set_field.CustComplaint2"?: string;
+            "set_field.CustComplaint3"?: string;
+            "set_field.CustComplaint4"?: string;
+            "set_field.CustContact"?: string;
+            "set_field.OurContact"?: string;
+            "set_field.RegDate"?: string;
+            "set_field.PlanShipDate"?: string;
+            "set_field.Addr0"?: string;
+            "set_field.Objects"?: string;
+            "set_field.Phone"?: string;
+            "set_field.LangCode"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.FrRate"?: string;
+            "set_field.ToRateB1"?: string;
+            "set_field.ToRateB2"?: string;
+            "set_field.BaseRate1"?: string;
+            "set_field.BaseRate2"?: string;
+            "set_field.InvoiceToCode"?: string;
+            "set_field.CustVATCode"?: string;
+            "set_field.PriceList"?: string;
+            "set_field.InclVAT"?: string;
+            "set_field.ExportFlag"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
@@ -8953,6 +9045,29 @@ export interface components {
             ConfirmationNo?: string;
             DoneMark?: string;
             Comment?: string;
+            CustComplaint1?: string;
+            CustComplaint2?: string;
+            CustComplaint3?: string;
+            CustComplaint4?: string;
+            CustContact?: string;
+            OurContact?: string;
+            RegDate?: string;
+            PlanShipDate?: string;
+            Addr0?: string;
+            Objects?: string;
+            Phone?: string;
+            LangCode?: string;
+            CurncyCode?: string;
+            FrRate?: string;
+            ToRateB1?: string;
+            ToRateB2?: string;
+            BaseRate1?: string;
+            BaseRate2?: string;
+            InvoiceToCode?: string;
+            CustVATCode?: string;
+            PriceList?: string;
+            InclVAT?: string;
+            ExportFlag?: string;
             rows?: components["schemas"]["SVOVcRowInput"][];
         } & {
             [key: string]: unknown;
@@ -9001,6 +9116,36 @@ export interface components {
             UpdStockFlag?: string;
             TransDate?: string;
             Comment?: string;
+            Sum1?: string;
+            Sum3?: string;
+            Sum4?: string;
+            Addr0?: string;
+            CustContact?: string;
+            Objects?: string;
+            Phone?: string;
+            LangCode?: string;
+            CurncyCode?: string;
+            FrRate?: string;
+            ToRateB1?: string;
+            ToRateB2?: string;
+            BaseRate1?: string;
+            BaseRate2?: string;
+            InvoiceToCode?: string;
+            CustVATCode?: string;
+            PriceList?: string;
+            InclVAT?: string;
+            ExportFlag?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            OKFlag?: "0" | "1";
+            PrelOK?: string;
+            Invalid?: string;
+            Comment1?: string;
+            Comment2?: string;
+            Comment3?: string;
+            Comment4?: string;
             rows?: components["schemas"]["WSVcRow"][];
         } & {
             [key: string]: unknown;
@@ -9014,6 +9159,11 @@ export interface components {
             SerialNr?: string;
             ItemType?: string;
             Invd?: string;
+            Price?: string;
+            Sum?: string;
+            Spec?: string;
+            UsageUnit?: string;
+            PosCode?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -9052,6 +9202,36 @@ export interface components {
             UpdStockFlag?: string;
             TransDate?: string;
             Comment?: string;
+            Sum1?: string;
+            Sum3?: string;
+            Sum4?: string;
+            Addr0?: string;
+            CustContact?: string;
+            Objects?: string;
+            Phone?: string;
+            LangCode?: string;
+            CurncyCode?: string;
+            FrRate?: string;
+            ToRateB1?: string;
+            ToRateB2?: string;
+            BaseRate1?: string;
+            BaseRate2?: string;
+            InvoiceToCode?: string;
+            CustVATCode?: string;
+            PriceList?: string;
+            InclVAT?: string;
+            ExportFlag?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            OKFlag?: "0" | "1";
+            PrelOK?: string;
+            Invalid?: string;
+            Comment1?: string;
+            Comment2?: string;
+            Comment3?: string;
+            Comment4?: string;
             rows?: components["schemas"]["WSVcRowXml"][];
         } & {
             [key: string]: unknown;
@@ -9064,6 +9244,11 @@ export interface components {
             SerialNr?: string;
             ItemType?: string;
             Invd?: string;
+            Price?: string;
+            Sum?: string;
+            Spec?: string;
+            UsageUnit?: string;
+            PosCode?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -9075,7 +9260,7 @@ export interface components {
             systemversion: string;
             WSVc?: components["schemas"]["WSVcRecordXml"][];
         };
-        /** @description Form-encoded WSVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, SerialNr, ItemType, Invd). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded WSVc body of an update: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, SerialNr, ItemType, Invd, Price, Sum, Spec, UsageUnit, PosCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         WSVcForm: {
             "set_field.SerNr"?: string;
             "set_field.SVONr"?: string;
@@ -9086,10 +9271,40 @@ export interface components {
             "set_field.UpdStockFlag"?: string;
             "set_field.TransDate"?: string;
             "set_field.Comment"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            "set_field.Addr0"?: string;
+            "set_field.CustContact"?: string;
+            "set_field.Objects"?: string;
+            "set_field.Phone"?: string;
+            "set_field.LangCode"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.FrRate"?: string;
+            "set_field.ToRateB1"?: string;
+            "set_field.ToRateB2"?: string;
+            "set_field.BaseRate1"?: string;
+            "set_field.BaseRate2"?: string;
+            "set_field.InvoiceToCode"?: string;
+            "set_field.CustVATCode"?: string;
+            "set_field.PriceList"?: string;
+            "set_field.InclVAT"?: string;
+            "set_field.ExportFlag"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.PrelOK"?: string;
+            "set_field.Invalid"?: string;
+            "set_field.Comment1"?: string;
+            "set_field.Comment2"?: string;
+            "set_field.Comment3"?: string;
+            "set_field.Comment4"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
-        /** @description Form-encoded WSVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, SerialNr, ItemType, Invd). Main fields are listed; other fields match the patterns (full field lists are not shown). */
+        /** @description Form-encoded WSVc body of a create: `set_field.<FieldName>=<value>` (header), `set_row_field.<N>.<FieldName>=<value>` (row N, 0-based; row fields: ArtCode, Quant, SerialNr, ItemType, Invd, Price, Sum, Spec, UsageUnit, PosCode). Main fields are listed; other fields match the patterns (full field lists are not shown). */
         WSVcCreateForm: {
             "set_field.SerNr"?: string;
             "set_field.SVONr"?: string;
@@ -9100,6 +9315,36 @@ export interface components {
             "set_field.UpdStockFlag"?: string;
             "set_field.TransDate"?: string;
             "set_field.Comment"?: string;
+            "set_field.Sum1"?: string;
+            "set_field.Sum3"?: string;
+            "set_field.Sum4"?: string;
+            "set_field.Addr0"?: string;
+            "set_field.CustContact"?: string;
+            "set_field.Objects"?: string;
+            "set_field.Phone"?: string;
+            "set_field.LangCode"?: string;
+            "set_field.CurncyCode"?: string;
+            "set_field.FrRate"?: string;
+            "set_field.ToRateB1"?: string;
+            "set_field.ToRateB2"?: string;
+            "set_field.BaseRate1"?: string;
+            "set_field.BaseRate2"?: string;
+            "set_field.InvoiceToCode"?: string;
+            "set_field.CustVATCode"?: string;
+            "set_field.PriceList"?: string;
+            "set_field.InclVAT"?: string;
+            "set_field.ExportFlag"?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            "set_field.OKFlag"?: "0" | "1";
+            "set_field.PrelOK"?: string;
+            "set_field.Invalid"?: string;
+            "set_field.Comment1"?: string;
+            "set_field.Comment2"?: string;
+            "set_field.Comment3"?: string;
+            "set_field.Comment4"?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"] | components["schemas"]["FieldValue"];
         };
@@ -9116,6 +9361,36 @@ export interface components {
             UpdStockFlag?: string;
             TransDate?: string;
             Comment?: string;
+            Sum1?: string;
+            Sum3?: string;
+            Sum4?: string;
+            Addr0?: string;
+            CustContact?: string;
+            Objects?: string;
+            Phone?: string;
+            LangCode?: string;
+            CurncyCode?: string;
+            FrRate?: string;
+            ToRateB1?: string;
+            ToRateB2?: string;
+            BaseRate1?: string;
+            BaseRate2?: string;
+            InvoiceToCode?: string;
+            CustVATCode?: string;
+            PriceList?: string;
+            InclVAT?: string;
+            ExportFlag?: string;
+            /**
+             * @description OKFlag 0 means draft and 1 means confirmed.
+             * @enum {string}
+             */
+            OKFlag?: "0" | "1";
+            PrelOK?: string;
+            Invalid?: string;
+            Comment1?: string;
+            Comment2?: string;
+            Comment3?: string;
+            Comment4?: string;
             rows?: components["schemas"]["WSVcRowInput"][];
         } & {
             [key: string]: unknown;
@@ -9127,6 +9402,11 @@ export interface components {
             SerialNr?: string;
             ItemType?: string;
             Invd?: string;
+            Price?: string;
+            Sum?: string;
+            Spec?: string;
+            UsageUnit?: string;
+            PosCode?: string;
         } & {
             [key: string]: components["schemas"]["FieldValue"];
         };
@@ -16542,6 +16822,52 @@ export interface operations {
                 "filter.DoneMark"?: string;
                 /** @description Exact value match on Comment. Several filters combine with AND. */
                 "filter.Comment"?: string;
+                /** @description Exact value match on CustComplaint1. Several filters combine with AND. */
+                "filter.CustComplaint1"?: string;
+                /** @description Exact value match on CustComplaint2. Several filters combine with AND. */
+                "filter.CustComplaint2"?: string;
+                /** @description Exact value match on CustComplaint3. Several filters combine with AND. */
+                "filter.CustComplaint3"?: string;
+                /** @description Exact value match on CustComplaint4. Several filters combine with AND. */
+                "filter.CustComplaint4"?: string;
+                /** @description Exact value match on CustContact. Several filters combine with AND. */
+                "filter.CustContact"?: string;
+                /** @description Exact value match on OurContact. Several filters combine with AND. */
+                "filter.OurContact"?: string;
+                /** @description Exact value match on RegDate. Several filters combine with AND. */
+                "filter.RegDate"?: string;
+                /** @description Exact value match on PlanShipDate. Several filters combine with AND. */
+                "filter.PlanShipDate"?: string;
+                /** @description Exact value match on Addr0. Several filters combine with AND. */
+                "filter.Addr0"?: string;
+                /** @description Exact value match on Objects. Several filters combine with AND. */
+                "filter.Objects"?: string;
+                /** @description Exact value match on Phone. Several filters combine with AND. */
+                "filter.Phone"?: string;
+                /** @description Exact value match on LangCode. Several filters combine with AND. */
+                "filter.LangCode"?: string;
+                /** @description Exact value match on CurncyCode. Several filters combine with AND. */
+                "filter.CurncyCode"?: string;
+                /** @description Exact value match on FrRate. Several filters combine with AND. */
+                "filter.FrRate"?: string;
+                /** @description Exact value match on ToRateB1. Several filters combine with AND. */
+                "filter.ToRateB1"?: string;
+                /** @description Exact value match on ToRateB2. Several filters combine with AND. */
+                "filter.ToRateB2"?: string;
+                /** @description Exact value match on BaseRate1. Several filters combine with AND. */
+                "filter.BaseRate1"?: string;
+                /** @description Exact value match on BaseRate2. Several filters combine with AND. */
+                "filter.BaseRate2"?: string;
+                /** @description Exact value match on InvoiceToCode. Several filters combine with AND. */
+                "filter.InvoiceToCode"?: string;
+                /** @description Exact value match on CustVATCode. Several filters combine with AND. */
+                "filter.CustVATCode"?: string;
+                /** @description Exact value match on PriceList. Several filters combine with AND. */
+                "filter.PriceList"?: string;
+                /** @description Exact value match on InclVAT. Several filters combine with AND. */
+                "filter.InclVAT"?: string;
+                /** @description Exact value match on ExportFlag. Several filters combine with AND. */
+                "filter.ExportFlag"?: string;
             };
             header?: never;
             path?: never;
@@ -16673,6 +16999,8 @@ export interface operations {
                 limit?: components["parameters"]["limit"];
                 /** @description Records skipped. Combined with `limit` to page (offset 0, 5, 10 with limit 5 give successive pages). */
                 offset?: components["parameters"]["offset"];
+                /** @description Exact value match on SerNr. Several filters combine with AND. */
+                "filter.SerNr"?: string;
                 /** @description Exact value match on SVONr. Several filters combine with AND. */
                 "filter.SVONr"?: string;
                 /** @description Exact value match on EMCode. Several filters combine with AND. */

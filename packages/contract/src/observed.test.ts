@@ -49,7 +49,7 @@ describe('specs/observed-fields.yaml', () => {
       ['RLinkVc', false, true],
     ]);
     const wsvc = observed.registers.find((r) => r.name === 'WSVc')!;
-    expect(wsvc.filters).toEqual(['CustCode', 'SVONr', 'EMCode']);
+    expect(wsvc.filters).toEqual(['SerNr', 'CustCode', 'SVONr', 'EMCode']);
     expect(wsvc.feeds).toEqual([]);
     expect(wsvc.errors.map((e) => [e.field, e.when, e.value, e.code])).toEqual([
       ['WONr', 'empty', '', '1058'],

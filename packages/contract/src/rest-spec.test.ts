@@ -200,7 +200,7 @@ describe('observed fields and registers (specs/observed-fields.yaml, issue 10)',
     },
   );
 
-  it('offers a register only the filters and feeds it answers (WSVc: three filters, no feed; RLinkVc: no POST)', () => {
+  it('offers a register only the filters and feeds it answers (WSVc: four filters, no feed; RLinkVc: no POST)', () => {
     const names = (path: string) =>
       params(op(path, 'get'), spec.paths[path]!).map((p) => String(p.name ?? (p.$ref as string).split('/').pop()));
     const wsvc = names('/api/1/WSVc');
@@ -208,6 +208,7 @@ describe('observed fields and registers (specs/observed-fields.yaml, issue 10)',
       'filter.CustCode',
       'filter.EMCode',
       'filter.SVONr',
+      'filter.SerNr',
     ]);
     expect(wsvc).not.toContain('updates_after');
     expect(names('/api/1/PRVc')).toEqual(

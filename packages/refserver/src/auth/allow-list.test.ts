@@ -49,13 +49,70 @@ describe('parseAllowList: every documented entry format (record-rest-api.md §5)
   });
 });
 
+describe('IPv4-mapped IPv6 (node:net BlockList)', () => {
+  it.each([
+    // a mapped client against an IPv4 entry of each kind
+    ['127.0.0.1', '::ffff:127.0.0.1', true],
+    ['127.0.0.0/8', '::ffff:127.0.0.1', true],
+    ['127.0.0.1-127.0.0.9', '::ffff:127.0.0.1', true],
+    ['127.0.0.2-127.0.0.9', '::ffff:127.0.0.1', false],
+    ['10.0.0.0/8', '::ffff:127.0.0.1', false],
+    // the same client written in hex groups, and in full
+    ['127.0.0.0/8', '::ffff:7f00:1', true],
+    ['127.0.0.0/8', '0:0:0:0:0:ffff:7f00:1', true],
+    ['127.0.0.0/8', '::FFFF:127.0.0.1', true],
+    // a mapped entry against a plain IPv4 client
+    ['::ffff:10.0.0.0/104', '10.1.2.3', true],
+    ['::ffff:10.0.0.0/104', '11.1.2.3', false],
+    ['::ffff:10.0.0.1-::ffff:10.0.0.9', '10.0.0.5', true],
+    // an IPv6 address that only looks similar is not mapped
+    ['127.0.0.0/8', '::7f00:1', false],
+    ['127.0.0.0/8', '::fffe:7f00:1', false],
+  ])('%s allows %s: %s', (spec, client, want) => {
+    expect(parseAllowList(spec).allows(client)).toBe(want);
+  });
+});
+
+describe('malformed entries: a clear error naming the entry', () => {
+  it.each([
+    ['10.0.0.1-', 'range'],
+    ['-10.0.0.1', 'range'],
+    ['10.0.0.1-10.0.0.x', 'range'],
+    ['10.0.0.1-10.0.0.2-10.0.0.3', 'range'],
+    ['2001:db8::ff-2001:db8::1', 'range'],
+    ['::1-127.0.0.1', 'range'],
+    ['10.0.0.0/', 'CIDR'],
+    ['/8', 'CIDR'],
+    ['10.0.0.0/8/8', 'CIDR'],
+    ['10.0.0.0/-1', 'CIDR'],
+    ['2001:db8::/129', 'CIDR'],
+    ['10.0.0.0/1000', 'CIDR'],
+    ['10.0.0', 'not an IPv4'],
+    ['2001:db8:::1', 'not an IPv4'],
+  ])('refuses %j (%s)', (entry, says) => {
+    const list = `192.0.2.1, ${entry}`;
+    expect(() => parseAllowList(list)).toThrow(says);
+    expect(() => parseAllowList(list)).toThrow(`allow-list entry "${entry}"`);
+  });
+});
+
 describe('parseAddress', () => {
   it('reads IPv6 with a dotted IPv4 tail and expands ::', () => {
-    expect(parseAddress('::')).toEqual({ family: 6, value: 0n });
-    expect(parseAddress('1::')).toEqual({ family: 6, value: 1n << 112n });
-    expect(parseAddress('64:ff9b::192.0.2.1')).toEqual({
-      family: 6,
-      value: (0x64n << 112n) | (0xff9bn << 96n) | 0xc0000201n,
-    });
+    expect(parseAddress('::')).toEqual({ family: 'ipv6', address: '::' });
+    expect(parseAddress('1:0:0:0:0:0:0:0')).toEqual({ family: 'ipv6', address: '1::' });
+    // 192.0.2.1 is c000:0201
+    expect(parseAddress('64:ff9b::192.0.2.1')).toEqual({ family: 'ipv6', address: '64:ff9b::c000:201' });
+  });
+
+  it.each([
+    ['::ffff:192.0.2.9', '192.0.2.9'],
+    ['::ffff:c000:209', '192.0.2.9'],
+    [' 192.0.2.9 ', '192.0.2.9'],
+  ])('reads %j as the IPv4 address %s', (text, address) => {
+    expect(parseAddress(text)).toEqual({ family: 'ipv4', address });
+  });
+
+  it.each(['garbage', '', '10.0.0.256', 'fe80::1::2'])('is undefined for %j', (text) => {
+    expect(parseAddress(text)).toBeUndefined();
   });
 });

@@ -1,9 +1,9 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { BlockList, isIPv4, isIPv6, SocketAddress } from 'node:net';
 
-/** An address as a number in its family's space. */
-interface Address {
-  readonly family: 4 | 6;
-  readonly value: bigint;
+/** A client or entry address: its family and its canonical text (`::ffff:a.b.c.d` counts as IPv4). */
+export interface Address {
+  readonly family: 'ipv4' | 'ipv6';
+  readonly address: string;
 }
 
 /** A parsed allow-list (record-rest-api.md §5: single address, comma list, CIDR, from-to range). */
@@ -14,73 +14,68 @@ export interface AllowList {
   allows(address: string | undefined): boolean;
 }
 
-function v4(text: string): bigint {
-  return text.split('.').reduce((a, p) => (a << 8n) | BigInt(Number(p)), 0n);
-}
-
-/** An IPv6 address (already checked by isIPv6) as a 128-bit number; a dotted IPv4 tail becomes two groups. */
-function v6(text: string): bigint {
-  let s = text;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (dotted) {
-    const n = v4(dotted[1]!);
-    s = `${s.slice(0, dotted.index)}${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
-  }
-  const [head, rest] = s.split('::') as [string, string | undefined];
-  const a = head ? head.split(':') : [];
-  const b = rest === undefined ? [] : rest ? rest.split(':') : [];
-  const groups = rest === undefined ? a : [...a, ...Array<string>(8 - a.length - b.length).fill('0'), ...b];
-  return groups.reduce((acc, g) => (acc << 16n) | BigInt(`0x${g}`), 0n);
-}
-
 /**
- * Parses a client address; IPv4-mapped IPv6 (`::ffff:10.0.0.1`) counts as the IPv4 address and a
- * zone (`%eth0`) is dropped. Undefined for something that is not an address.
+ * Parses an address with the platform's parser (`node:net` SocketAddress); IPv4-mapped IPv6
+ * (`::ffff:10.0.0.1`, `::ffff:a00:1`) counts as the IPv4 address and a zone (`%eth0`) is dropped.
+ * Undefined for something that is not an address.
  */
 export function parseAddress(text: string): Address | undefined {
   const t = text.trim().replace(/%.*$/, '');
-  if (isIPv4(t)) return { family: 4, value: v4(t) };
+  if (isIPv4(t)) return { family: 'ipv4', address: new SocketAddress({ address: t, family: 'ipv4' }).address };
   if (!isIPv6(t)) return undefined;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(t);
-  if (mapped) return { family: 4, value: v4(mapped[1]!) };
-  const value = v6(t);
-  if (value >> 32n === 0xffffn) return { family: 4, value: value & 0xffffffffn };
-  return { family: 6, value };
+  const address = new SocketAddress({ address: t, family: 'ipv6' }).address;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  return mapped ? { family: 'ipv4', address: mapped[1]! } : { family: 'ipv6', address };
 }
 
-type Matcher = (a: Address) => boolean;
+/** The family of an entry's address part as BlockList takes it: an IPv6 literal stays IPv6, even mapped. */
+function literal(text: string): { address: string; family: 'ipv4' | 'ipv6' } | undefined {
+  const t = text.trim().replace(/%.*$/, '');
+  if (isIPv4(t)) return { address: t, family: 'ipv4' };
+  if (isIPv6(t)) return { address: t, family: 'ipv6' };
+  return undefined;
+}
 
-function entryMatcher(entry: string): Matcher {
+/** Adds one entry to the list; throws an error naming the entry when it is malformed. */
+function addEntry(list: BlockList, entry: string): void {
   const slash = entry.indexOf('/');
   if (slash >= 0) {
-    const base = parseAddress(entry.slice(0, slash));
+    const base = literal(entry.slice(0, slash));
     const bitsText = entry.slice(slash + 1);
-    const max = base?.family === 4 ? 32 : 128;
+    const max = base?.family === 'ipv4' ? 32 : 128;
     if (!base || !/^\d{1,3}$/.test(bitsText) || Number(bitsText) > max)
       throw new Error(`allow-list entry "${entry}" is not a CIDR block <address>/<prefix>`);
-    const shift = BigInt(max - Number(bitsText));
-    return (a) => a.family === base.family && a.value >> shift === base.value >> shift;
+    list.addSubnet(base.address, Number(bitsText), base.family);
+    return;
   }
   const dash = entry.indexOf('-');
   if (dash >= 0) {
-    const from = parseAddress(entry.slice(0, dash));
-    const to = parseAddress(entry.slice(dash + 1));
-    if (!from || !to || from.family !== to.family || from.value > to.value)
-      throw new Error(`allow-list entry "${entry}" is not a range <from>-<to> of one address family, from <= to`);
-    return (a) => a.family === from.family && a.value >= from.value && a.value <= to.value;
+    const from = literal(entry.slice(0, dash));
+    const to = literal(entry.slice(dash + 1));
+    const refuse = () =>
+      new Error(`allow-list entry "${entry}" is not a range <from>-<to> of one address family, from <= to`);
+    if (!from || !to || from.family !== to.family) throw refuse();
+    try {
+      list.addRange(from.address, to.address, from.family);
+    } catch {
+      throw refuse(); // BlockList refuses a range whose start comes after its end
+    }
+    return;
   }
-  const one = parseAddress(entry);
+  const one = literal(entry);
   if (!one) throw new Error(`allow-list entry "${entry}" is not an IPv4 or IPv6 address`);
-  return (a) => a.family === one.family && a.value === one.value;
+  list.addAddress(one.address, one.family);
 }
 
-const LOOPBACK4: Address = { family: 4, value: v4('127.0.0.1') };
-const LOOPBACK6: Address = { family: 6, value: 1n };
+/** The IPv4 loopback block; BlockList matches `::ffff:127.x.y.z` against it too. */
+const LOOPBACK4 = new BlockList();
+LOOPBACK4.addSubnet('127.0.0.0', 8, 'ipv4');
 
 /**
  * Parses `--allow`: entries separated by commas (or spaces), each a single address, a CIDR block
- * `<address>/<prefix>` or a range `<from>-<to>`, IPv4 or IPv6. Loopback is one host: `::1` and
- * `127.0.0.1` match each other's entries. Throws on a malformed entry.
+ * `<address>/<prefix>` or a range `<from>-<to>`, IPv4 or IPv6. The matching is `node:net` BlockList's,
+ * so an IPv4 entry matches the client's IPv4-mapped IPv6 address and the other way round. Loopback is
+ * one host: `::1` and `127.0.0.1` match each other's entries. Throws on a malformed entry, naming it.
  */
 export function parseAllowList(spec: string): AllowList {
   const entries = spec
@@ -88,16 +83,16 @@ export function parseAllowList(spec: string): AllowList {
     .map((e) => e.trim())
     .filter(Boolean);
   if (entries.length === 0) throw new Error('the allow-list is empty');
-  const matchers = entries.map(entryMatcher);
-  const test = (a: Address) => matchers.some((m) => m(a));
+  const list = new BlockList();
+  for (const entry of entries) addEntry(list, entry);
   return {
     entries,
     allows(address) {
       const a = parseAddress(address ?? '127.0.0.1');
       if (!a) return false;
-      if (test(a)) return true;
-      if (a.family === 6 && a.value === 1n) return test(LOOPBACK4);
-      if (a.family === 4 && a.value >> 24n === 127n) return test(LOOPBACK6);
+      if (list.check(a.address, a.family)) return true;
+      if (a.family === 'ipv6' && a.address === '::1') return list.check('127.0.0.1', 'ipv4');
+      if (a.family === 'ipv4' && LOOPBACK4.check(a.address, 'ipv4')) return list.check('::1', 'ipv6');
       return false;
     },
   };

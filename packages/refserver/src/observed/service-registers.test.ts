@@ -102,13 +102,14 @@ describe('WSVc, work sheets', () => {
     expect(res.error).toMatchObject({ '@code': code, '@field': 'WONr' });
   });
 
-  it('accepts WONr -1 (no work order) and filters by CustCode, SVONr and EMCode, but no other field', async () => {
+  it('accepts WONr -1 (no work order) and filters by SerNr, CustCode, SVONr and EMCode, but no other field', async () => {
     const a = seeded();
     const res = await post(a, 'WSVc', sheet('-1'));
     expect(res.error).toBeUndefined();
     for (const f of ['filter.CustCode=C0001', 'filter.SVONr=10000001', 'filter.EMCode=JD'])
       expect((await get(a, `/api/1/WSVc?${f}`)).data.WSVc).toHaveLength(2);
     expect((await get(a, '/api/1/WSVc?filter.EMCode=MK')).data.WSVc).toHaveLength(0);
+    expect((await get(a, '/api/1/WSVc?filter.SerNr=10000001')).data.WSVc).toHaveLength(1);
     expect((await call(a, 'GET', '/api/1/WSVc?filter.Location=MAIN')).status).toBe(400);
   });
 });

@@ -1,0 +1,22 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Two projects (README "Commands"; `vitest run` here runs both):
+ * - quiet: they count arrivals or measure the CPU over a time window (every scenario at its documented rate, the
+ *   open model's dropped operations, the generator's load): the root's `pnpm test` runs them alone, after the
+ *   rest, one file at a time;
+ * - unit: the rest, beside the other packages' tests.
+ */
+export const QUIET = ['src/scenarios.smoke.test.ts', 'src/open-model.test.ts', 'src/generator-load.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: [...configDefaults.exclude, ...QUIET] },
+      },
+      { extends: true, test: { name: 'quiet', include: QUIET, fileParallelism: false } },
+    ],
+  },
+});

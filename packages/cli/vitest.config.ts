@@ -1,0 +1,33 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The tests in four projects, so that the root's `pnpm test` can run them where they do not disturb each other
+ * (README "Commands"); `vitest run` here runs all four.
+ * - quiet: they count arrivals over a few seconds (a load run's invoices at the documented rate, a throttled
+ *   target's queue): the root runs them alone, after everything else, one file at a time;
+ * - packed: npm installs the packed workspace (download, better-sqlite3's compile): the root runs it beside the
+ *   others as its own task;
+ * - e2e: processes of `erpcert` (conform runs, served targets, the browser): beside the unit tests;
+ * - unit: the rest.
+ */
+export const QUIET = ['src/load/load-command.test.ts', 'src/cleanup/cleanup.e2e.test.ts'];
+export const PACKED = ['src/packed-install.e2e.test.ts'];
+export const E2E = ['src/**/*.e2e.test.ts', 'src/**/*.browser.test.ts', 'src/client-*.test.ts'];
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...QUIET, ...PACKED, ...E2E],
+        },
+      },
+      { extends: true, test: { name: 'e2e', include: E2E, exclude: [...configDefaults.exclude, ...QUIET, ...PACKED] } },
+      { extends: true, test: { name: 'packed', include: PACKED } },
+      { extends: true, test: { name: 'quiet', include: QUIET, fileParallelism: false } },
+    ],
+  },
+});
