@@ -198,7 +198,7 @@ describe('the packed packages, installed with npm into an empty project', () => 
       const installed = (name: string) =>
         JSON.parse(readFileSync(join(project, 'node_modules', name, 'package.json'), 'utf8')).version as string;
       const version = installed('erpcert');
-      expect(version).toBe(JSON.parse(readFileSync(join(repo, 'packages', 'cli', 'package.json'), 'utf8')).version);
+      expect(version).toBe(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
       expect(installed('@erpcert/client')).toBe(version);
       const r = await run('npx', ['erpcert', '--version'], project);
       expect(r.code).toBe(0);
