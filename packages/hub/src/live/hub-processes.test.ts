@@ -39,7 +39,11 @@ function hubProcess(database: string, mode: 'fast' | 'hang' | 'ingest'): Proc {
       const line = buf.slice(0, i);
       buf = buf.slice(i + 1);
       lines.push(line);
-      for (const w of [...waiters]) if (w.re.test(line)) waiters.splice(waiters.indexOf(w), 1), w.resolve(line);
+      for (const w of [...waiters])
+        if (w.re.test(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
       i = buf.indexOf('\n');
     }
   });
