@@ -8,6 +8,8 @@ import type { Job } from '../live/job-queue.js';
 
 export const LIVE_SCRIPT_PATH = '/assets/live-run.js';
 
+const VERDICT_ORDER = ['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP', 'KNOWN', 'NONE'];
+
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
@@ -22,7 +24,15 @@ export function liveRunSection(job: LiveRunView, options: { readonly refreshHref
   const rules = Object.entries(job.judged).sort(([a], [b]) => a.localeCompare(b));
   const counts = new Map<string, number>();
   for (const [, v] of rules) counts.set(v, (counts.get(v) ?? 0) + 1);
-  const tally = [...counts].map(([v, n]) => `${n} ${esc(v)}`).join(', ') || 'no rule judged yet';
+  const order = (v: string) => {
+    const i = VERDICT_ORDER.indexOf(v);
+    return i < 0 ? VERDICT_ORDER.length : i;
+  };
+  const tally =
+    [...counts]
+      .sort(([a], [b]) => order(a) - order(b))
+      .map(([v, n]) => `${n} ${esc(v)}`)
+      .join(', ') || 'no rule judged yet';
   return [
     `<section class="live-run" aria-labelledby="live-run-title" data-live-run="${job.id}"`,
     ` data-events="/api/v1/live-runs/${job.id}/events"${ended ? ' data-ended=""' : ''}>`,
