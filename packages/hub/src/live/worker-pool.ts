@@ -110,7 +110,9 @@ export class WorkerPool {
         const job = await this.#o.queue.claim(this.worker);
         if (!job) break;
         const abort = new AbortController();
-        const done = this.execute(job, abort).finally(() => this.#running.delete(job.id));
+        const done = this.execute(job, abort)
+          .catch((err) => this.log(`live run #${job.id} failed in the hub: ${(err as Error).message}`))
+          .finally(() => this.#running.delete(job.id));
         this.#running.set(job.id, { abort, done });
       }
     } catch (err) {
