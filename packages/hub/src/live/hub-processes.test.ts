@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// child processes start tsx and a hub each: more than vitest's 5 s default
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
+
 import { type RunningHub, startHub } from '../server.js';
 import { HubStore } from '../store/hub-store.js';
 import { FakeExecutor } from '../testing/fake-executor.js';

@@ -1,6 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+// a hub per test, each live run executed by its pool: more than vitest's 5 s default on a busy machine
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
 import { type RunningHub, startHub } from '../server.js';
 import { FakeExecutor } from '../testing/fake-executor.js';
 import { freshDatabase, testDialects } from '../testing/test-databases.js';
