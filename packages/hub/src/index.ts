@@ -13,6 +13,25 @@ export { readRunFolder } from './ingest/read-folder.js';
 export { readZip } from './ingest/read-zip.js';
 export type { RunFiles } from './ingest/run-files.js';
 export { signatureText } from './ingest/signature-status.js';
+export {
+  type ConformSettings,
+  type Job,
+  JobQueue,
+  type LoadSettings,
+  type ProgressEvent,
+  type RunSettings,
+} from './live/job-queue.js';
+export { type SavedTarget, SavedTargets, type TargetConnection } from './live/saved-targets.js';
+export { NO_SECRET_MESSAGE, SECRET_ENV, SecretBox } from './live/secret-box.js';
+export {
+  defaultPoolSize,
+  type ExecutorContext,
+  type ExecutorResult,
+  type ExecutorRun,
+  type LiveRunExecutor,
+  WorkerPool,
+} from './live/worker-pool.js';
+export { LIVE_SCRIPT_PATH, liveRunSection } from './pages/live-run.js';
 export { type HubOptions, type RunningHub, startHub } from './server.js';
 export { HubStore, type RunFilter, type TargetSummary } from './store/hub-store.js';
 export { DatabaseOpenError, isPostgresUrl, shownDatabase } from './store/open-store.js';

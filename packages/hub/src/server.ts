@@ -4,9 +4,10 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createHubApp } from './api/hub-app.js';
+import { createHubApp, liveParts } from './api/hub-app.js';
 import { DEFAULT_DATABASE } from './constants.js';
 import type { IngestLimits } from './ingest/limits.js';
+import { type LiveRunExecutor, WorkerPool } from './live/worker-pool.js';
 import { HubStore } from './store/hub-store.js';
 
 export interface HubOptions {
@@ -18,17 +19,50 @@ export interface HubOptions {
   readonly token?: string;
   readonly limits?: IngestLimits;
   readonly log?: (line: string) => void;
+  /** ERPCERT_HUB_SECRET: the key of saved targets' credentials. */
+  readonly secret?: string;
+  /** Executes live runs (the CLI's spawns the erpcert bin); without one, runs stay queued for another hub. */
+  readonly executor?: LiveRunExecutor;
+  /** Live runs at once. @defaultValue half the cores, at least 1 */
+  readonly workers?: number;
+  /** Test seams: queue polling, heartbeat and staleness, in milliseconds. */
+  readonly timing?: {
+    readonly pollMs?: number;
+    readonly heartbeatMs?: number;
+    readonly staleMs?: number;
+    readonly eventsPollMs?: number;
+  };
 }
 
 export interface RunningHub {
   readonly url: string;
   readonly store: HubStore;
+  /** The worker pool, when the hub was given an executor. */
+  readonly pool: WorkerPool | undefined;
   close(): Promise<void>;
 }
 
 export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
   const store = await HubStore.open(o.database ?? DEFAULT_DATABASE, { log: o.log });
-  const app = createHubApp({ store, token: o.token, limits: o.limits, log: o.log });
+  const live = liveParts(store, o.secret);
+  const pool = o.executor
+    ? new WorkerPool({
+        store,
+        ...live,
+        executor: o.executor,
+        size: o.workers,
+        limits: o.limits,
+        log: o.log,
+        ...o.timing,
+      })
+    : undefined;
+  const app = createHubApp({
+    store,
+    token: o.token,
+    limits: o.limits,
+    log: o.log,
+    live: { ...live, queued: () => pool?.wake(), eventsPollMs: o.timing?.eventsPollMs },
+  });
   const host = o.host ?? '127.0.0.1';
   try {
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -36,11 +70,15 @@ export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
       s.once('error', reject);
     });
     const { port } = server.address() as AddressInfo;
+    await pool?.start();
     const shownHost = host.includes(':') ? `[${host}]` : host;
     return {
       url: `http://${shownHost}:${port}`,
       store,
+      pool,
       close: async () => {
+        await pool?.stop();
+        (server as import('node:http').Server).closeAllConnections?.();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await store.close();
       },

@@ -5,6 +5,7 @@
 import type { Masker } from '@erpcert/client';
 import { getRule } from '@erpcert/contract';
 import { ResultsCollector } from '../reports/collector.js';
+import { eventsFileListener } from '../reports/events-file.js';
 import { ProgressPrinter } from '../reports/progress.js';
 import type { ReplayBase } from '../reports/replay.js';
 import { RunEvents, type SuiteRunResult, TARGET_ENV, type TargetConnection } from '../reports/runner.js';
@@ -76,6 +77,7 @@ export function listenToRun(
   masker: Masker,
   err: { write(text: string): unknown },
   isTTY: boolean,
+  eventsFile?: string,
 ): { readonly events: RunEvents; readonly collector: ResultsCollector } {
   const events = new RunEvents();
   const collector = new ResultsCollector(s.scope, getRule, replay);
@@ -83,6 +85,10 @@ export function listenToRun(
   const progress = new ProgressPrinter(err, isTTY);
   events.on((e) => collector.listener(maskData(masker, e)));
   events.on((e) => progress.listener(maskData(masker, e)));
+  if (eventsFile !== undefined) {
+    const write = eventsFileListener(eventsFile, new Set(s.scope.map((r) => r.id)));
+    events.on((e) => write(maskData(masker, e)));
+  }
   return { events, collector };
 }
 

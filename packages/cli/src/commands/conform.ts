@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { erpcertVersion } from '@erpcert/client';
 import { readLoadReport } from '@erpcert/runs';
 import { type Command, type CommandIO, targetFlags } from '../command.js';
@@ -65,7 +65,9 @@ export async function runConform(values: OptionValues, io: CommandIO, hooks: Con
   const runTag = newRunTag();
   const ledger = join(s.outDir, 'ledger.jsonl');
   const replay = replayBaseOf(s);
-  const { events, collector } = listenToRun(s, replay, masker, err, (io.err as { isTTY?: boolean }).isTTY === true);
+  const eventsFile = typeof values.events === 'string' ? resolve(io.cwd, values.events) : undefined;
+  const isTTY = (io.err as { isTTY?: boolean }).isTTY === true;
+  const { events, collector } = listenToRun(s, replay, masker, err, isTTY, eventsFile);
 
   let suite: SuiteStep = { result: { reason: 'interrupted', errors: [] }, errors: [] };
   let cleaned: CleanupStep = { cleanup: { ledgerEntries: 0, deleted: 0, alreadyGone: 0, residue: [] }, problems: [] };
@@ -196,6 +198,12 @@ export const conform: Command = {
       help: 'seconds to wait for the target before giving up on a request of the runner',
     },
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
+    {
+      name: 'events',
+      type: 'string',
+      arg: 'FILE',
+      help: 'write progress to FILE as JSON lines as the run goes (run-start, each judged test with its rules and verdicts, module-end, run-end): for tools that follow a run, like the hub',
+    },
     ...publishFlags,
     {
       name: 'baseline',

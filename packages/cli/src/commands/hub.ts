@@ -24,6 +24,12 @@ export const hub: Command = {
       help: 'a SQLite file, or postgres://user:password@host/db for a shared PostgreSQL (the same migrations on both)',
     },
     {
+      name: 'workers',
+      type: 'int',
+      arg: 'N',
+      help: 'live runs this hub executes at once (default: half the cores, at least 1); 0 executes none (queue only)',
+    },
+    {
       name: 'max-run-mb',
       type: 'int',
       arg: 'MB',
@@ -34,15 +40,23 @@ export const hub: Command = {
   details: [
     `Publishing needs a token: start the hub with ${TOKEN_ENV} set to a secret, and publish with the same value`,
     '(erpcert publish DIR --hub URL, or conform and load with --publish URL). Reading the API is open for now.',
-    'The API is described by packages/hub/hub.openapi.yaml. Pages in the browser and live runs are not built yet.',
+    'Live runs: save a target (POST /api/v1/saved-targets) and start conform or load runs against it; they are',
+    "queued in the database and executed by this hub's worker pool (the erpcert bin in a child process). Saved",
+    'passwords are encrypted with a key from ERPCERT_HUB_SECRET (without it, none is saved). Several hubs on one',
+    'PostgreSQL share the queue. The API is described by packages/hub/hub.openapi.yaml.',
   ].join('\n'),
   async run(values, _positionals, io) {
     const port = values.port as number;
     if (port < 0 || port > 65535) throw new UsageError(`--port must be 0 to 65535, got ${port}`);
     const mb = values['max-run-mb'] as number;
     if (mb < 1) throw new UsageError(`--max-run-mb must be at least 1, got ${mb}`);
+    const workers = values.workers as number | undefined;
+    if (workers !== undefined && (workers < 0 || workers > 64))
+      throw new UsageError(`--workers must be 0 to 64, got ${workers}`);
     // loaded when run: the store and the server cost every other command's start-up
-    const { isPostgresUrl, shownDatabase, startHub } = await import('@erpcert/hub');
+    const { isPostgresUrl, shownDatabase, startHub, SECRET_ENV, defaultPoolSize } = await import('@erpcert/hub');
+    const { liveExecutor } = await import('../hub/live-executor.js');
+    const secret = io.env[SECRET_ENV] || undefined;
     const raw = values.database as string;
     const database = isPostgresUrl(raw) ? raw : resolve(io.cwd, raw);
     const token = io.env[TOKEN_ENV] || undefined;
@@ -65,6 +79,8 @@ export const hub: Command = {
         port,
         database,
         token,
+        secret,
+        ...(workers === 0 ? {} : { executor: liveExecutor(), workers: workers ?? defaultPoolSize() }),
         limits: { ...DEFAULT_LIMITS, maxRunBytes: mb * 1024 * 1024 },
         log: (line) => io.err.write(`${line}\n`),
       });
@@ -78,6 +94,12 @@ export const hub: Command = {
       `erpcert hub: listening on ${running.url} (database ${isPostgresUrl(raw) ? shownDatabase(raw) : raw}; ` +
         `API ${running.url}/api/v1; Ctrl-C stops)\n`,
     );
+    io.err.write(
+      workers === 0
+        ? 'erpcert hub: --workers 0: live runs are queued here and executed by other hubs\n'
+        : `erpcert hub: executing up to ${running.pool?.size ?? 0} live run(s) at once\n`,
+    );
+    if (!secret) io.err.write(`erpcert hub: ${SECRET_ENV} is not set: targets can be saved, their passwords cannot\n`);
     if (!token)
       io.err.write(`erpcert hub: ${TOKEN_ENV} is not set: publishing is refused until the hub is started with it\n`);
     if (stopSignal === undefined) await new Promise<void>((resolve) => (wake = resolve));

@@ -5,6 +5,8 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { IngestError } from '../ingest/ingest-error.js';
+import { TargetInputError } from '../live/saved-targets.js';
+import { SecretBoxError } from '../live/secret-box.js';
 import { StoreInputError } from '../store/hub-store.js';
 
 /** A refusal with its status. */
@@ -29,6 +31,8 @@ export function errorResponse(err: unknown, c: Context, log: (line: string) => v
     return c.json({ error: err.message } satisfies ErrorBody, err.status as ContentfulStatusCode);
   }
   if (err instanceof IngestError) return c.json({ error: err.message } satisfies ErrorBody, err.status);
+  if (err instanceof TargetInputError) return c.json({ error: err.message } satisfies ErrorBody, err.status);
+  if (err instanceof SecretBoxError) return c.json({ error: err.message } satisfies ErrorBody, 422);
   if (err instanceof StoreInputError) return c.json({ error: err.message } satisfies ErrorBody, 400);
   log(`hub: ${c.req.method} ${c.req.path} failed: ${(err as Error)?.stack ?? String(err)}`);
   return c.json({ error: 'internal error of the hub (see its log)' } satisfies ErrorBody, 500);

@@ -4,6 +4,11 @@
  */
 import { Hono } from 'hono';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
+import { JobQueue } from '../live/job-queue.js';
+import { liveRoutes } from '../live/live-routes.js';
+import { SavedTargets } from '../live/saved-targets.js';
+import { SecretBox } from '../live/secret-box.js';
+import { LIVE_SCRIPT, LIVE_SCRIPT_PATH } from '../pages/live-run.js';
 import { pageRoutes } from '../pages/page-routes.js';
 import type { HubStore } from '../store/hub-store.js';
 import { ApiError, errorResponse } from './api-error.js';
@@ -21,6 +26,23 @@ export interface HubAppOptions {
   readonly limits?: IngestLimits;
   /** Where unexpected errors are written (never a token). */
   readonly log?: (line: string) => void;
+  /** ERPCERT_HUB_SECRET: the key of saved credentials; without it, no password is saved. */
+  readonly secret?: string;
+  /** Live runs: the queue and saved targets (startHub shares them with its worker pool). */
+  readonly live?: {
+    readonly queue: JobQueue;
+    readonly targets: SavedTargets;
+    readonly queued?: () => void;
+    readonly eventsPollMs?: number;
+  };
+}
+
+/** The queue and saved targets of a store, with the credentials' key from `secret`. */
+export function liveParts(store: HubStore, secret: string | undefined): { queue: JobQueue; targets: SavedTargets } {
+  return {
+    queue: new JobQueue(store.db, store.dialect),
+    targets: new SavedTargets(store.db, secret ? new SecretBox(secret) : undefined),
+  };
 }
 
 export function createHubApp(o: HubAppOptions): Hono {
@@ -30,7 +52,14 @@ export function createHubApp(o: HubAppOptions): Hono {
   api.route('/', targetRoutes(o.store));
   api.route('/', compareRoutes(o.store));
   api.route('/', keyRoutes(o.store, o.token));
+  api.route('/', liveRoutes({ store: o.store, token: o.token, ...(o.live ?? liveParts(o.store, o.secret)) }));
   const app = new Hono();
+  // the live section's script: external, so that the pages' CSP needs no inline script
+  app.get(LIVE_SCRIPT_PATH, (c) => {
+    c.header('Content-Type', 'text/javascript; charset=utf-8');
+    c.header('Cache-Control', 'no-cache');
+    return c.body(LIVE_SCRIPT);
+  });
   app.route(API_BASE, api);
   app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log }));
   app.notFound((c) => errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${c.req.path}`), c, log));

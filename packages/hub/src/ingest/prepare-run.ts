@@ -20,6 +20,10 @@ import type { RunFiles } from './run-files.js';
 export interface PublishMeta {
   readonly build?: string | null;
   readonly label?: string | null;
+  /** A live run's parent (a rerun of run #N). */
+  readonly parentRunId?: number | null;
+  /** A live run the hub executed: done or cancelled (a published folder: published). */
+  readonly status?: 'published' | 'done' | 'cancelled' | 'interrupted';
 }
 
 /** A run ready to store; `run` lacks the ids and the signature, which the store and the check add. */
@@ -87,17 +91,26 @@ export function prepareRun(files: RunFiles, meta: PublishMeta = {}): PreparedRun
   if (o.kind === 'erpcert-conformance') {
     const check = validateResults(doc);
     if (!check.valid) throw schemaError('results.json', 'results.schema.json', check.errors);
-    return conformance(doc as ResultsDocument, digest, hashed, build, label);
+    return withLive(conformance(doc as ResultsDocument, digest, hashed, build, label), meta);
   }
   if (o.schema === LOAD_RESULTS_SCHEMA) {
     const check = validateLoadResults(doc);
     if (!check.valid) throw schemaError('results.json', 'load-results.schema.json', check.errors);
-    return load(doc as LoadRunDocument, digest, hashed, build, label);
+    return withLive(load(doc as LoadRunDocument, digest, hashed, build, label), meta);
   }
   throw new IngestError(
     'not a run folder: results.json is neither an erpcert conformance results document nor a load results document',
     422,
   );
+}
+
+/** A live run's parent and status (a published folder keeps null and published). */
+function withLive(p: PreparedRun, meta: PublishMeta): PreparedRun {
+  if (meta.parentRunId == null && meta.status === undefined) return p;
+  return {
+    ...p,
+    run: { ...p.run, parent_run_id: meta.parentRunId ?? null, status: meta.status ?? p.run.status },
+  };
 }
 
 function conformance(

@@ -14,6 +14,21 @@ export interface TargetTable {
   readonly url: string;
   readonly name: string;
   readonly created_at: string;
+  /** A saved target's connection (0002): set when it is saved in the hub, null for a target only published to. */
+  readonly auth_kind: ColumnType<'basic' | null, 'basic' | null | undefined, 'basic' | null>;
+  readonly username: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The password, AES-256-GCM with a key from ERPCERT_HUB_SECRET (secret-box.ts); never answered, never logged. */
+  readonly password_enc: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly compcode: ColumnType<number | null, number | null | undefined, number | null>;
+  readonly other_compcode: ColumnType<number | null, number | null | undefined, number | null>;
+  readonly usercode: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly unok_usercode: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly limited_usercode: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly portalcc: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly portal_path: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly company_in: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the connection was saved (null: not a saved target). */
+  readonly saved_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** Where a run comes from: a published folder, or (later) a live run the hub executes. */
@@ -104,22 +119,37 @@ export interface RunFileTable {
   readonly size: number;
 }
 
-export type JobState = 'queued' | 'running' | 'done' | 'interrupted';
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'interrupted' | 'cancelled';
 
-/** A unit of work for the (later) worker pool: a live run to execute. */
+/** A live run the hub executes (0002): queued, claimed by a worker, heartbeated, ended. */
 export interface JobTable {
   readonly id: Generated<number>;
-  readonly run_id: number | null;
-  readonly target_id: number | null;
+  readonly target_id: number;
   readonly kind: 'conformance' | 'load';
-  /** The run's settings as JSON (profile, selection, scenario). */
+  /** The run's settings as JSON (profile, selection, scenario): never a credential. */
   readonly settings: string;
   readonly state: JobState;
+  /** A rerun's parent run. */
+  readonly parent_run_id: number | null;
+  /** The run the executed folder was stored as. */
+  readonly run_id: number | null;
   readonly worker: string | null;
+  readonly heartbeat_at: string | null;
+  readonly cancel_requested: ColumnType<number, number | undefined, number>;
+  readonly exit_code: number | null;
   readonly message: string | null;
   readonly created_at: string;
   readonly started_at: string | null;
   readonly finished_at: string | null;
+}
+
+/** A live run's progress, in order: what the events stream replays. */
+export interface JobEventTable {
+  readonly job_id: number;
+  readonly seq: number;
+  readonly at: string;
+  /** JSON of a {@link ProgressEvent}. */
+  readonly event: string;
 }
 
 /** Public keys whose signatures the hub reports as verified. */
@@ -140,5 +170,6 @@ export interface Database {
   readonly blobs: BlobTable;
   readonly run_files: RunFileTable;
   readonly jobs: JobTable;
+  readonly job_events: JobEventTable;
   readonly signing_keys: SigningKeyTable;
 }

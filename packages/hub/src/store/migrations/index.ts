@@ -5,9 +5,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.js';
+import * as liveRuns from './0002-live-runs.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
+  '0002-live-runs': liveRuns,
 };
 
 export const migrationProvider: MigrationProvider = {
