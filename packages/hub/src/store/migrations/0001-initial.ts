@@ -121,22 +121,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('run_files_blob').on('run_files').column('sha256').execute();
 
-  await db.schema
-    .createTable('jobs')
-    .addColumn('id', id, idColumn)
-    .addColumn('run_id', 'integer', (c) => c.references('runs.id'))
-    .addColumn('target_id', 'integer', (c) => c.references('targets.id'))
-    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('conformance', 'load')`))
-    .addColumn('settings', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('queued', 'running', 'done', 'interrupted')`))
-    .addColumn('worker', 'text')
-    .addColumn('message', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('started_at', 'text')
-    .addColumn('finished_at', 'text')
-    .execute();
-  // the queue: the oldest queued job first
-  await db.schema.createIndex('jobs_state').on('jobs').columns(['state', 'id']).execute();
+  await createJobsTable(db);
 
   await db.schema
     .createTable('signing_keys')
@@ -160,4 +145,28 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'targets',
   ])
     await db.schema.dropTable(table).execute();
+}
+
+/** The jobs table of this schema (0002 rebuilds it, and its `down` puts this one back). */
+export async function createJobsTable(db: Kysely<unknown>): Promise<void> {
+  const pg = onPostgres(db);
+  const id = pg ? 'serial' : 'integer';
+  const idColumn = (c: import('kysely').ColumnDefinitionBuilder) =>
+    pg ? c.primaryKey() : c.primaryKey().autoIncrement();
+  await db.schema
+    .createTable('jobs')
+    .addColumn('id', id, idColumn)
+    .addColumn('run_id', 'integer', (c) => c.references('runs.id'))
+    .addColumn('target_id', 'integer', (c) => c.references('targets.id'))
+    .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('conformance', 'load')`))
+    .addColumn('settings', 'text', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('queued', 'running', 'done', 'interrupted')`))
+    .addColumn('worker', 'text')
+    .addColumn('message', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('started_at', 'text')
+    .addColumn('finished_at', 'text')
+    .execute();
+  // the queue: the oldest queued job first
+  await db.schema.createIndex('jobs_state').on('jobs').columns(['state', 'id']).execute();
 }

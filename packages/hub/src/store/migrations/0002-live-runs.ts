@@ -5,7 +5,9 @@
  * migration), so it is replaced: its states gain `cancelled` and `failed`, and a worker heartbeat, a cancel
  * request, a parent run and the outcome are added.
  */
+
 import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { createJobsTable } from './0001-initial.js';
 
 function onPostgres(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -77,5 +79,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('job_events').execute();
   await db.schema.dropTable('jobs').execute();
+  await createJobsTable(db);
   for (const [name] of [...TARGET_COLUMNS].reverse()) await db.schema.alterTable('targets').dropColumn(name).execute();
 }
