@@ -52,7 +52,8 @@ export function createHubApp(o: HubAppOptions): Hono {
   api.route('/', targetRoutes(o.store));
   api.route('/', compareRoutes(o.store));
   api.route('/', keyRoutes(o.store, o.token));
-  api.route('/', liveRoutes({ store: o.store, token: o.token, ...(o.live ?? liveParts(o.store, o.secret)) }));
+  const live = o.live ?? liveParts(o.store, o.secret);
+  api.route('/', liveRoutes({ store: o.store, token: o.token, ...live }));
   const app = new Hono();
   // the live section's script: external, so that the pages' CSP needs no inline script
   app.get(LIVE_SCRIPT_PATH, (c) => {
@@ -61,7 +62,7 @@ export function createHubApp(o: HubAppOptions): Hono {
     return c.body(LIVE_SCRIPT);
   });
   app.route(API_BASE, api);
-  app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log }));
+  app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log, queue: live.queue }));
   app.notFound((c) => errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${c.req.path}`), c, log));
   app.onError((err, c) => errorResponse(err, c, log));
   return app;

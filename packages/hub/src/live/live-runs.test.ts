@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // a hub per test, each live run executed by its pool: more than vitest's 5 s default on a busy machine
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
+import { LIVE_SCRIPT_PATH } from '../pages/live-run.js';
 import { type RunningHub, startHub } from '../server.js';
 import { FakeExecutor } from '../testing/fake-executor.js';
 import { freshDatabase, testDialects } from '../testing/test-databases.js';
@@ -169,6 +170,15 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     await until('the first run to start', async () =>
       (await api(`/live-runs/${a.json.id}`)).json.state === 'running' ? true : undefined,
     );
+    // its page while it runs: the state, the rules judged so far, and the hub's own script (CSP: 'self', no inline)
+    const live = await fetch(`${hub?.url}/live-runs/${a.json.id}`);
+    const livePage = await live.text();
+    expect(live.status).toBe(200);
+    expect(live.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(livePage).toContain('<strong data-live-state="">running</strong>');
+    expect(livePage).toContain('<code>REST.VERSION.PATH</code> <strong class="verdict-PASS">PASS</strong>');
+    expect(livePage).toContain(`<script src="${LIVE_SCRIPT_PATH}" defer></script>`);
+    expect(livePage).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     const cb = await api(`/live-runs/${b.json.id}/cancel`, { method: 'POST', headers: auth });
     expect(cb.json).toMatchObject({ state: 'cancelled' });
     const ca = await api(`/live-runs/${a.json.id}/cancel`, { method: 'POST', headers: auth });
@@ -177,6 +187,13 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     expect(end.json).toMatchObject({ state: 'cancelled', judged: { 'REST.VERSION.PATH': 'PASS' } });
     expect(end.json.judged['REST.VERSION.SYSTEMVERSION']).toBeUndefined();
     expect((await api(`/runs/${end.json.runId}`)).text).toContain('"status":"cancelled"');
+    // once ended, its page needs no script (the pages' CSP allows none) and links the stored run
+    const endedPage = await fetch(`${hub?.url}/live-runs/${a.json.id}`);
+    expect(endedPage.headers.get('content-security-policy')).toContain("script-src 'none'");
+    const endedText = await endedPage.text();
+    expect(endedText).toContain(`<a href="/runs/${end.json.runId}">run #${end.json.runId}</a>`);
+    expect(endedText).not.toContain('<script');
+    expect((await fetch(`${hub?.url}/live-runs/999999`)).status).toBe(404);
     expect(executor.runs.map((r) => r.jobId)).toEqual([a.json.id]);
     expect((await api(`/live-runs/${a.json.id}/cancel`, { method: 'POST', headers: auth })).status).toBe(409);
   });

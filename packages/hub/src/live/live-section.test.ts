@@ -28,7 +28,7 @@ const view = (over: Partial<LiveRunView> = {}): LiveRunView => ({
 
 describe('the live section of a run page', () => {
   it('shows the state at load time, the judged rules escaped, a refresh link and the external script', () => {
-    const html = liveRunSection(view(), { refreshHref: '/live-runs/4' });
+    const html = liveRunSection(view(), { refreshHref: '/live-runs/4' }).text;
     expect(html).toContain('rerun of #9');
     expect(html).toContain('<strong data-live-state="">running</strong>');
     expect(html).toContain('1 PASS, 1 FAIL');
@@ -40,7 +40,7 @@ describe('the live section of a run page', () => {
   });
 
   it('an ended run needs neither refresh nor script, and links its stored run', () => {
-    const html = liveRunSection(view({ state: 'interrupted', message: 'interrupted: hub restarted', runId: 12 }));
+    const html = liveRunSection(view({ state: 'interrupted', message: 'interrupted: hub restarted', runId: 12 })).text;
     expect(html).toContain('interrupted: hub restarted');
     expect(html).toContain('<a href="/runs/12">run #12</a>');
     expect(html).not.toContain('<script');

@@ -5,21 +5,19 @@
  * events with EventSource and updates the section until the run ends.
  */
 import type { Job } from '../live/job-queue.js';
+import { type Html, html } from './html.js';
 
 export const LIVE_SCRIPT_PATH = '/assets/live-run.js';
 
 const VERDICT_ORDER = ['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP', 'KNOWN', 'NONE'];
-
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 export interface LiveRunView extends Job {
   /** rule id -> verdict, the last of each (JobQueue.judged). */
   readonly judged: Readonly<Record<string, string>>;
 }
 
-/** The live section of a run page (HTML), for the run page to include. */
-export function liveRunSection(job: LiveRunView, options: { readonly refreshHref?: string } = {}): string {
+/** The live section of a run page, for the live run's page to include; every value escaped by `html`. */
+export function liveRunSection(job: LiveRunView, options: { readonly refreshHref?: string } = {}): Html {
   const ended = ['done', 'failed', 'interrupted', 'cancelled'].includes(job.state);
   const rules = Object.entries(job.judged).sort(([a], [b]) => a.localeCompare(b));
   const counts = new Map<string, number>();
@@ -31,26 +29,16 @@ export function liveRunSection(job: LiveRunView, options: { readonly refreshHref
   const tally =
     [...counts]
       .sort(([a], [b]) => order(a) - order(b))
-      .map(([v, n]) => `${n} ${esc(v)}`)
+      .map(([v, n]) => `${n} ${v}`)
       .join(', ') || 'no rule judged yet';
-  return [
-    `<section class="live-run" aria-labelledby="live-run-title" data-live-run="${job.id}"`,
-    ` data-events="/api/v1/live-runs/${job.id}/events"${ended ? ' data-ended=""' : ''}>`,
-    `<h2 id="live-run-title">Live run #${job.id}${job.parentRunId ? ` (rerun of #${job.parentRunId})` : ''}</h2>`,
-    `<p>State: <strong data-live-state="">${esc(job.state)}</strong>`,
-    job.message ? ` <span data-live-message="">${esc(job.message)}</span>` : ' <span data-live-message=""></span>',
-    job.runId ? ` <a href="/runs/${job.runId}">run #${job.runId}</a>` : '',
-    '</p>',
-    `<p aria-live="polite"><span data-live-tally="">${tally}</span> <span data-live-progress=""></span></p>`,
-    '<ul data-live-rules="">',
-    ...rules.map(([r, v]) => `<li><code>${esc(r)}</code> <strong class="verdict-${esc(v)}">${esc(v)}</strong></li>`),
-    '</ul>',
-    ended
-      ? ''
-      : `<p data-live-refresh=""><a href="${esc(options.refreshHref ?? '')}">Refresh</a> to see its progress.</p>`,
-    '</section>',
-    ended ? '' : `<script src="${LIVE_SCRIPT_PATH}" defer></script>`,
-  ].join('');
+  return html`<section class="live-run" aria-labelledby="live-run-title" data-live-run="${job.id}" data-events="/api/v1/live-runs/${job.id}/events"${ended ? html` data-ended=""` : ''}>
+<h2 id="live-run-title">Live run #${job.id}${job.parentRunId ? html` (rerun of #${job.parentRunId})` : ''}</h2>
+<p>State: <strong data-live-state="">${job.state}</strong> <span data-live-message="">${job.message ?? ''}</span>${job.runId ? html` <a href="/runs/${job.runId}">run #${job.runId}</a>` : ''}</p>
+<p aria-live="polite"><span data-live-tally="">${tally}</span> <span data-live-progress=""></span></p>
+<ul data-live-rules="">${rules.map(([r, v]) => html`<li><code>${r}</code> <strong class="verdict-${v}">${v}</strong></li>`)}</ul>
+${ended ? '' : html`<p data-live-refresh=""><a href="${options.refreshHref ?? ''}">Refresh</a> to see its progress.</p>`}
+</section>
+${ended ? '' : html`<script src="${LIVE_SCRIPT_PATH}" defer></script>`}`;
 }
 
 /** The script behind {@link LIVE_SCRIPT_PATH}: EventSource on the section's events, DOM updates, no eval. */

@@ -15,12 +15,14 @@ import { ingestFiles } from '../ingest/ingest.js';
 import { IngestError } from '../ingest/ingest-error.js';
 import { DEFAULT_LIMITS, formatBytes, type IngestLimits } from '../ingest/limits.js';
 import { readZip } from '../ingest/read-zip.js';
+import type { JobQueue } from '../live/job-queue.js';
 import { type HubStore, StoreInputError } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { comparePage, matrixPage } from './compare-pages.js';
 import { type Html, href, html } from './html.js';
 import { HUB_CSS } from './hub-css.js';
 import { page, STYLESHEET } from './layout.js';
+import { LIVE_SCRIPT_PATH, liveRunSection } from './live-run.js';
 import { rulePage, runPage } from './run-pages.js';
 import { historyPage, targetsPage } from './targets-pages.js';
 import { trendsPage } from './trends-page.js';
@@ -31,11 +33,16 @@ export interface PageOptions {
   readonly token?: string;
   readonly limits?: IngestLimits;
   readonly log?: (line: string) => void;
+  /** The live runs' queue, for a live run's page. */
+  readonly queue?: JobQueue;
 }
 
 /** The pages' Content-Security-Policy: nothing inline, nothing from elsewhere, no framing. */
 export const PAGE_CSP =
   "default-src 'self'; script-src 'none'; style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** A live run's page runs one script, the hub's own (LIVE_SCRIPT_PATH): still nothing inline. */
+export const LIVE_PAGE_CSP = PAGE_CSP.replace("script-src 'none'", "script-src 'self'");
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': PAGE_CSP,
@@ -67,7 +74,8 @@ export function pageRoutes(o: PageOptions): Hono {
   app.use('*', async (c, next) => {
     await next();
     if (isApi(c.req.path)) return;
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(k, v);
+    for (const [k, v] of Object.entries(SECURITY_HEADERS))
+      if (!(k === 'Content-Security-Policy' && c.res.headers.get(k) === LIVE_PAGE_CSP)) c.res.headers.set(k, v);
   });
 
   app.onError((err, c) => {
@@ -122,6 +130,16 @@ export function pageRoutes(o: PageOptions): Hono {
       q: c.req.query('q') || undefined,
     };
     return c.html((await runPage(docs, run, target, files, filter)).text);
+  });
+
+  app.get('/live-runs/:id', async (c) => {
+    const id = intParam(c.req.param('id'), 'the live run id');
+    const job = o.queue ? await o.queue.get(id) : undefined;
+    if (!o.queue || !job) throw new ApiError(404, `no live run ${id}`);
+    const view = { ...job, judged: await o.queue.judged(id) };
+    const body = liveRunSection(view, { refreshHref: href(['live-runs', String(id)]) });
+    if (body.text.includes(LIVE_SCRIPT_PATH)) c.header('Content-Security-Policy', LIVE_PAGE_CSP);
+    return c.html(page({ title: `Live run #${id}` }, body).text);
   });
 
   app.get('/runs/:id/rules/:rule', async (c) => {
