@@ -39,8 +39,12 @@ export interface DecoyBehaviour extends BehaviourBase {
 /** A write or sub-action and the rule that states its effect; `names` is what the request names, if it has a neighbour. */
 export interface WriteBehaviour extends BehaviourBase {
   readonly names?: 'record' | 'rows' | 'after-row';
-  /** Rules the neighbour-instead variant also breaks (deleterow's rows taken one off read as their numbering). */
-  readonly neighbourAlsoBreaks?: readonly RuleId[];
+  /**
+   * The rule the neighbour-instead variant breaks when it is not this entry's (deleterow's rows each taken one off are
+   * a numbering of the rows: PORTAL.ROWS.DELETEROW_ROWS_1_BASED, as the hand-written `deleterow-0-based`); the
+   * entry's rule is then among the ones it also breaks.
+   */
+  readonly neighbourBreaks?: RuleId;
 }
 
 /** The requests an `accepts` entry is about (all of the given conditions hold). */
@@ -204,8 +208,9 @@ function check(entry: Node, where: string, ops: ReadonlyMap<string, ReadonlySet<
   const params = ops.get(`${entry.api} ${op}`);
   if (!params) fail(`no operation ${op} of the ${String(entry.api)} API in the OpenAPI specs`);
   if (rule.appliesTo && !rule.appliesTo.includes(op)) fail(`${rule.id} does not apply to ${op} (appliesTo)`);
-  for (const key of ['alsoBreaks', 'neighbourAlsoBreaks'])
-    for (const also of (entry[key] ?? []) as string[]) if (!getRule(also)) fail(`${key}: no rule ${also}`);
+  for (const also of (entry.alsoBreaks ?? []) as string[]) if (!getRule(also)) fail(`alsoBreaks: no rule ${also}`);
+  if (entry.neighbourBreaks !== undefined && !getRule(String(entry.neighbourBreaks)))
+    fail(`neighbourBreaks: no rule ${String(entry.neighbourBreaks)}`);
   const named = (name: unknown, inBody: boolean) => {
     const key = inBody ? `body:${String(name)}` : String(name);
     if (!params?.has(key)) fail(`${String(name)} is not a documented ${inBody ? 'body member' : 'parameter'} of ${op}`);

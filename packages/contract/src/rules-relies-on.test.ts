@@ -35,7 +35,9 @@ const anyOp = (r: Rule, set: ReadonlySet<string>) => r.appliesTo === undefined |
  * - set_field.OKFlag=1 on the POST makes a confirmed record (§3): rules judged on a confirmed record: unokrecord
  *   ("a record with OKFlag=1", portal §4 rule 6) and what the model does with one (update);
  * - unokrecord makes the record a draft again (portal §3): rules judged on what follows with that record: its
- *   update, its delete (drafts only), the feed that reports the change (list).
+ *   update, its delete (drafts only), the feed that reports the change (list);
+ * - rowindex 0 or more makes a trigger one of a row field (portal §2 "Field-trigger request body"): rules judged on
+ *   what a row field's trigger answers (windowactions).
  */
 const PRODUCES: Readonly<Record<(typeof PASSABLE_BEHAVIOURS)[number], (r: Rule) => boolean>> = {
   'REST.WRITE.FORM_ROW_INDEX': (r) =>
@@ -44,6 +46,7 @@ const PRODUCES: Readonly<Record<(typeof PASSABLE_BEHAVIOURS)[number], (r: Rule) 
   'REST.QUERY.FILTER_EXACT': (r) => anyOp(r, WRITES),
   'REST.STATE.OKFLAG_CONFIRM_ON_POST': (r) => (r.appliesTo ?? []).some((o) => ['unokrecord', 'update'].includes(o)),
   'PORTAL.UNOK.TO_DRAFT': (r) => (r.appliesTo ?? []).some((o) => ['update', 'delete', 'list'].includes(o)),
+  'PORTAL.TRIGGER.ROWINDEX': (r) => (r.appliesTo ?? []).includes('windowactions'),
 };
 
 const links = rules.flatMap((r) => (r.reliesOn ?? []).map((c) => [r.id, c, r] as const));
@@ -59,6 +62,13 @@ describe('reliesOn: of specs/rules.yaml', () => {
     ])
       expect(getRule(id)?.reliesOn, id).toContain('REST.WRITE.FORM_ROW_INDEX');
     expect(getRule('REST.WRITE.UPDATE_PATCH')?.reliesOn).toContain('PORTAL.UNOK.TO_DRAFT');
+    // the row field triggers send their row through rowindex
+    for (const id of [
+      'PORTAL.TRIGGER.IVVC_ROW_SUM_FORMULA',
+      'PORTAL.TRIGGER.ORVC_RECEPY',
+      'PORTAL.TRIGGER.FIELDS_IVVC',
+    ])
+      expect(getRule(id)?.reliesOn, id).toContain('PORTAL.TRIGGER.ROWINDEX');
     expect(links.length).toBeGreaterThan(30);
   });
 

@@ -34,13 +34,14 @@ export const REST_OPERATIONS = ['root', 'list', 'create-form', 'create-json', 'u
  * The behaviours a check's data can pass through (issue 28): the rules `reliesOn:` may name. The conformance harness
  * recognises each in the requests a test sends (suites/conformance/src/harness/through.ts): rows placed by
  * `set_row_field.<N>`, records found by `filter.<Field>`, a record confirmed by `set_field.OKFlag=1` on the POST, a
- * draft made by `unokrecord`.
+ * draft made by `unokrecord`, a field trigger of the row `rowindex` names.
  */
 export const PASSABLE_BEHAVIOURS = [
   'REST.WRITE.FORM_ROW_INDEX',
   'REST.QUERY.FILTER_EXACT',
   'REST.STATE.OKFLAG_CONFIRM_ON_POST',
   'PORTAL.UNOK.TO_DRAFT',
+  'PORTAL.TRIGGER.ROWINDEX',
 ] as const;
 
 /** A value in {@link Rule.params}. */

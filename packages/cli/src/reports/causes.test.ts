@@ -53,6 +53,37 @@ describe('causes.ts', () => {
     expect(causeGroups(doc.rules)).toEqual([{ cause: ROWS, followers: [CREDIT, VAT] }]);
   });
 
+  it.each<[string, string, string[], string[] | null]>([
+    // a row field trigger whose target read no rowindex: its row's formula FAILs through ROWINDEX
+    [
+      'a row trigger',
+      'PORTAL.TRIGGER.ROWINDEX',
+      ['PORTAL.TRIGGER.IVVC_ROW_SUM_FORMULA', 'PORTAL.TRIGGER.ORVC_RECEPY'],
+      ['PORTAL.TRIGGER.ROWINDEX'],
+    ],
+    // the model deletes the record unokrecord reported a draft and left confirmed: "Record is locked"
+    [
+      'a delete after unokrecord',
+      'PORTAL.UNOK.TO_DRAFT',
+      ['PORTAL.DELETE.REGISTERS', 'PORTAL.DELETE.ACTION'],
+      ['PORTAL.UNOK.TO_DRAFT'],
+    ],
+    // the same FAILs with requests that passed through nothing of the cause are causes of their own
+    ['a header trigger', 'PORTAL.TRIGGER.ROWINDEX', ['PORTAL.TRIGGER.IVVC_ROW_SUM_FORMULA'], null],
+  ])('the catalogue links a FAIL after %s to its cause', (what, cause, rules, through) => {
+    const d = sampleResults({
+      events: [
+        { type: 'run-start', at: '2025-03-01T10:00:00.000Z', files: ['f.prop.ts'] },
+        failing(cause, [cause]),
+        ...rules.map((r) => failing(r, through ?? undefined)),
+        { type: 'run-end', at: '2025-03-01T10:00:01.000Z', reason: 'failed', errors: [] },
+      ],
+      scope: 'PORTAL.*',
+    });
+    for (const r of rules) expect(d.rules.find((x) => x.id === r)?.causedBy ?? null, `${what}: ${r}`).toEqual(through);
+    expect(d.rules.find((x) => x.id === cause)?.causedBy ?? null).toBeNull();
+  });
+
   it('puts each failure that follows right after the failure of its cause', () => {
     const order = causeOrder(doc.failures, (r) => rootCauses(r, (id) => doc.rules.find((x) => x.id === id)?.causedBy));
     expect(order.map((f) => f.rules[0])).toEqual([ROWS, CREDIT, VAT, 'REST.WRITE.CREATE_JSON']);

@@ -10,6 +10,9 @@ describe('deleteRowsBlame: the count apart from the identity', () => {
     ['the listed row went and the one before', ['c', 'd'], [2], 'PORTAL.ROWS.DELETEROW_REMOVES'],
     ['the listed rows went, the others reordered', ['d', 'a'], [2, 3], 'PORTAL.ROWS.DELETEROW_REMOVES'],
     ['nothing went', ['a', 'b', 'c', 'd'], [2], 'PORTAL.ROWS.DELETEROW_REMOVES'],
+    // read from 0, the number of the last row names no row: nothing going is no sign of that reading
+    ['nothing went, the last row listed', ['a', 'b', 'c', 'd'], [4], 'PORTAL.ROWS.DELETEROW_REMOVES'],
+    ['nothing went, the last two rows listed', ['a', 'b', 'c', 'd'], [3, 4], 'PORTAL.ROWS.DELETEROW_REMOVES'],
     ['the numbers read from 0', ['a', 'b', 'd'], [2], 'PORTAL.ROWS.DELETEROW_ROWS_1_BASED'],
     ['the numbers read from 0, two of them', ['a', 'c'], [1, 3], 'PORTAL.ROWS.DELETEROW_ROWS_1_BASED'],
     ['as many went as listed, other ones', ['b', 'c', 'd'], [4], 'PORTAL.ROWS.DELETEROW_ROWS_1_BASED'],

@@ -6,7 +6,7 @@
  *
  * - every listed row went (the numbering held) but the rows left are not the others in order: one row more went,
  *   or the rest were reordered: REMOVES;
- * - the rows left are what a 0-based reading of the numbers leaves, or as many rows went as were listed but other
+ * - rows went, and the rows left are what a 0-based reading of the numbers leaves, or as many rows went as were listed but other
  *   ones: the numbers named other rows: ROWS_1_BASED;
  * - anything else (fewer or more rows went, and not the listed ones): REMOVES.
  */
@@ -23,7 +23,9 @@ export function deleteRowsBlame(
   const seen = `${what} on ${before.length} rows ${JSON.stringify(before)} left ${JSON.stringify(after)}; removing rows ${remove.join(',')} (1-based) leaves ${JSON.stringify(want)}`;
   const listedGone = remove.every((n) => before[n - 1] !== undefined && !after.includes(before[n - 1]!));
   const zeroBased = before.filter((_, i) => !remove.includes(i));
-  if (!listedGone && JSON.stringify(after) === JSON.stringify(zeroBased))
+  // a 0-based reading is seen only where it removed rows: read from 0, the last row's number names no row, and
+  // a deleterow that removed nothing at all breaks REMOVES whatever its numbering
+  if (!listedGone && after.length < before.length && JSON.stringify(after) === JSON.stringify(zeroBased))
     return { rule: 'PORTAL.ROWS.DELETEROW_ROWS_1_BASED', detail: `${seen}: the numbers were read from 0` };
   if (listedGone)
     return {

@@ -165,6 +165,16 @@ describe('field triggers', () => {
       // the formulas are judged on the plain body; the encrypted one is ENCRYPTED's alone, so that a server
       // refusing `encrypted=true` breaks that rule and no formula
       const body = await trigger(ctx, request, 'PORTAL.TRIGGER.FIELDS_IVVC');
+      // rowindex first: the same trigger as a header field (rowindex -1) must answer otherwise than the row's, or
+      // the target did not read rowindex, and the row's formulas below were never asked of it
+      const asHeader = await attempt(ctx.client.portal.windowactions({}, { ...request, rowindex: -1 }));
+      expectRule(
+        !asHeader.ok || JSON.stringify(asHeader.value.body) !== JSON.stringify(body),
+        'PORTAL.TRIGGER.ROWINDEX',
+        () =>
+          `the row field ${c.field} with rowindex 0 answered what the same trigger with rowindex -1 (a header field) answers: ${show(body, 240)}`,
+        { decisive: true },
+      );
       const row = body.record?.rows?.[0] ?? {};
       if (c.field === 'Sum') {
         const want = (1 - sum / gross) * 100;

@@ -24,6 +24,9 @@ export const DECISIVE_CASES: Readonly<Record<string, string>> = {
   'REST.SEQ.UPDATES_AFTER': 'records changed before the sequence number and records changed after it',
   'REST.SEQ.DELETES_AFTER': 'a record deleted after the sequence number',
   'REST.SEQ.HEADER_FEEDS_UPDATES_AFTER': 'records changed before the Sequence header and records changed after it',
+  // portal-action-api.md §2 "Field-trigger request body"
+  'PORTAL.TRIGGER.ROWINDEX':
+    'a row field trigger (rowindex 0) answered otherwise than the same trigger with rowindex -1 (a header field)',
   // portal-action-api.md §1 "Global parameters"
   'PORTAL.GLOBAL.COMPNO': 'two companies whose data differ',
   // §4 operation rules 1, 2 and §8 (pastespecial)

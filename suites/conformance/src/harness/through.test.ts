@@ -1,4 +1,4 @@
-import type { Exchange } from '@erpcert/client';
+import { type Exchange, encryptTriggerText } from '@erpcert/client';
 import { PASSABLE_BEHAVIOURS } from '@erpcert/contract';
 import { describe, expect, it } from 'vitest';
 import { ExchangeRecorder } from './recorder.js';
@@ -6,6 +6,7 @@ import { behavioursOf, THROUGH_BEHAVIOURS } from './through.js';
 
 type Req = Pick<Exchange, 'request' | 'response'>;
 const FORM = [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }];
+const JSON_TYPE = [{ name: 'Content-Type', value: 'application/json' }];
 const exchange = (method: string, url: string, body?: string, status = 200, headers = FORM): Req => ({
   request: {
     method,
@@ -63,6 +64,50 @@ describe('behavioursOf: what a request passed data through', () => {
     [
       'an unokrecord refused with HTTP 400',
       exchange('GET', 'http://t/WebErpAPI.hal?action=action&register=unokrecord&regname=IVVc&id=1', undefined, 400),
+      [],
+    ],
+    [
+      'a row field trigger (rowindex 0)',
+      exchange(
+        'POST',
+        'http://t/WebErpAPI.hal?action=windowactions',
+        '{"vcname":"IVVc","fieldname":"Quant","rowindex":0}',
+        200,
+        JSON_TYPE,
+      ),
+      ['PORTAL.TRIGGER.ROWINDEX'],
+    ],
+    [
+      'an encrypted row field trigger',
+      exchange(
+        'POST',
+        'http://t/WebErpAPI.hal?action=windowactions&encrypted=true',
+        encryptTriggerText('{"vcname":"IVVc","fieldname":"Quant","rowindex":2}'),
+        200,
+        [{ name: 'Content-Type', value: 'text/plain' }],
+      ),
+      ['PORTAL.TRIGGER.ROWINDEX'],
+    ],
+    [
+      'a header field trigger (rowindex -1)',
+      exchange(
+        'POST',
+        'http://t/WebErpAPI.hal?action=windowactions',
+        '{"vcname":"IVVc","fieldname":"CustCode","rowindex":-1}',
+        200,
+        JSON_TYPE,
+      ),
+      [],
+    ],
+    [
+      'a trigger without rowindex (the default, -1)',
+      exchange(
+        'POST',
+        'http://t/WebErpAPI.hal?action=windowactions',
+        '{"vcname":"IVVc","fieldname":"__new"}',
+        200,
+        JSON_TYPE,
+      ),
       [],
     ],
     ['another portal action', exchange('GET', 'http://t/WebErpAPI.hal?action=deleterow&register=IVVc&id=1:1'), []],

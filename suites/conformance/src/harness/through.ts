@@ -3,14 +3,15 @@
  * requests it sent. A rows-bearing form POST or PATCH passes its rows through `set_row_field.<N>`
  * (REST.WRITE.FORM_ROW_INDEX), a `filter.<Field>` read finds its records through REST.QUERY.FILTER_EXACT, a POST
  * with `set_field.OKFlag=1` makes a confirmed record through REST.STATE.OKFLAG_CONFIRM_ON_POST, an `unokrecord`
- * makes a draft through PORTAL.UNOK.TO_DRAFT.
+ * makes a draft through PORTAL.UNOK.TO_DRAFT, a `windowactions` with `rowindex` 0 or more is a row field's trigger
+ * through PORTAL.TRIGGER.ROWINDEX.
  *
  * The recorder (recorder.ts) keeps these per test and per property run; a failure carries those of its failing
  * run (meta.ts `FailureDetail.through`). The report makes a FAIL of rule R a follower of rule C (`causedBy`) only
  * when R relies on C (`reliesOn:` in specs/rules.yaml), C FAILed in the same run, and the failing run's requests
  * passed through C: the link is evidence of this failure, not only of the catalogue.
  */
-import type { Exchange } from '@erpcert/client';
+import { decryptTriggerText, type Exchange } from '@erpcert/client';
 import type { PASSABLE_BEHAVIOURS } from '@erpcert/contract';
 
 /** The behaviours a request can pass data through, each with how it is recognised. */
@@ -23,6 +24,8 @@ export const THROUGH_BEHAVIOURS = {
   filter: 'REST.QUERY.FILTER_EXACT',
   /** A portal `unokrecord` the target accepted: the record is a draft from then on. */
   unok: 'PORTAL.UNOK.TO_DRAFT',
+  /** A `windowactions` whose body carries `rowindex` 0 or more: the trigger is of the row it names. */
+  rowTrigger: 'PORTAL.TRIGGER.ROWINDEX',
 } as const satisfies Record<string, (typeof PASSABLE_BEHAVIOURS)[number]>;
 
 const REST_PATH = /\/api\/\d+\/[^/?]+(?:\/[^?]*)?(?:\?|$)/;
@@ -38,6 +41,20 @@ function portalSubAction(url: URL): string | undefined {
   if (!url.pathname.endsWith('.hal')) return undefined;
   const action = url.searchParams.get('action');
   return action === 'action' ? (url.searchParams.get('register') ?? undefined) : (action ?? undefined);
+}
+
+/** The `rowindex` of a windowactions body (plain JSON, or the encrypted form); undefined when it carries none. */
+function triggerRowIndex(e: Pick<Exchange, 'request'>, url: URL): number | undefined {
+  const body = e.request.body;
+  if (!body || body.encoding === 'base64') return undefined;
+  try {
+    const text = url.searchParams.get('encrypted') === 'true' ? decryptTriggerText(body.text) : body.text;
+    const rowindex = (JSON.parse(text) as { rowindex?: unknown } | null)?.rowindex;
+    const n = typeof rowindex === 'string' && rowindex.trim() !== '' ? Number(rowindex) : rowindex;
+    return typeof n === 'number' && Number.isInteger(n) ? n : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The behaviours (rule ids of {@link THROUGH_BEHAVIOURS}) one exchange passed data through. */
@@ -60,6 +77,8 @@ export function behavioursOf(e: Pick<Exchange, 'request' | 'response'>): string[
     }
   } else if (portalSubAction(url) === 'unokrecord' && e.response !== undefined && e.response.status < 300) {
     out.push(THROUGH_BEHAVIOURS.unok);
+  } else if (portalSubAction(url) === 'windowactions' && (triggerRowIndex(e, url) ?? -1) >= 0) {
+    out.push(THROUGH_BEHAVIOURS.rowTrigger);
   }
   return out;
 }

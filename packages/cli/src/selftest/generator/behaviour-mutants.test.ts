@@ -50,9 +50,24 @@ describe('the behaviour family', () => {
       const regs = (getRule(w.rule)!.registers ?? operationRegisters(w.api, w.operation))?.filter(
         (r) => w.names !== 'record' || singleKey(r) !== undefined,
       );
-      const made = of('write-spills', w.rule).filter((m) => m.id.includes(`:${w.operation}:`));
+      const made = [w.rule, w.neighbourBreaks]
+        .flatMap((r) => (r === undefined ? [] : of('write-spills', r)))
+        .filter((m) => m.id.includes(`:${w.operation}:`));
       expect(made.length, w.operation).toBe(2 * (regs?.length ?? 1));
     }
+  });
+
+  it('blames deleterow rows each taken one off on their numbering, as the hand-written deleterow-0-based', () => {
+    const one = all.find(
+      (m) => m.id === 'behaviour:write-spills:PORTAL.ROWS.DELETEROW_ROWS_1_BASED:deleterow:neighbour:IVVc',
+    );
+    expect(one?.breaks).toEqual(['PORTAL.ROWS.DELETEROW_ROWS_1_BASED']);
+    expect(one?.alsoBreaks).toEqual(['PORTAL.ROWS.DELETEROW_REMOVES']);
+    const more = all.find(
+      (m) => m.id === 'behaviour:write-spills:PORTAL.ROWS.DELETEROW_REMOVES:deleterow:one-more:IVVc',
+    );
+    expect(more?.breaks).toEqual(['PORTAL.ROWS.DELETEROW_REMOVES']);
+    expect(more?.alsoBreaks).toBeUndefined();
   });
 
   it('refuses every accepted request, loses every feed change, keeps every computed field per trigger', () => {

@@ -202,7 +202,9 @@ describe('write-spills', () => {
     ['neighbour', '7:1', '7:2'],
     ['neighbour', '7:1,2,3', undefined],
   ])('deleterow %s turns rows %s of a record of 3 rows into %s', async (variant, id, want) => {
-    const m = mutant(`behaviour:write-spills:PORTAL.ROWS.DELETEROW_REMOVES:deleterow:${variant}:IVVc`);
+    // the neighbour instead of the listed rows is a numbering of the rows (behaviours.yaml neighbourBreaks)
+    const rule = variant === 'neighbour' ? 'PORTAL.ROWS.DELETEROW_ROWS_1_BASED' : 'PORTAL.ROWS.DELETEROW_REMOVES';
+    const m = mutant(`behaviour:write-spills:${rule}:deleterow:${variant}:IVVc`);
     const up = threeRows();
     const out = await m.exchange!(get(`/WebErpAPI.hal?action=deleterow&register=IVVc&id=${id}`), up.forward);
     const sent = up.sent.filter((r) => r.url.includes('.hal'));

@@ -145,10 +145,12 @@ export function writeSpills(
 ): GeneratedMutant | undefined {
   const what = { record: 'record', rows: 'row', 'after-row': 'row' }[w.names ?? 'record'];
   const where = register === undefined ? w.operation : `${w.operation} of ${register}`;
-  const alsoBreaks = [...(w.alsoBreaks ?? []), ...(variant === 'neighbour' ? (w.neighbourAlsoBreaks ?? []) : [])];
+  // the neighbour instead of the named one breaks the numbering rule where the entry names one, and its own too
+  const other = variant === 'neighbour' ? w.neighbourBreaks : undefined;
+  const alsoBreaks = [...(w.alsoBreaks ?? []), ...(other !== undefined ? [w.rule] : [])];
   const m = base(
     'write-spills',
-    { rule: w.rule, alsoBreaks },
+    { rule: other ?? w.rule, alsoBreaks },
     `${w.operation}:${variant}${register ? `:${register}` : ''}`,
     variant === 'one-more'
       ? `${w.api} ${where} also changes the ${what} beside the one it names`
