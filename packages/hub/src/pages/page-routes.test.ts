@@ -125,10 +125,10 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       );
       expect(body).toContain(`GET ${ERP_URL}/api/1/CUVc\nauthorization: ***`);
       expect(body).toContain(
-        `<pre class="curl" tabindex="0" aria-label="curl command">curl -u erpcert:*** &#39;${ERP_URL}/api/1/CUVc&#39;</pre>`,
+        `<pre class="curl" tabindex="0" aria-label="curl command">curl -u erpcert:*** &apos;${ERP_URL}/api/1/CUVc&apos;</pre>`,
       );
       expect(body).toContain(
-        `<pre class="replay" tabindex="0" aria-label="replay command">erpcert conform --only &#39;REST.VERSION.SYSTEMVERSION&#39; --seed 1234 --path 0:1</pre>`,
+        `<pre class="replay" tabindex="0" aria-label="replay command">erpcert conform --only &apos;REST.VERSION.SYSTEMVERSION&apos; --seed 1234 --path 0:1</pre>`,
       );
     });
   });
@@ -158,7 +158,7 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       expect(body).toContain(`location: ${JS_URL}`);
       expect(body).toContain('PK\\u0003\\u0004\\u0000\\u0001\\u001b[31m\\u202e');
       expect(body).not.toContain(BINARY);
-      expect(body).toMatch(/more characters: the whole value is in the run&#39;s results\.json/);
+      expect(body).toMatch(/more characters: the whole value is in the run&apos;s results\.json/);
       expect(body).toContain('set-cookie: ***');
       expect(body).not.toContain('abc123');
       expect(hostileConformance().failures[0]?.exchanges[0]?.response?.headers['set-cookie']).toBe('session=abc123');
@@ -258,7 +258,7 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
         400,
         /results\.json/,
       ],
-      ['a wrong token', () => form(zip(), 'nope'), {}, 401, /token is not the hub&#39;s/],
+      ['a wrong token', () => form(zip(), 'nope'), {}, 401, /token is not the hub&apos;s/],
       ['no file', () => form(undefined, TOKEN), {}, 400, /choose the zip/],
       ['a post from another site', () => form(zip(), TOKEN), { 'sec-fetch-site': 'cross-site' }, 403, /another site/],
       ['another origin', () => form(zip(), TOKEN), { origin: 'https://evil.example' }, 403, /another origin/],
