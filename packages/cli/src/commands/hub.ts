@@ -3,6 +3,7 @@ import type { RunningHub } from '@erpcert/hub';
 import { DEFAULT_DATABASE, DEFAULT_LIMITS, TOKEN_ENV } from '@erpcert/hub/constants';
 import type { Command } from '../command.js';
 import { UsageError } from '../options.js';
+import { listenForStop } from '../stop-signals.js';
 
 /**
  * `erpcert hub`: the team hub (packages/hub) on a SQLite file under ./erpcert-hub/ by default, or on PostgreSQL.
@@ -60,18 +61,8 @@ export const hub: Command = {
     const raw = values.database as string;
     const database = isPostgresUrl(raw) ? raw : resolve(io.cwd, raw);
     const token = io.env[TOKEN_ENV] || undefined;
-    let stopSignal: NodeJS.Signals | undefined;
-    let wake: (() => void) | undefined;
-    const stop = (signal: NodeJS.Signals) => {
-      stopSignal = signal;
-      wake?.();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-    const detach = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-    };
+    // listen for SIGTERM/SIGINT from the start: a stop during start-up still closes cleanly
+    const signals = listenForStop();
     let running: RunningHub;
     try {
       running = await startHub({
@@ -85,7 +76,7 @@ export const hub: Command = {
         log: (line) => io.err.write(`${line}\n`),
       });
     } catch (err) {
-      detach();
+      signals.detach();
       io.err.write(`erpcert hub: cannot start: ${(err as Error).message}\n`);
       return 2;
     }
@@ -102,8 +93,8 @@ export const hub: Command = {
     if (!secret) io.err.write(`erpcert hub: ${SECRET_ENV} is not set: targets can be saved, their passwords cannot\n`);
     if (!token)
       io.err.write(`erpcert hub: ${TOKEN_ENV} is not set: publishing is refused until the hub is started with it\n`);
-    if (stopSignal === undefined) await new Promise<void>((resolve) => (wake = resolve));
-    detach();
+    const stopSignal = await signals.stopped();
+    signals.detach();
     io.err.write(`erpcert hub: ${stopSignal}, stopping\n`);
     await running.close();
     return 0;

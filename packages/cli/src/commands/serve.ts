@@ -9,6 +9,7 @@ import {
 } from '@erpcert/refserver';
 import type { Command } from '../command.js';
 import { UsageError } from '../options.js';
+import { listenForStop } from '../stop-signals.js';
 import { REGISTERS_EXAMPLE, readRegistersFile } from './serve-registers.js';
 import { SPEC_PATH } from './spec.js';
 import { specRouteModule } from './spec-route.js';
@@ -138,18 +139,7 @@ export const serve: Command = {
     const port = int('port', 0);
     if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
     // listen for SIGTERM/SIGINT from the start: a stop during start-up still closes cleanly
-    let stopSignal: NodeJS.Signals | undefined;
-    let wake: (() => void) | undefined;
-    const stop = (signal: NodeJS.Signals) => {
-      stopSignal = signal;
-      wake?.();
-    };
-    process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
-    const detach = () => {
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-    };
+    const signals = listenForStop();
     let server: RunningServer;
     try {
       server = await startServer({
@@ -171,7 +161,7 @@ export const serve: Command = {
         log: (line) => io.err.write(`${line}\n`),
       });
     } catch (err) {
-      detach();
+      signals.detach();
       io.err.write(`erpcert serve: cannot start: ${(err as Error).message}\n`);
       return 2;
     }
@@ -181,8 +171,8 @@ export const serve: Command = {
         `user ${values.user as string}; Ctrl-C stops)\n`,
     );
     io.err.write(`erpcert serve: its record REST OpenAPI document: ${server.url}${SPEC_PATH}\n`);
-    if (stopSignal === undefined) await new Promise<void>((resolve) => (wake = resolve));
-    detach();
+    const stopSignal = await signals.stopped();
+    signals.detach();
     io.err.write(`erpcert serve: ${stopSignal}, stopping\n`);
     await server.close();
     return 0;
