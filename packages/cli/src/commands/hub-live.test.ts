@@ -1,53 +1,34 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Served, startChild, stopChild } from '../testing/serve-child.js';
 
-const BIN = fileURLToPath(new URL('../../bin/erpcert.mjs', import.meta.url));
 const TOKEN = 'hub-live-token-77c1';
 const PASSWORD = 'PLANTED-cli-hub-31f0';
 const root = mkdtempSync(join(tmpdir(), 'erpcert-hub-live-'));
-let hub: ChildProcess;
+let hub: Served | undefined;
 let url = '';
-let hubErr = '';
 
 beforeAll(async () => {
-  hub = spawn(process.execPath, [BIN, 'hub', '--port', '0', '--workers', '1', '--database', join(root, 'hub.sqlite')], {
+  hub = await startChild('hub', ['--workers', '1', '--database', join(root, 'hub.sqlite')], {
     cwd: root,
     env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN, ERPCERT_HUB_SECRET: 'cli-hub-secret-0123456789abcdef' },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  hub.stderr?.on('data', (d) => {
-    hubErr += d;
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    hub.stdout?.on('data', (d) => {
-      out += d;
-      const m = /^(http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    hub.on('exit', (code) => reject(new Error(`erpcert hub exited with ${code}: ${hubErr}`)));
-  });
+  url = hub.url;
 });
 
 afterAll(async () => {
-  if (hub.pid && hub.exitCode === null) {
-    const exited = new Promise((r) => hub.once('exit', r));
-    process.kill(hub.pid, 'SIGTERM');
-    await exited;
-  }
+  await stopChild(hub);
   rmSync(root, { recursive: true, force: true });
 });
 
 describe('erpcert hub with ERPCERT_HUB_SECRET and --workers', () => {
   it('saves a password, executes a live run with the erpcert bin, and logs no password', async () => {
     // stdout's URL line comes first; stderr's lines follow
-    for (let i = 0; i < 100 && !hubErr.includes('live run(s) at once'); i++)
+    for (let i = 0; i < 100 && !hub!.stderr.includes('live run(s) at once'); i++)
       await new Promise((r) => setTimeout(r, 50));
-    expect(hubErr).toContain('executing up to 1 live run(s) at once');
+    expect(hub!.stderr).toContain('executing up to 1 live run(s) at once');
     const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
     // a target nobody listens on: conform says it cannot reach it, and the run ends failed with that message
     const saved = await fetch(`${url}/api/v1/saved-targets`, {
@@ -78,6 +59,6 @@ describe('erpcert hub with ERPCERT_HUB_SECRET and --workers', () => {
     expect(run.message).toMatch(/^erpcert conform could not run: /);
     const events = await (await fetch(`${url}/api/v1/live-runs/${id}/events`)).text();
     expect(events).toContain('event: log');
-    expect(`${events}${hubErr}${run.message}`).not.toContain(PASSWORD);
+    expect(`${events}${hub!.stderr}${run.message}`).not.toContain(PASSWORD);
   }, 180_000);
 });

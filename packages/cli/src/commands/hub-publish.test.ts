@@ -1,50 +1,31 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Masker } from '@erpcert/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleResults } from '../reports/testing.js';
 import { writeReports } from '../reports/write-reports.js';
 import { erpcert } from '../testing/run-cli.js';
+import { type Served, startChild, stopChild } from '../testing/serve-child.js';
 
-const BIN = fileURLToPath(new URL('../../bin/erpcert.mjs', import.meta.url));
 const TOKEN = 'hub-test-token-4b1d';
 const root = mkdtempSync(join(tmpdir(), 'erpcert-hub-cli-'));
 const folder = join(root, 'reports', 'run1');
 writeReports(sampleResults(), folder, { docsBase: '', masker: new Masker() });
 
-let hub: ChildProcess;
+let hub: Served | undefined;
 let url = '';
-let hubErr = '';
 
 beforeAll(async () => {
-  hub = spawn(process.execPath, [BIN, 'hub', '--port', '0', '--database', join(root, 'hub', 'hub.sqlite')], {
+  hub = await startChild('hub', ['--database', join(root, 'hub', 'hub.sqlite')], {
     cwd: root,
     env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  hub.stderr?.on('data', (d) => {
-    hubErr += d;
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    hub.stdout?.on('data', (d) => {
-      out += d;
-      const m = /^(http:\/\/127\.0\.0\.1:\d+)$/m.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    hub.on('exit', (code) => reject(new Error(`erpcert hub exited with ${code}: ${hubErr}`)));
-  });
+  url = hub.url;
 });
 
 afterAll(async () => {
-  if (hub && hub.exitCode === null) {
-    const exited = new Promise((r) => hub.once('exit', r));
-    hub.kill('SIGTERM');
-    await exited;
-  }
+  await stopChild(hub);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -63,7 +44,7 @@ describe('erpcert hub and erpcert publish', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^already there {2}run \d+ {2}reports\/run1/m);
     expect(again.stdout).toMatch(/^0 new, 1 already there$/m);
-    for (const text of [first.stdout, first.stderr, again.stdout, again.stderr, hubErr])
+    for (const text of [first.stdout, first.stderr, again.stdout, again.stderr, hub!.stderr])
       expect(text).not.toContain(TOKEN);
     const runs = (await (await fetch(`${url}/api/v1/targets`)).json()) as {
       targets: { runCount: number; latest: { build: string } }[];
@@ -125,9 +106,9 @@ describe('erpcert hub and erpcert publish', () => {
   });
 
   it('stops on SIGTERM with exit 0', async () => {
-    const exited = new Promise<number | null>((r) => hub.once('exit', (code) => r(code)));
-    hub.kill('SIGTERM');
+    const exited = new Promise<number | null>((r) => hub!.child.once('exit', (code) => r(code)));
+    hub!.child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(hubErr).toMatch(/SIGTERM, stopping/);
+    expect(hub!.stderr).toMatch(/SIGTERM, stopping/);
   });
 });

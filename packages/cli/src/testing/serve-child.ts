@@ -3,31 +3,52 @@ import { fileURLToPath } from 'node:url';
 import type { RawResponse } from '@erpcert/client';
 import { expect } from 'vitest';
 
-/** Helpers of the client tests that run `erpcert serve` as a separate process (client-observed*.test.ts). */
+/** Helpers of the tests that run `erpcert serve` or `erpcert hub` as a separate process. */
 const BIN = fileURLToPath(new URL('../../bin/erpcert.mjs', import.meta.url));
 
-/** A running `erpcert serve` child and its base URL. */
+/** A running `erpcert serve` or `erpcert hub` child, its base URL and what it wrote to stderr so far. */
 export interface Served {
   readonly url: string;
   readonly child: ChildProcess;
+  readonly stderr: string;
+}
+
+/** Starts `erpcert <command> --port 0 <args>` and resolves once it prints its URL. */
+export function startChild(
+  command: 'serve' | 'hub',
+  args: readonly string[],
+  o: { readonly cwd?: string; readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<Served> {
+  const child = spawn(process.execPath, [BIN, command, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(o.cwd ? { cwd: o.cwd } : {}),
+    ...(o.env ? { env: o.env } : {}),
+  });
+  let err = '';
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const url = /^(http:\/\/\S+)$/m.exec(out)?.[1];
+      if (url)
+        resolve({
+          url,
+          child,
+          get stderr() {
+            return err;
+          },
+        });
+    });
+    child.on('exit', (code) => reject(new Error(`erpcert ${command} exited with ${code}: ${err}`)));
+  });
 }
 
 /** Starts `erpcert serve --port 0 <args>` and resolves once it prints its URL. */
 export function serveChild(args: readonly string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d) => {
-      err += d;
-    });
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const url = /^(http:\/\/\S+)$/m.exec(out)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.on('exit', (code) => reject(new Error(`erpcert serve exited with ${code}: ${err}`)));
-  });
+  return startChild('serve', args);
 }
 
 /** `erpcert serve` that is expected to stop on its own: its exit code and stderr. */
@@ -40,7 +61,7 @@ export function serveExit(args: readonly string[]): Promise<{ code: number | nul
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
 }
 
-/** Stops a child started by serveChild (SIGTERM) and waits for it. */
+/** Stops a child started by startChild or serveChild (SIGTERM) and waits for it. */
 export async function stopChild(served: Served | undefined): Promise<void> {
   if (!served || served.child.exitCode !== null) return;
   const exited = new Promise((r) => served.child.once('exit', r));
