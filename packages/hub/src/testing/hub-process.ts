@@ -19,6 +19,16 @@ const database = process.env.HUB_DATABASE ?? ':memory:';
 const mode = process.env.HUB_MODE ?? 'fast';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+// A child whose test runner died (a crash, a timeout, a kill) must not go on by itself: the ingest mode writes
+// several MB a run. It ends when its parent is gone, and the ingest loop is bounded too.
+const parent = process.ppid;
+const orphaned = () => process.ppid !== parent;
+setInterval(() => {
+  if (orphaned()) process.exit(3);
+}, 500).unref();
+/** More than the kill-during-ingest test ever needs (it kills after the second run), and about 2.6 GB at most. */
+const MAX_INGESTS = 400;
+
 /** The files of a large run: its sample results and `count` files of `size` bytes, distinct per `tag`. */
 export function largeRun(tag: string, count: number, size: number): Map<string, Buffer> {
   const files = conformanceFolderFiles(sampleConformance({ url: 'https://big.example', embedded: false, runTag: tag }));
@@ -49,10 +59,13 @@ const hang: LiveRunExecutor = {
 if (mode === 'ingest') {
   const store = await HubStore.open(database);
   say('ready');
-  for (let n = 0; ; n++) {
+  // checked in the loop too: better-sqlite3 is synchronous, so the loop may never yield to the timer
+  for (let n = 0; n < MAX_INGESTS && !orphaned(); n++) {
     const { run } = await ingestFiles(store, largeRun(`${process.pid}-${n}`, 400, 16 * 1024));
     say(`stored ${run.id}`);
   }
+  await store.close();
+  process.exit(0);
 } else {
   const hub = await startHub({
     port: 0,
