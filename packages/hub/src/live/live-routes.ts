@@ -8,13 +8,9 @@ import { streamSSE } from 'hono/streaming';
 import { ApiError, intParam } from '../api/api-error.js';
 import { requireToken } from '../api/bearer-token.js';
 import type { HubStore } from '../store/hub-store.js';
-import { ENDED, type Job, type JobQueue, type RunSettings } from './job-queue.js';
+import { ENDED, type Job, type JobQueue } from './job-queue.js';
+import { LiveActions, runSettings } from './live-actions.js';
 import type { SavedTargetInput, SavedTargets } from './saved-targets.js';
-
-export const PROFILES = ['gate', 'full', 'strict'];
-export const ENGINES = ['autocannon', 'k6'];
-export const MAX_LOAD_SECONDS = 600;
-const GLOB = /^[A-Za-z0-9_.*-]{1,120}$/;
 
 export interface LiveRoutesOptions {
   readonly store: HubStore;
@@ -39,33 +35,8 @@ async function body(c: { req: { json(): Promise<unknown> } }): Promise<Record<st
   return b as Record<string, unknown>;
 }
 
-/** A start request's settings, checked. */
-export function runSettings(b: Record<string, unknown>): RunSettings {
-  if (b.kind === 'conformance') {
-    const profile = b.profile ?? 'gate';
-    if (typeof profile !== 'string' || !PROFILES.includes(profile))
-      throw new ApiError(400, `profile must be one of ${PROFILES.join(', ')}`);
-    const only = b.only ?? [];
-    if (!Array.isArray(only) || only.length > 500 || !only.every((g) => typeof g === 'string' && GLOB.test(g)))
-      throw new ApiError(400, 'only must be a list of rule ids or globs (letters, digits, . _ - *), at most 500');
-    return { kind: 'conformance', profile, only: only as string[] };
-  }
-  if (b.kind === 'load') {
-    if (typeof b.scenario !== 'string' || !/^[a-z0-9-]{1,80}$/.test(b.scenario))
-      throw new ApiError(400, 'scenario is required: the name of a load scenario (erpcert load --list)');
-    const engine = b.engine ?? 'autocannon';
-    if (typeof engine !== 'string' || !ENGINES.includes(engine))
-      throw new ApiError(400, `engine must be one of ${ENGINES.join(', ')}`);
-    const d = b.durationSeconds ?? 30;
-    if (!Number.isInteger(d) || (d as number) < 1 || (d as number) > MAX_LOAD_SECONDS)
-      throw new ApiError(400, `durationSeconds must be a whole number from 1 to ${MAX_LOAD_SECONDS}`);
-    return { kind: 'load', scenario: b.scenario, engine: engine as 'autocannon' | 'k6', durationSeconds: d as number };
-  }
-  throw new ApiError(400, 'kind must be conformance or load');
-}
-
 export function liveRoutes(o: LiveRoutesOptions): Hono {
-  const { queue, targets, store } = o;
+  const { queue, targets } = o;
   const app = new Hono();
   const write = requireToken(o.token);
 
@@ -76,12 +47,7 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
     return j;
   };
   const answer = async (j: Job) => ({ ...j, judged: await queue.judged(j.id) });
-  const start = async (targetId: number, settings: RunSettings, parentRunId: number | null) => {
-    await targets.getOrThrow(targetId);
-    const j = await queue.enqueue(targetId, settings, parentRunId);
-    o.queued?.();
-    return answer(j);
-  };
+  const actions = new LiveActions(o);
 
   app.get('/saved-targets', async (c) => c.json({ targets: await targets.list() }));
   app.post('/saved-targets', write, async (c) => {
@@ -102,7 +68,7 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
 
   app.post('/saved-targets/:id/live-runs', write, async (c) => {
     const id = intParam(c.req.param('id'), 'the target id');
-    const j = await start(id, runSettings(await body(c)), null);
+    const j = await answer(await actions.start(id, runSettings(await body(c))));
     c.header('Location', `/api/v1/live-runs/${j.id}`);
     return c.json(j, 202);
   });
@@ -113,49 +79,16 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
     return c.json({ liveRuns: await Promise.all(jobs.map(answer)) });
   });
   app.get('/live-runs/:id', async (c) => c.json(await answer(await jobOr404(c.req.param('id')))));
-  app.post('/live-runs/:id/cancel', write, async (c) => {
-    const j = await jobOr404(c.req.param('id'));
-    const r = await queue.requestCancel(j.id);
-    if (r === 'ended') throw new ApiError(409, `live run ${j.id} has ended (${j.state}): there is nothing to cancel`);
-    return c.json(await answer((await queue.get(j.id)) ?? j), 202);
-  });
+  app.post('/live-runs/:id/cancel', write, async (c) =>
+    c.json(await answer(await actions.cancel(intParam(c.req.param('id'), 'the live run id'))), 202),
+  );
 
   app.post('/runs/:id/rerun', write, async (c) => {
     const runId = intParam(c.req.param('id'), 'the run id');
-    const run = await store.run(runId);
-    if (!run) throw new ApiError(404, `there is no run ${runId}`);
-    if (run.kind !== 'conformance')
-      throw new ApiError(400, `run ${runId} is a load run: only conformance rules are rerun`);
-    const b = await body(c);
-    const row = await store.db.selectFrom('runs').select('target_id').where('id', '=', runId).executeTakeFirstOrThrow();
-    const targetId = Number(row.target_id);
-    if (!(await targets.get(targetId)))
-      throw new ApiError(
-        409,
-        `run ${runId}'s target is not saved in the hub: save it (POST /api/v1/saved-targets) to rerun`,
-      );
-    const from = await store.db.selectFrom('jobs').select('settings').where('run_id', '=', runId).executeTakeFirst();
-    const profile = from ? (JSON.parse(from.settings) as RunSettings & { profile?: string }).profile : run.profile;
-    let only: string[];
-    if (typeof b.rule === 'string' && GLOB.test(b.rule) && !b.rule.includes('*')) only = [b.rule];
-    else if (typeof b.area === 'string' && /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)?$/.test(b.area)) only = [`${b.area}.*`];
-    else if (b.fails === true) {
-      const rows = await store.db
-        .selectFrom('rule_verdicts')
-        .select('rule_id')
-        .where('run_id', '=', runId)
-        .where('verdict', '=', 'FAIL')
-        .orderBy('rule_id')
-        .execute();
-      only = rows.map((r) => r.rule_id);
-      if (only.length === 0) throw new ApiError(409, `run ${runId} has no FAIL to rerun`);
-    } else
-      throw new ApiError(400, 'say what to rerun: { "rule": "REST.X.Y" }, { "area": "REST.X" } or { "fails": true }');
-    const j = await start(
-      targetId,
-      { kind: 'conformance', profile: PROFILES.includes(profile ?? '') ? (profile as string) : 'gate', only },
-      runId,
-    );
+    const why = await actions.whyNoRerun(runId);
+    // the run's own refusals (404, a load run) before the body's
+    if (why && why.status !== 409) throw new ApiError(why.status, why.message);
+    const j = await answer(await actions.rerun(runId, await body(c)));
     c.header('Location', `/api/v1/live-runs/${j.id}`);
     return c.json(j, 202);
   });
