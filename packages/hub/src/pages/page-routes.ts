@@ -8,7 +8,6 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, intParam } from '../api/api-error.js';
-import { isHubToken } from '../api/bearer-token.js';
 import { RunDocuments } from '../api/run-documents.js';
 import { compareRuns, loadTrends, type RuleMatrix, ruleEvidence, ruleMatrix } from '../api/run-views.js';
 import { ingestFiles } from '../ingest/ingest.js';
@@ -23,10 +22,11 @@ import { type Html, href, html } from './html.js';
 import { HUB_CSS } from './hub-css.js';
 import { page, STYLESHEET } from './layout.js';
 import { LIVE_SCRIPT_PATH, liveRunSection } from './live-run.js';
+import { pageWrite } from './page-write.js';
 import { rulePage, runPage } from './run-pages.js';
 import { historyPage, targetsPage } from './targets-pages.js';
 import { trendsPage } from './trends-page.js';
-import { crossSite, type UploadForm, uploadPage } from './upload-page.js';
+import { type UploadForm, uploadPage } from './upload-page.js';
 
 export interface PageOptions {
   readonly store: HubStore;
@@ -211,24 +211,10 @@ export function pageRoutes(o: PageOptions): Hono {
     async (c) => {
       const refuse = (status: ContentfulStatusCode, error: string, form?: UploadForm) =>
         c.html(uploadPage({ enabled: Boolean(o.token), form, error }).text, status);
-      const cross = crossSite(c);
-      if (cross) return refuse(403, `${cross}: upload from the hub's own page`);
-      const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-      if (type !== 'multipart/form-data') return refuse(415, 'send the upload form (multipart/form-data)');
-      let form: FormData;
-      try {
-        form = await c.req.raw.formData();
-      } catch (err) {
-        return refuse(400, `the form cannot be read: ${(err as Error).message}`);
-      }
-      const field = (name: string) => {
-        const v = form.get(name);
-        return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-      };
-      const kept: UploadForm = { build: field('build'), label: field('label') };
-      if (!o.token) return refuse(403, 'uploading is disabled: the hub was started without a token', kept);
-      if (!isHubToken(o.token, field('token') ?? '')) return refuse(401, "the token is not the hub's", kept);
-      const zip = form.get('zip');
+      const { form, refusal } = await pageWrite(c, o.token);
+      const kept: UploadForm = { build: form.text('build'), label: form.text('label') };
+      if (refusal) return refuse(refusal.status, refusal.message, kept);
+      const zip = form.data.get('zip');
       if (!(zip instanceof File) || zip.size === 0) return refuse(400, 'choose the zip of a report folder', kept);
       try {
         const files = await readZip(Buffer.from(await zip.arrayBuffer()), limits);

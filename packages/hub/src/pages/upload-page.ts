@@ -3,13 +3,13 @@
  * cannot send an Authorization header), read by the same `readZip` and `ingestFiles` as POST /api/v1/runs. A refused
  * upload shows the ingest's 4xx message on the form again; a stored run redirects to its page (303).
  *
- * Cross-site requests (OWASP CSRF cheat sheet): the form needs the token, which another site does not have, and a
- * POST whose `Origin` or `Sec-Fetch-Site` says another site is refused before the body is read.
+ * Who may upload is decided by the pages' one write check (page-write.ts): the hub token as a field, and no POST
+ * from another site.
  */
-import type { Context } from 'hono';
 import { TOKEN_ENV } from '../constants.js';
 import { type Html, html } from './html.js';
 import { page } from './layout.js';
+import { tokenField } from './page-write.js';
 
 export interface UploadForm {
   readonly build?: string;
@@ -34,25 +34,8 @@ ${
 <label>Report folder (zip) <input type="file" name="zip" accept=".zip,application/zip" required></label>
 <label>Build (a commit or version, optional) <input name="build" value="${f.build ?? ''}" maxlength="200"></label>
 <label>Label (optional) <input name="label" value="${f.label ?? ''}" maxlength="200"></label>
-<label>Hub token <input type="password" name="token" autocomplete="off" required></label>
+${tokenField()}
 <button type="submit">Upload</button>
 </form>`;
   return page({ title: 'Upload a run', nav: 'upload' }, body);
-}
-
-/** Why a POST comes from another site, or undefined when it is this hub's own form (or not a browser). */
-export function crossSite(c: Context): string | undefined {
-  const site = c.req.header('sec-fetch-site');
-  if (site && site !== 'same-origin' && site !== 'none') return `the upload came from another site (${site})`;
-  const origin = c.req.header('origin');
-  if (origin && origin !== 'null') {
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      return 'the upload has an unreadable Origin';
-    }
-    if (host !== c.req.header('host')) return 'the upload came from another origin';
-  } else if (origin === 'null') return 'the upload came from an opaque origin';
-  return undefined;
 }
