@@ -62,7 +62,7 @@ export function createHubApp(o: HubAppOptions): Hono {
     return c.body(LIVE_SCRIPT);
   });
   app.route(API_BASE, api);
-  app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log, queue: live.queue }));
+  app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log, live }));
   app.notFound((c) => errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${c.req.path}`), c, log));
   app.onError((err, c) => errorResponse(err, c, log));
   return app;

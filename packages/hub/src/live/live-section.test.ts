@@ -29,7 +29,7 @@ const view = (over: Partial<LiveRunView> = {}): LiveRunView => ({
 describe('the live section of a run page', () => {
   it('shows the state at load time, the judged rules escaped, a refresh link and the external script', () => {
     const html = liveRunSection(view(), { refreshHref: '/live-runs/4' }).text;
-    expect(html).toContain('rerun of #9');
+    expect(html).toContain('rerun of <a href="/runs/9">#9</a>');
     expect(html).toContain('<strong data-live-state="">running</strong>');
     expect(html).toContain('1 PASS, 1 FAIL');
     expect(html).toContain('<code>REST.A.&lt;b&gt;</code>');

@@ -11,13 +11,14 @@ export const STYLESHEET = '/assets/hub.css';
 export interface PageOptions {
   readonly title: string;
   /** Which navigation entry is the current page. */
-  readonly nav?: 'targets' | 'compare' | 'matrix' | 'upload';
+  readonly nav?: 'targets' | 'saved' | 'compare' | 'matrix' | 'upload';
   /** Breadcrumb links before the title: [text, href]. */
   readonly crumbs?: readonly (readonly [string, string])[];
 }
 
 const NAV: readonly (readonly [NonNullable<PageOptions['nav']>, string, string])[] = [
   ['targets', 'Targets', '/'],
+  ['saved', 'Saved targets', '/saved-targets'],
   ['compare', 'Compare', '/compare'],
   ['matrix', 'Matrix', '/matrix'],
   ['upload', 'Upload a run', '/upload'],

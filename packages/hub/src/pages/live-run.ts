@@ -5,7 +5,8 @@
  * events with EventSource and updates the section until the run ends.
  */
 import type { Job } from '../live/job-queue.js';
-import { type Html, html } from './html.js';
+import { type Html, href, html } from './html.js';
+import { tokenField } from './page-write.js';
 
 export const LIVE_SCRIPT_PATH = '/assets/live-run.js';
 
@@ -16,8 +17,14 @@ export interface LiveRunView extends Job {
   readonly judged: Readonly<Record<string, string>>;
 }
 
-/** The live section of a run page, for the live run's page to include; every value escaped by `html`. */
-export function liveRunSection(job: LiveRunView, options: { readonly refreshHref?: string } = {}): Html {
+/**
+ * The live section of a run page, for the live run's page to include; every value escaped by `html`. With
+ * `cancel`, a run that has not ended shows a form that cancels it (the script hides it once the run ends).
+ */
+export function liveRunSection(
+  job: LiveRunView,
+  options: { readonly refreshHref?: string; readonly cancel?: boolean } = {},
+): Html {
   const ended = ['done', 'failed', 'interrupted', 'cancelled'].includes(job.state);
   const rules = Object.entries(job.judged).sort(([a], [b]) => a.localeCompare(b));
   const counts = new Map<string, number>();
@@ -32,11 +39,20 @@ export function liveRunSection(job: LiveRunView, options: { readonly refreshHref
       .map(([v, n]) => `${n} ${v}`)
       .join(', ') || 'no rule judged yet';
   return html`<section class="live-run" aria-labelledby="live-run-title" data-live-run="${job.id}" data-events="/api/v1/live-runs/${job.id}/events"${ended ? html` data-ended=""` : ''}>
-<h2 id="live-run-title">Live run #${job.id}${job.parentRunId ? html` (rerun of #${job.parentRunId})` : ''}</h2>
+<h2 id="live-run-title">Live run #${job.id}${job.parentRunId ? html` (rerun of <a href="${href(['runs', job.parentRunId])}">#${job.parentRunId}</a>)` : ''}</h2>
 <p>State: <strong data-live-state="">${job.state}</strong> <span data-live-message="">${job.message ?? ''}</span>${job.runId ? html` <a href="/runs/${job.runId}">run #${job.runId}</a>` : ''}</p>
 <p aria-live="polite"><span data-live-tally="">${tally}</span> <span data-live-progress=""></span></p>
 <ul data-live-rules="">${rules.map(([r, v]) => html`<li><code>${r}</code> <strong class="verdict-${v}">${v}</strong></li>`)}</ul>
 ${ended ? '' : html`<p data-live-refresh=""><a href="${options.refreshHref ?? ''}">Refresh</a> to see its progress.</p>`}
+${
+  ended || !options.cancel
+    ? ''
+    : html`<form class="stack" method="post" action="${href(['live-runs', job.id, 'cancel'])}" data-live-cancel="" aria-label="Cancel live run #${job.id}">
+${tokenField()}
+<button type="submit">Cancel this run</button>
+<p class="muted">A cancelled run stops its tests and still cleans up what it created.</p>
+</form>`
+}
 </section>
 ${ended ? '' : html`<script src="${LIVE_SCRIPT_PATH}" defer></script>`}`;
 }
@@ -89,6 +105,8 @@ export const LIVE_SCRIPT = `'use strict';
   es.addEventListener('end', function (m) {
     var e = JSON.parse(m.data);
     es.close();
+    var cancel = q('data-live-cancel');
+    if (cancel) cancel.hidden = true;
     q('data-live-state').textContent = e.state;
     q('data-live-message').textContent = e.message || '';
     if (e.runId) {

@@ -15,15 +15,17 @@ import { IngestError } from '../ingest/ingest-error.js';
 import { DEFAULT_LIMITS, formatBytes, type IngestLimits } from '../ingest/limits.js';
 import { readZip } from '../ingest/read-zip.js';
 import type { JobQueue } from '../live/job-queue.js';
+import { LiveActions } from '../live/live-actions.js';
+import { type SavedTargets, TargetInputError } from '../live/saved-targets.js';
 import { type HubStore, StoreInputError } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { comparePage, matrixPage } from './compare-pages.js';
 import { type Html, href, html } from './html.js';
 import { HUB_CSS } from './hub-css.js';
 import { page, STYLESHEET } from './layout.js';
-import { LIVE_SCRIPT_PATH, liveRunSection } from './live-run.js';
+import { addLivePageRoutes } from './live-page-routes.js';
 import { pageWrite } from './page-write.js';
-import { rulePage, runPage } from './run-pages.js';
+import { type Rerun, rulePage, runPage } from './run-pages.js';
 import { historyPage, targetsPage } from './targets-pages.js';
 import { trendsPage } from './trends-page.js';
 import { type UploadForm, uploadPage } from './upload-page.js';
@@ -33,8 +35,8 @@ export interface PageOptions {
   readonly token?: string;
   readonly limits?: IngestLimits;
   readonly log?: (line: string) => void;
-  /** The live runs' queue, for a live run's page. */
-  readonly queue?: JobQueue;
+  /** Live runs: the queue and the saved targets, for the saved targets' and live runs' pages. */
+  readonly live?: { readonly queue: JobQueue; readonly targets: SavedTargets; readonly queued?: () => void };
 }
 
 /** The pages' Content-Security-Policy: nothing inline, nothing from elsewhere, no framing. */
@@ -57,9 +59,13 @@ const MIB = 1024 * 1024;
 const MAX_MATRIX_RUNS = 100;
 
 /** A page for a refusal or a missing page. */
-function errorPage(status: number, message: string): Html {
+function errorPage(
+  status: number,
+  message: string,
+  back: readonly [string, string] = ['Back to the targets', '/'],
+): Html {
   const title = status === 404 ? 'Not found' : status >= 500 ? 'Something went wrong' : 'Refused';
-  return page({ title }, html`<p class="alert" role="alert">${message}</p><p><a href="/">Back to the targets</a></p>`);
+  return page({ title }, html`<p class="alert" role="alert">${message}</p><p><a href="${back[1]}">${back[0]}</a></p>`);
 }
 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
@@ -69,6 +75,13 @@ export function pageRoutes(o: PageOptions): Hono {
   const log = o.log ?? ((line: string) => console.error(line));
   const limits = o.limits ?? DEFAULT_LIMITS;
   const docs = new RunDocuments(store);
+  const actions = o.live ? new LiveActions({ store, ...o.live }) : undefined;
+  /** Whether a run can be rerun from its page: undefined when it can, else why not. */
+  const rerunOf = async (runId: number): Promise<Rerun> => {
+    if (!actions) return { why: 'this hub runs no live runs' };
+    const why = await actions.whyNoRerun(runId);
+    return why ? { why: why.message.replace(/^run \d+'s target/, 'its target') } : {};
+  };
   const app = new Hono();
 
   app.use('*', async (c, next) => {
@@ -80,6 +93,8 @@ export function pageRoutes(o: PageOptions): Hono {
 
   app.onError((err, c) => {
     if (err instanceof ApiError || err instanceof IngestError)
+      return c.html(errorPage(err.status, err.message).text, err.status as ContentfulStatusCode);
+    if (err instanceof TargetInputError)
       return c.html(errorPage(err.status, err.message).text, err.status as ContentfulStatusCode);
     if (err instanceof StoreInputError) return c.html(errorPage(400, err.message).text, 400);
     log(`hub: ${c.req.method} ${c.req.path} failed: ${(err as Error)?.stack ?? String(err)}`);
@@ -129,17 +144,7 @@ export function pageRoutes(o: PageOptions): Hono {
       area: c.req.query('area') || undefined,
       q: c.req.query('q') || undefined,
     };
-    return c.html((await runPage(docs, run, target, files, filter)).text);
-  });
-
-  app.get('/live-runs/:id', async (c) => {
-    const id = intParam(c.req.param('id'), 'the live run id');
-    const job = o.queue ? await o.queue.get(id) : undefined;
-    if (!o.queue || !job) throw new ApiError(404, `no live run ${id}`);
-    const view = { ...job, judged: await o.queue.judged(id) };
-    const body = liveRunSection(view, { refreshHref: href(['live-runs', String(id)]) });
-    if (body.text.includes(LIVE_SCRIPT_PATH)) c.header('Content-Security-Policy', LIVE_PAGE_CSP);
-    return c.html(page({ title: `Live run #${id}` }, body).text);
+    return c.html((await runPage(docs, run, target, files, filter, await rerunOf(run.id))).text);
   });
 
   app.get('/runs/:id/rules/:rule', async (c) => {
@@ -147,7 +152,7 @@ export function pageRoutes(o: PageOptions): Hono {
     const d = await docs.document(run);
     if (d.kind === 'load') throw new ApiError(404, `run ${run.id} is a load run: it has scenarios, not rules`);
     const ev = ruleEvidence(d.doc, run, c.req.param('rule'));
-    return c.html(rulePage(ev, await store.target(run.targetId)).text);
+    return c.html(rulePage(ev, await store.target(run.targetId), await rerunOf(run.id)).text);
   });
 
   app.get('/compare', async (c) => {
@@ -192,6 +197,8 @@ export function pageRoutes(o: PageOptions): Hono {
     }
     return c.html(matrixPage(targets, choice, m, title).text);
   });
+
+  if (o.live) addLivePageRoutes(app, { store, token: o.token, ...o.live, liveCsp: LIVE_PAGE_CSP, errorPage });
 
   app.get('/upload', (c) => c.html(uploadPage({ enabled: Boolean(o.token) }).text));
 

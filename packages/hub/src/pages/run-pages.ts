@@ -11,6 +11,7 @@ import type { StoredFile } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { evidenceText, type Html, href, html } from './html.js';
 import { outcomeWord, page, totalsLine, verdict, when } from './layout.js';
+import { tokenField } from './page-write.js';
 
 export interface RuleFilter {
   readonly verdict?: string;
@@ -19,6 +20,24 @@ export interface RuleFilter {
 }
 
 const VERDICTS = ['PASS', 'FAIL', 'ERROR', 'WARN', 'SKIP', 'KNOWN', 'NONE'];
+
+/** Whether the run can be rerun from its pages (a conformance run of a saved target): `why` says why not. */
+export interface Rerun {
+  readonly why?: string;
+}
+
+const RERUN_FORM = 'rerun-form';
+
+/** The run page's rerun form: the token and "every FAIL"; the area table's buttons submit it too (`form=`). */
+function rerunForm(run: RunSummary, rerun: Rerun): Html {
+  if (rerun.why) return html`<p class="muted" id="rerun-note">Rerun: ${rerun.why}.</p>`;
+  return html`<h2 id="rerun-heading">Rerun</h2>
+<form class="stack" method="post" action="${href(['runs', run.id, 'rerun'])}" id="${RERUN_FORM}" aria-labelledby="rerun-heading">
+<p>A rerun is a new live run of the saved target, linked to this one. Rerun every FAIL here, one area from the area table, or one rule from its page.</p>
+${tokenField()}
+${run.totals.FAIL > 0 ? html`<button type="submit" name="fails" value="1">Rerun every FAIL (${run.totals.FAIL})</button>` : html`<p>This run has no FAIL.</p>`}
+</form>`;
+}
 
 function runFacts(run: RunSummary, target: StoredTarget | undefined, files: readonly StoredFile[]): Html {
   return html`<dl class="facts">
@@ -48,6 +67,7 @@ export function conformanceRunPage(
   files: readonly StoredFile[],
   doc: ResultsDocument,
   f: RuleFilter,
+  rerun: Rerun = { why: 'this hub runs no live runs' },
 ): Html {
   const judged = doc.coverage.judged ?? judgedCoverage(doc.rules);
   const text = (f.q ?? '').toLowerCase();
@@ -61,21 +81,26 @@ export function conformanceRunPage(
   const filtered = Boolean(f.verdict || f.area || f.q);
   const body = html`
 ${runFacts(run, target, files)}
-<p><a href="${href(['compare'], { b: run.id })}">Compare with another run</a>${
+<p>${
+    run.parentRunId === null
+      ? ''
+      : html`<a href="${href(['compare'], { a: run.parentRunId, b: run.id })}">Compare with its parent run #${run.parentRunId}</a> · `
+  }<a href="${href(['compare'], { b: run.id })}">Compare with another run</a>${
     target ? html` · <a href="${href(['matrix'], { target: target.id })}">Matrix of ${target.name}</a>` : ''
   }</p>
 <h2>Coverage</h2>
 <p id="coverage">${coverageLine(judged)}</p>
 <p>${totalsLine(run)}</p>
 ${doc.problems.length > 0 ? html`<h2>Problems</h2><ul>${doc.problems.map((p) => html`<li>${evidenceText(p)}</li>`)}</ul>` : ''}
+${rerunForm(run, rerun)}
 <h2 id="areas-heading">Areas</h2>
 <div class="scroll"><table aria-labelledby="areas-heading">
-<thead><tr><th scope="col">Area</th><th scope="col" class="num">Rules</th>${VERDICTS.map((v) => html`<th scope="col" class="num">${v}</th>`)}</tr></thead>
+<thead><tr><th scope="col">Area</th><th scope="col" class="num">Rules</th>${VERDICTS.map((v) => html`<th scope="col" class="num">${v}</th>`)}${rerun.why ? '' : html`<th scope="col">Rerun</th>`}</tr></thead>
 <tbody>${doc.areas.map(
     (a) =>
       html`<tr><th scope="row"><a href="${href(['runs', run.id], { area: a.area })}">${a.area}</a></th><td class="num">${a.rules}</td>${VERDICTS.map(
         (v) => html`<td class="num">${(a as unknown as Record<string, number>)[v] ?? 0}</td>`,
-      )}</tr>`,
+      )}${rerun.why ? '' : html`<td><button type="submit" form="${RERUN_FORM}" name="area" value="${a.area}">Rerun<span class="sr"> the area ${a.area}</span></button></td>`}</tr>`,
   )}</tbody>
 </table></div>
 <h2 id="rules-heading">Rules</h2>
@@ -176,7 +201,11 @@ ${f.replay ? html`<h4>Replay</h4><pre class="replay" tabindex="0" aria-label="re
 </section>`;
 }
 
-export function rulePage(ev: RuleEvidence, target: StoredTarget | undefined): Html {
+export function rulePage(
+  ev: RuleEvidence,
+  target: StoredTarget | undefined,
+  rerun: Rerun = { why: 'this hub runs no live runs' },
+): Html {
   const { run, rule, tests, failures } = ev;
   const body = html`
 <dl class="facts">
@@ -188,6 +217,15 @@ export function rulePage(ev: RuleEvidence, target: StoredTarget | undefined): Ht
 <dt>Documented in</dt><dd>${rule.docAnchor ?? rule.doc}</dd>
 ${rule.reason ? html`<dt>Reason</dt><dd>${evidenceText(rule.reason)}</dd>` : ''}
 </dl>
+${
+  rerun.why
+    ? html`<p class="muted" id="rerun-note">Rerun: ${rerun.why}.</p>`
+    : html`<form class="stack" method="post" action="${href(['runs', run.id, 'rerun'])}" aria-label="Rerun ${rule.id}">
+<input type="hidden" name="rule" value="${rule.id}">
+${tokenField()}
+<button type="submit">Rerun this rule</button>
+</form>`
+}
 <h2 id="tests-heading">Observations by test</h2>
 ${
   tests.length === 0
@@ -221,7 +259,10 @@ export async function runPage(
   target: StoredTarget | undefined,
   files: readonly StoredFile[],
   f: RuleFilter,
+  rerun?: Rerun,
 ): Promise<Html> {
   const d = await docs.document(run);
-  return d.kind === 'load' ? loadRunPage(run, target, files, d.doc) : conformanceRunPage(run, target, files, d.doc, f);
+  return d.kind === 'load'
+    ? loadRunPage(run, target, files, d.doc)
+    : conformanceRunPage(run, target, files, d.doc, f, rerun);
 }
