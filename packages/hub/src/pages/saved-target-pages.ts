@@ -91,9 +91,10 @@ function targetForm(o: {
   readonly password?: SavedTarget['password'];
   readonly button: string;
   readonly idPrefix: string;
+  readonly labelledBy: string;
 }): Html {
   const editing = o.password !== undefined;
-  return html`<form class="stack" method="post" action="${o.action}">
+  return html`<form class="stack" method="post" action="${o.action}" aria-labelledby="${o.labelledBy}">
 ${FIELDS.slice(0, 2).map((x) => html`<div class="field">${fieldControl(x, o.values[x.name], o.idPrefix)}</div>`)}
 <div class="field"><label for="${o.idPrefix}-authKind">Authentication</label><select id="${o.idPrefix}-authKind" name="authKind">${AUTH_KINDS.map(
     (k) => html`<option value="${k}">${k === 'basic' ? 'HTTP Basic (user and password)' : k}</option>`,
@@ -130,7 +131,7 @@ ${
 }
 <h2 id="save-heading">Save a target</h2>
 ${alert(o.error)}
-${targetForm({ action: '/saved-targets', values: o.values ?? {}, button: 'Save the target', idPrefix: 'new' })}`;
+${targetForm({ action: '/saved-targets', values: o.values ?? {}, button: 'Save the target', idPrefix: 'new', labelledBy: 'save-heading' })}`;
   return page({ title: 'Saved targets', nav: 'saved' }, body);
 }
 
@@ -207,6 +208,7 @@ ${targetForm({
   password: t.password,
   button: 'Save the changes',
   idPrefix: 'edit',
+  labelledBy: 'edit-heading',
 })}
 <h2 id="delete-heading">Delete</h2>
 ${err('delete')}
