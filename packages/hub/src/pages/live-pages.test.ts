@@ -345,6 +345,11 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
       expect(JSON.parse((await get('/api/v1/live-runs')).body).liveRuns.length).toBe(before);
     });
 
+    it("a saved target's history links its page, where runs start; another target's does not", async () => {
+      expect((await get(`/targets/${target}`)).body).toContain(`<a href="/saved-targets/${target}">Start a run</a>`);
+      expect((await get(`/targets/${f.hostileTarget}`)).body).not.toContain('Start a run');
+    });
+
     it('a run of a target that is not saved says so instead of a rerun form', async () => {
       const { body } = await get(`/runs/${f.hostile}`);
       expect(body).not.toContain('id="rerun-form"');

@@ -121,12 +121,17 @@ export function pageRoutes(o: PageOptions): Hono {
     const kind = c.req.query('kind');
     return c.html(
       (
-        await historyPage(store, target, {
-          kind: kind === 'conformance' || kind === 'load' ? kind : undefined,
-          profile: c.req.query('profile') || undefined,
-          build: c.req.query('build') || undefined,
-          label: c.req.query('label') || undefined,
-        })
+        await historyPage(
+          store,
+          target,
+          {
+            kind: kind === 'conformance' || kind === 'load' ? kind : undefined,
+            profile: c.req.query('profile') || undefined,
+            build: c.req.query('build') || undefined,
+            label: c.req.query('label') || undefined,
+          },
+          Boolean(await o.live?.targets.get(target.id)),
+        )
       ).text,
     );
   });

@@ -183,14 +183,14 @@ ${err('conform')}
 <label>Profile <select name="profile">${PROFILES.map(
     (p) => html`<option value="${p}"${(s.profile ?? 'gate') === p ? html` selected` : ''}>${p}</option>`,
   )}</select></label>
-<label>Only these rules (optional: rule ids or globs such as <code>REST.VERSION.*</code>, separated by commas or spaces) <input name="only" value="${s.only ?? ''}" maxlength="4000"></label>
+<label><span>Only these rules (optional: rule ids or globs such as <code>REST.VERSION.*</code>, separated by commas or spaces)</span> <input name="only" value="${s.only ?? ''}" maxlength="4000"></label>
 ${tokenField()}
 <button type="submit">Start conform</button>
 </form>
 <h2 id="load-heading">Start a load run</h2>
 ${err('load')}
 <form class="stack" method="post" action="${href(['saved-targets', t.id, 'load'])}" aria-labelledby="load-heading">
-<label>Scenario (a name from <code>erpcert load --list</code>) <input name="scenario" value="${s.scenario ?? ''}" required pattern="[a-z0-9-]{1,80}" maxlength="80"></label>
+<label><span>Scenario (a name from <code>erpcert load --list</code>)</span> <input name="scenario" value="${s.scenario ?? ''}" required pattern="[a-z0-9-]{1,80}" maxlength="80"></label>
 <label>Engine <select name="engine">${ENGINES.map(
     (e) => html`<option value="${e}"${(s.engine ?? 'autocannon') === e ? html` selected` : ''}>${e}</option>`,
   )}</select></label>

@@ -42,11 +42,14 @@ export async function historyPage(
   store: HubStore,
   target: { id: number; name: string; url: string; embedded: boolean },
   q: HistoryQuery,
+  /** The target is saved in the hub: its page starts live runs. */
+  saved = false,
 ): Promise<Html> {
   const runs = await store.targetRuns(target.id, { ...q, limit: HISTORY_LIMIT });
   const filtered = Boolean(q.kind || q.profile || q.build || q.label);
   const body = html`
 <p>${target.embedded ? 'The embedded reference server' : target.url} ·
+${saved ? html`<a href="${href(['saved-targets', target.id])}">Start a run</a> ·` : ''}
 <a href="${href(['matrix'], { target: target.id })}">Rule matrix</a> ·
 <a href="${href(['targets', target.id, 'trends'])}">Load trends</a></p>
 <form class="filters" method="get" action="${href(['targets', target.id])}" role="search" aria-label="Filter the runs">
