@@ -41,8 +41,9 @@ export const hub: Command = {
   details: [
     `Publishing needs a token: start the hub with ${TOKEN_ENV} set to a secret, and publish with the same value`,
     '(erpcert publish DIR --hub URL, or conform and load with --publish URL). Reading the API is open for now.',
-    'Live runs: save a target (POST /api/v1/saved-targets) and start conform or load runs against it; they are',
-    "queued in the database and executed by this hub's worker pool (the erpcert bin in a child process). Saved",
+    'Live runs: save a target (the Saved targets page, or POST /api/v1/saved-targets), then start, cancel and',
+    'rerun conform or load runs from its pages or the API; they are queued in the database and executed by this',
+    "hub's worker pool (the erpcert bin in a child process). Saved",
     'passwords are encrypted with a key from ERPCERT_HUB_SECRET (without it, none is saved). Several hubs on one',
     'PostgreSQL share the queue. The API is described by packages/hub/hub.openapi.yaml.',
   ].join('\n'),

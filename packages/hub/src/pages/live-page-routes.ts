@@ -6,6 +6,7 @@
  * its message and what was typed (never a password or the token).
  */
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, intParam } from '../api/api-error.js';
 import type { JobQueue } from '../live/job-queue.js';
@@ -50,9 +51,18 @@ const STARTS = ['profile', 'only', 'scenario', 'engine', 'durationSeconds'] as c
 /** A whole number typed in a form as a number; anything else as typed, for the validator to refuse with its words. */
 const wholeNumber = (v: string | undefined): unknown => (v !== undefined && /^\d{1,9}$/.test(v) ? Number(v) : v);
 
+/** The largest form these pages read (a target's settings, a list of rules): far more than any of them needs. */
+export const MAX_FORM_BYTES = 64 * 1024;
+
 /** Adds the live pages' routes to the pages' app (its error handler and security headers apply). */
 export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
   const { queue, targets } = o;
+  const small = bodyLimit({
+    maxSize: MAX_FORM_BYTES,
+    onError: (c) =>
+      c.html(o.errorPage(413, `the form is larger than the hub reads (${MAX_FORM_BYTES} bytes)`).text, 413),
+  });
+  for (const path of ['/saved-targets', '/saved-targets/*', '/live-runs/*', '/runs/:id/rerun']) app.post(path, small);
   const actions = new LiveActions(o);
   const savedOr404 = (raw: string | undefined) => targets.getOrThrow(intParam(raw, 'the target id'));
 

@@ -128,6 +128,18 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
       },
     );
 
+    it('refuses a form larger than the pages read (413), saving nothing', async () => {
+      const before = (await get('/api/v1/saved-targets')).body;
+      const { res, body } = await post('/saved-targets', {
+        url: 'http://big.test',
+        name: 'x'.repeat(70_000),
+        token: TOKEN,
+      });
+      expect(res.status).toBe(413);
+      expect(body).toMatch(/the form is larger than the hub reads \(65536 bytes\)/);
+      expect((await get('/api/v1/saved-targets')).body).toBe(before);
+    });
+
     it('shows a refused form again with what was typed, but never the password', async () => {
       const { body } = await post('/saved-targets', {
         url: 'http://z.test',
