@@ -184,6 +184,21 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       expect(SECOND_VERDICTS['REST.VERSION.PATH']).toBe('FAIL');
     });
 
+    it('compares two load runs: p95 where both recorded it, a note where one did not', async () => {
+      const [noP95, withP95, alsoP95] = [0, 1, 2].map((i) => f.loads[i]);
+      expect([LOAD_P95[0], LOAD_P95[1], LOAD_P95[2]]).toEqual([null, 15, 13]);
+      const both = (await get(`/compare?a=${withP95}&b=${alsoP95}`)).body;
+      expect(both).toContain(
+        '<tr><th scope="row">transactions</th><td>latencyMs.p95</td><td class="num">15</td><td class="num">13</td><td class="num">-13.3 %</td><td>better</td><td>yes</td></tr>',
+      );
+      expect(both).not.toContain('p95 not recorded');
+      const older = (await get(`/compare?a=${noP95}&b=${withP95}`)).body;
+      expect(older).not.toContain('<td>latencyMs.p95</td>');
+      expect(older).toContain(
+        '<li>p95 not recorded in the old run (erpcert 0.1.0 did not measure it): not compared for transactions</li>',
+      );
+    });
+
     const refused: [string, () => string, number, RegExp][] = [
       ['runs of two kinds', () => `/compare?a=${f.first}&b=${f.loads[0]}`, 400, /compare two of one kind/],
       ['a run that is not there', () => `/compare?a=${f.first}&b=999999`, 404, /there is no run 999999/],
