@@ -3,6 +3,7 @@
 import type { Latency } from '@erpcert/load-k6';
 import autocannon from 'autocannon';
 import type { CheckFailure } from './checks.js';
+import { LatencyHistogram } from './latency-histogram.js';
 
 /** Per-connection state a request sequence keeps between its requests (autocannon's `context`). */
 export type RequestContext = Record<string, unknown>;
@@ -34,7 +35,7 @@ export interface RunMeasurement {
   readonly errors: number;
   /** The most frequent failure reasons with their counts. */
   readonly failures: readonly { readonly reason: string; readonly count: number }[];
-  /** autocannon's HDR latency histogram (2xx responses), in ms. */
+  /** Percentiles of every response's time, in ms, from an HDR histogram built as autocannon's (latency-histogram.ts). */
   readonly latencyMs: Latency;
   /** Sum of the response times of all responses, ms. */
   readonly responseMsTotal: number;
@@ -192,7 +193,9 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
     sampleInt: 100,
   });
   instance = run;
+  const latency = new LatencyHistogram();
   run.on('response', (_client: unknown, _status: number, resBytes: number, responseTime: number) => {
+    latency.record(responseTime);
     responses++;
     bytes += resBytes;
     responseMsTotal += responseTime;
@@ -210,9 +213,12 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
   plan.signal?.addEventListener('abort', stop, { once: true });
   if (plan.signal?.aborted) stop();
   let result: autocannon.Result;
+  let latencyMs: Latency;
   try {
     result = await run;
+    latencyMs = latency.latency();
   } finally {
+    latency.destroy();
     clearTimeout(timer);
     clearTimeout(windowTimer);
     plan.signal?.removeEventListener('abort', stop);
@@ -232,12 +238,7 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
       .sort((a, b) => b[1] - a[1])
       .slice(0, 5)
       .map(([reason, count]) => ({ reason, count })),
-    latencyMs: {
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      max: result.latency.max,
-    },
+    latencyMs,
     responseMsTotal: round2(responseMsTotal),
     bytes,
     responses,

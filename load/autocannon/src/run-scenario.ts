@@ -8,6 +8,7 @@ import {
   type ReadFigure,
   scenarios,
 } from '@erpcert/load-k6';
+import { NO_LATENCY } from './latency-histogram.js';
 import { connectionsFor, type RunMeasurement, runPlan, type ScenarioRequest } from './open-model.js';
 import { DEFAULT_INFO_RATES, LoadConfigError, type LoadRunOptions, READ_BATCH } from './options.js';
 import { saturate } from './saturation.js';
@@ -27,7 +28,6 @@ import { judge, judgeSaturation } from './verdict.js';
 export type CatalogueScenario = (typeof scenarios)[number];
 
 const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
-const noLatency = { p50: 0, p90: 0, p99: 0, max: 0 };
 
 /** A run tag for the records a load run creates: `erpcert-load-<8 hex>`. */
 export function newLoadRunTag(): string {
@@ -168,7 +168,7 @@ async function readScenario(c: RunContext): Promise<LoadScenarioResult> {
     read: worst,
     reads,
     ...(worst.records > 0 ? { bytesPerRecord: round(worst.bytes / worst.records, 1) } : {}),
-    latencyMs: main && main.responses > 0 ? main.latencyMs : noLatency,
+    latencyMs: main && main.responses > 0 ? main.latencyMs : NO_LATENCY,
     requests: measured.reduce((n, m) => n + m.sent, 0),
     errors,
     droppedIterations: 0,
@@ -210,7 +210,7 @@ async function rateScenario(c: RunContext): Promise<LoadScenarioResult> {
     offeredRate: rate,
     achievedRate,
     ...(created && m.responses > 0 ? { bytesPerRecord: round(m.bytes / m.responses, 1) } : {}),
-    latencyMs: m.responses > 0 ? m.latencyMs : noLatency,
+    latencyMs: m.responses > 0 ? m.latencyMs : NO_LATENCY,
     requests: m.sent,
     errors: m.errors,
     droppedIterations: m.dropped,

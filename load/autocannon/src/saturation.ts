@@ -1,5 +1,6 @@
 import { type Latency, type SaturationLimit, type SaturationStep, StepPlan } from '@erpcert/load-k6';
 import { measureGenerator } from './generator-load.js';
+import { NO_LATENCY } from './latency-histogram.js';
 import { connectionsFor, runPlan, type ScenarioRequest } from './open-model.js';
 import type { SaturationOptions } from './options.js';
 
@@ -44,7 +45,7 @@ export async function saturate(plan: SaturationPlan): Promise<SaturationCurve> {
   const steps = new StepPlan(o, 'autocannon');
   let requests = 0;
   let seconds = 0;
-  let latencyMs: Latency = { p50: 0, p90: 0, p99: 0, max: 0 };
+  let latencyMs: Latency = NO_LATENCY;
   let top = 0;
   for (let i = 0, rate = steps.next(); rate !== undefined && !plan.signal?.aborted; i++, rate = steps.next()) {
     const sequence = plan.sequence(rate * o.stageSeconds, i);

@@ -52,9 +52,9 @@ export function markdownReport(result: LoadScenarioResult, documented: Documente
     '| --- | --- | --- | --- | --- | --- | --- |',
     `| ${result.requests} | ${result.errors} | ${result.droppedIterations} | ${result.checks?.passes ?? 'n/a'} | ${result.checks?.fails ?? 'n/a'} | ${result.bytesPerRecord ?? 'n/a'} | ${num(result.durationSeconds)} |`,
     '',
-    '| Latency (ms) | p50 | p90 | p99 | max |',
-    '| --- | --- | --- | --- | --- |',
-    `| per request | ${num(result.latencyMs.p50)} | ${num(result.latencyMs.p90)} | ${num(result.latencyMs.p99)} | ${num(result.latencyMs.max)} |`,
+    '| Latency (ms) | p50 | p90 | p95 | p99 | max |',
+    '| --- | --- | --- | --- | --- | --- |',
+    `| per request | ${num(result.latencyMs.p50)} | ${num(result.latencyMs.p90)} | ${num(result.latencyMs.p95)} | ${num(result.latencyMs.p99)} | ${num(result.latencyMs.max)} |`,
   ];
   if (result.reads !== undefined && result.reads.length > 0) {
     lines.push(

@@ -28,11 +28,12 @@ const round = (value: number, digits = 3): number => {
   return Math.round(value * f) / f;
 };
 
-/** p50/p90/p99/max of a trend in milliseconds (0 when it has no samples). */
+/** p50/p90/p95/p99/max of a trend in milliseconds (0 when it has no samples). */
 export function latencyOf(data: K6SummaryData, metric: string): Latency {
   return {
     p50: round(stat(data, metric, 'med') ?? stat(data, metric, 'p(50)') ?? 0),
     p90: round(stat(data, metric, 'p(90)') ?? 0),
+    p95: round(stat(data, metric, 'p(95)') ?? 0),
     p99: round(stat(data, metric, 'p(99)') ?? 0),
     max: round(stat(data, metric, 'max') ?? 0),
   };

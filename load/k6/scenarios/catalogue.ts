@@ -84,6 +84,7 @@ export type ScenarioName = (typeof scenarios)[number]['name'];
 export interface Latency {
   readonly p50: number;
   readonly p90: number;
+  readonly p95: number;
   readonly p99: number;
   readonly max: number;
 }

@@ -48,6 +48,8 @@ describe('arrival-rate options (open model)', () => {
       maxVUs: 42,
       gracefulStop: '11s',
     });
+    // the result reads p50 (med), p90, p95 and p99 from the summary: k6 must be asked for each
+    expect(options.summaryTrendStats).toEqual(expect.arrayContaining(['med', 'p(90)', 'p(95)', 'p(99)', 'max']));
     expect(rateOptions(plan, { ...settings, maxVUs: 3 }, 1).scenarios?.invoices).toMatchObject({
       maxVUs: 3,
       preAllocatedVUs: 3,

@@ -13,7 +13,7 @@ const slowInvoices: LoadScenarioResult = {
   engine: 'k6',
   offeredRate: 4,
   achievedRate: 2,
-  latencyMs: { p50: 480, p90: 500, p99: 510, max: 520 },
+  latencyMs: { p50: 480, p90: 500, p95: 505, p99: 510, max: 520 },
   requests: 20,
   errors: 0,
   droppedIterations: 20,
@@ -79,6 +79,12 @@ describe('Markdown of a run', () => {
     expect(md).toContain('| Scenario | Documented | Measured | Ratio | Verdict |');
     expect(md).toContain('| invoices | 3 to 4/s | 2/s | 0.667 | fail |');
     expect(md).toContain('| `dropped_iterations count==0` | no dropped <iteration> & "rate" | NO |');
+  });
+
+  it('gives the latency at p50, p90, p95, p99 and max', () => {
+    const md = markdownReport(slowInvoices, documentedFigure('invoices'));
+    expect(md).toContain('| Latency (ms) | p50 | p90 | p95 | p99 | max |');
+    expect(md).toContain('| per request | 480 | 500 | 505 | 510 | 520 |');
   });
 
   it('gives reads as seconds against the documented seconds (ratio > 1: faster than documented)', () => {

@@ -14,7 +14,7 @@ const counter = (count: number, thresholds?: Record<string, boolean>): K6Metric 
 const trend = (p99: number): K6Metric => ({
   type: 'trend',
   contains: 'time',
-  values: { med: p99 / 4, 'p(90)': p99 / 2, 'p(99)': p99, max: p99 * 2, count: 10 },
+  values: { med: p99 / 4, 'p(90)': p99 / 2, 'p(95)': (p99 * 3) / 4, 'p(99)': p99, max: p99 * 2, count: 10 },
 });
 const checks = (passes: number, fails: number): K6Metric => ({
   type: 'rate',
@@ -43,7 +43,7 @@ describe('computeResult, rate scenarios (record-rest-api.md §8)', () => {
       }),
     );
     expect(result).toMatchObject({ verdict: 'pass', achievedRate: 4, offeredRate: 4, requests: 40, errors: 0 });
-    expect(result.latencyMs).toEqual({ p50: 2, p90: 4, p99: 8, max: 16 });
+    expect(result.latencyMs).toEqual({ p50: 2, p90: 4, p95: 6, p99: 8, max: 16 });
   });
 
   it('fails below 3/s and names the figure', () => {

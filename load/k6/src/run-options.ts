@@ -165,7 +165,7 @@ export function failedResult(scenario: ScenarioName, reason: string, durationSec
   return {
     scenario,
     engine: 'k6',
-    latencyMs: { p50: 0, p90: 0, p99: 0, max: 0 },
+    latencyMs: { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 },
     requests: 0,
     errors: 0,
     droppedIterations: 0,

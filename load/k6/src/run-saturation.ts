@@ -43,7 +43,7 @@ export async function runK6Saturation(options: K6ScenarioOptions, sat: Saturatio
   let requests = 0;
   let seconds = 0;
   let top = 0;
-  let latencyMs = { p50: 0, p90: 0, p99: 0, max: 0 };
+  let latencyMs = { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 };
   let checks = { passes: 0, fails: 0 };
   let failure: string | undefined;
   for (let i = 0, rate = plan.next(); rate !== undefined && !options.signal?.aborted; i++, rate = plan.next()) {

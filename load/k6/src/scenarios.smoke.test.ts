@@ -30,8 +30,11 @@ function expectResultShape(value: unknown, scenario: ScenarioName): asserts valu
   for (const key of ['requests', 'errors', 'droppedIterations', 'durationSeconds'] as const) {
     expect(Number.isFinite(r[key]), key).toBe(true);
   }
-  for (const key of ['p50', 'p90', 'p99', 'max'] as const) expect(Number.isFinite(r.latencyMs[key]), key).toBe(true);
+  for (const key of ['p50', 'p90', 'p95', 'p99', 'max'] as const)
+    expect(Number.isFinite(r.latencyMs[key]), key).toBe(true);
   expect(r.latencyMs.p50).toBeLessThanOrEqual(r.latencyMs.max);
+  expect(r.latencyMs.p90).toBeLessThanOrEqual(r.latencyMs.p95);
+  expect(r.latencyMs.p95).toBeLessThanOrEqual(r.latencyMs.p99);
 }
 
 /** A stepped invoices run through runK6Scenario (one k6 process per step). */

@@ -37,7 +37,7 @@ writeReports(now, join(root, 'reports', 'new'), { docsBase: '', masker: new Mask
 writeLoadReports(sampleLoadRun(), join(root, 'load-old'));
 const slower = structuredClone(sampleLoadRun());
 Object.assign(slower.scenarios.find((e) => e.scenario === 'transactions')!, {
-  latencyMs: { p50: 6, p90: 11, p99: 60, max: 80 },
+  latencyMs: { p50: 6, p90: 11, p95: 14, p99: 60, max: 80 },
   verdict: 'fail',
 });
 writeLoadReports(slower, join(root, 'load-new'));
@@ -79,6 +79,21 @@ describe('erpcert report diff, load', () => {
     expect(r.stdout).toMatch(/transactions\s+pass\s+fail/);
     expect(r.stdout).toMatch(/transactions\s+latencyMs\.p99\s+19\s+60\s+\+215\.8 %\s+±10 %\s+worse/);
     expect(r.stdout).not.toMatch(/latencyMs\.p50/);
+    expect(r.stdout).not.toMatch(/not recorded/);
+  });
+
+  it('against a folder of an erpcert that did not measure p95: p95 not recorded, never compared with 0', async () => {
+    const older = JSON.parse(readFileSync(join(root, 'load-old', 'results.json'), 'utf8'));
+    for (const s of older.scenarios) delete s.latencyMs.p95;
+    mkdirSync(join(root, 'load-before-p95'), { recursive: true });
+    writeFileSync(join(root, 'load-before-p95', 'results.json'), JSON.stringify(older));
+    const r = await report(['diff', 'load-before-p95', 'load-new']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /p95 not recorded in the old run \(erpcert [^)]+ did not measure it\): not compared for invoices, /,
+    );
+    expect(r.stdout).toMatch(/transactions\s+latencyMs\.p99\s+19\s+60/);
+    expect(r.stdout).not.toMatch(/latencyMs\.p95/);
   });
 });
 

@@ -23,7 +23,7 @@ describe('compareWithBaseline', () => {
     const before = sampleLoadRun();
     const now = structuredClone(sampleLoadRun().scenarios).filter((e) => e.scenario !== 'sync');
     const tx = now.find((e) => e.scenario === 'transactions')!;
-    Object.assign(tx, { achievedRate: 9, latencyMs: { ...tx.latencyMs, p99: 38 } });
+    Object.assign(tx, { achievedRate: 9, latencyMs: { ...tx.latencyMs, p95: 28, p99: 38 } });
     const b = compareWithBaseline(now, before, 'reports/load/old');
     const get = (scenario: string, figure: string) =>
       b.changes.find((c) => c.scenario === scenario && c.figure === figure);
@@ -39,6 +39,12 @@ describe('compareWithBaseline', () => {
       direction: 'worse',
       change: 1,
     });
+    expect(get('transactions', 'latencyMs.p95')).toMatchObject({
+      before: 14,
+      after: 28,
+      direction: 'worse',
+      change: 1,
+    });
     expect(get('read-raw', 'read.seconds')).toMatchObject({ direction: 'same' });
     expect(get('invoices', 'saturation.best')).toMatchObject({ before: 171.5, after: 171.5 });
     expect(b.onlyThere).toEqual(['sync']);
@@ -46,6 +52,14 @@ describe('compareWithBaseline', () => {
     const text = baselineText(b);
     expect(text).toContain('Change against the baseline reports/load/old');
     expect(text).toMatch(/transactions\s+achievedRate\s+10\s+9\s+-10 %\s+worse/);
+  });
+
+  it('a baseline of an erpcert that did not measure p95: p95 is not compared (no change from 0), the rest is', () => {
+    const before = structuredClone(sampleLoadRun());
+    for (const e of before.scenarios) delete (e.latencyMs as { p95?: number }).p95;
+    const b = compareWithBaseline(sampleLoadRun().scenarios, before, 'reports/load/old');
+    expect(b.changes.filter((c) => c.figure === 'latencyMs.p95')).toEqual([]);
+    expect(b.changes.filter((c) => c.figure === 'latencyMs.p99')).toHaveLength(6);
   });
 
   it('saturation best is the best clean step', () => {

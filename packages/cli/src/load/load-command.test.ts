@@ -108,6 +108,12 @@ describe('erpcert load as a process', () => {
       const html = readFileSync(join(out, 'report.html'), 'utf8');
       expect(html).toContain('class="saturation-chart"');
       expect(r.out).toMatch(/invoices\s+3 to 4 per second\s+4\/s checked \(offered 4\/s\)\s+1\.33x\s+pass/);
+      // p95 measured by either engine, in order among the other percentiles, and printed
+      const latency = doc.scenarios[0]!.latencyMs;
+      expect(latency.p95).toEqual(expect.any(Number));
+      expect(latency.p90).toBeLessThanOrEqual(latency.p95!);
+      expect(latency.p95).toBeLessThanOrEqual(latency.p99);
+      expect(r.out).toMatch(/Scenario\s+Requests\s+p50 ms\s+p90 ms\s+p95 ms\s+p99 ms\s+max ms/);
       // what stopped the steps, with the evidence, in all three report files
       const v = doc.scenarios[0]!.saturationVerdict!;
       expect(v.limitedBy).toMatch(/^(target|generator|step-limit)$/);
@@ -206,7 +212,9 @@ describe('erpcert load against a target', () => {
     expect(r.out).toContain('Change against the baseline base-1 '); // relative to the working folder: no local path
     expect(r.out).toMatch(/transactions\s+achievedRate\s+10\s+10\s+0 %\s+same/);
     const doc = results(second);
-    expect(doc.baseline?.changes.map((c) => c.figure)).toContain('latencyMs.p99');
+    expect(doc.baseline?.changes.map((c) => c.figure)).toEqual(
+      expect.arrayContaining(['latencyMs.p95', 'latencyMs.p99']),
+    );
     expect(readFileSync(join(second, 'report.html'), 'utf8')).toContain('id="baseline"');
   }, 60_000);
 

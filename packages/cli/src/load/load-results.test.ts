@@ -21,6 +21,7 @@ describe('results.json and load-results.schema.json', () => {
   const broken: [string, (doc: JsonFixture) => void, string][] = [
     ['a verdict the schema does not know', (d) => (d.scenarios[0].verdict = 'ok'), '/scenarios/0/verdict'],
     ['a missing latency percentile', (d) => delete d.scenarios[1].latencyMs.p99, '/scenarios/1/latencyMs'],
+    ['a negative p95', (d) => (d.scenarios[1].latencyMs.p95 = -1), '/scenarios/1/latencyMs/p95'],
     ['an unknown scenario', (d) => (d.scenarios[2].scenario = 'deletes'), '/scenarios/2/scenario'],
     ['an exit code outside 0-2', (d) => (d.run.exitCode = 3), '/run/exitCode'],
     ['a wrong schema id', (d) => (d.schema = 'erpcert-load-results/2'), '/schema'],
@@ -97,6 +98,34 @@ describe('results.json and load-results.schema.json', () => {
       expect(readFileSync(f, 'utf8')).not.toContain('s3cret-Pw');
       expect(readFileSync(f, 'utf8')).toContain('***');
     }
+  });
+
+  it('shows p95 beside p50, p90 and p99 in summary.md and report.html', () => {
+    const written = writeLoadReports(sampleLoadRun(), join(dir, 'run-p95'));
+    const md = readFileSync(written.summary, 'utf8');
+    expect(md).toContain('| Scenario | Requests | p50 ms | p90 ms | p95 ms | p99 ms | max ms |');
+    expect(md).toContain('| transactions | 100 | 6 | 11 | 14 | 19 | 25 |');
+    const html = readFileSync(written.html, 'utf8');
+    expect(html).toContain('<th class="n">p95 ms</th>');
+    expect(html).toContain(
+      '<tr data-scenario="transactions"><td>transactions</td><td class="n">100</td><td class="n">6</td><td class="n">11</td><td class="n">14</td><td class="n">19</td>',
+    );
+  });
+
+  it('reads a run of an erpcert that did not measure p95: valid, and its p95 is "not recorded", never 0', () => {
+    const older = structuredClone(sampleLoadRun()) as JsonFixture;
+    for (const s of older.scenarios) delete s.latencyMs.p95;
+    expect(validateLoadResults(older)).toEqual({ valid: true, errors: [] });
+    const out = join(dir, 'run-before-p95');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'results.json'), JSON.stringify(older));
+    const back = readLoadRun(out);
+    expect(back.scenarios[1]!.latencyMs.p95).toBeUndefined();
+    const written = writeLoadReports(back, join(dir, 'run-before-p95-again'));
+    const md = readFileSync(written.summary, 'utf8');
+    expect(md).toContain('| transactions | 100 | 6 | 11 | not recorded | 19 | 25 |');
+    expect(md).not.toMatch(/\| transactions \| 100 \| 6 \| 11 \| 0 \|/);
+    expect(readFileSync(written.html, 'utf8')).toContain('<td class="n">11</td><td class="n">not recorded</td>');
   });
 
   it('readLoadRun refuses a folder without results.json, a conformance run and a broken document', () => {

@@ -200,7 +200,7 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
       say(`[${i + 1}/${s.scenarios.length}] ${name} (${catalogueEntry(name).title}) on ${choice.engine}`);
       const options: LoadRunOptions = { ...base, scenario: name };
       const main = await runOne(choice.engine, options, s, say, problems);
-      let stepped: LoadScenarioResult | undefined;
+      let stepped: LoadScenarioResult | LoadScenarioEntry | undefined;
       const sat = saturate && main.verdict !== 'fail' ? saturationFor(name, s, base) : undefined;
       if (sat && !abort.signal.aborted) {
         say(
@@ -280,7 +280,7 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
       );
     if (entries.length > 0) {
       out.write(
-        `\n${tableText(verdictTable(doc), [0, 1, 2, 3, 4])}\n\n${tableText(latencyTable(doc), [0, 1, 2, 3, 4, 5])}\n`,
+        `\n${tableText(verdictTable(doc), [0, 1, 2, 3, 4])}\n\n${tableText(latencyTable(doc), [0, 1, 2, 3, 4, 5, 6])}\n`,
       );
       for (const e of entries.filter((x) => x.verdict === 'fail')) out.write(`\nFAIL ${e.scenario}: ${e.reason}\n`);
       for (const e of entries.filter((x) => x.saturationVerdict))

@@ -11,7 +11,7 @@ function withTransactions(fields: Record<string, unknown>): LoadRunDocument {
 }
 const figure = (d: ReturnType<typeof diffLoad>, name: string) =>
   d.figures.find((f) => f.scenario === 'transactions' && f.figure === name)!;
-const latency = (p99: number) => ({ p50: 6, p90: 11, p99, max: 40 });
+const latency = (p99: number, p95 = 14) => ({ p50: 6, p90: 11, p95, p99, max: 40 });
 
 describe('diffLoad', () => {
   it('the same run twice: nothing moved, no verdict changed', () => {
@@ -43,6 +43,27 @@ describe('diffLoad', () => {
     expect(
       figure(diffLoad(sampleLoadRun(), withTransactions({ latencyMs: latency(38) })), 'latencyMs.p99'),
     ).toMatchObject({ moved: true, direction: 'worse' });
+  });
+
+  it('p95 is compared like the other times: 14 -> 15 ms stays, 14 -> 30 ms moved (worse)', () => {
+    expect(
+      figure(diffLoad(sampleLoadRun(), withTransactions({ latencyMs: latency(19, 15) })), 'latencyMs.p95'),
+    ).toMatchObject({ before: 14, after: 15, moved: false });
+    expect(
+      figure(diffLoad(sampleLoadRun(), withTransactions({ latencyMs: latency(19, 30) })), 'latencyMs.p95'),
+    ).toMatchObject({ before: 14, after: 30, moved: true, direction: 'worse' });
+  });
+
+  it('a run of an erpcert that did not measure p95: p95 not compared, and a note says it was not recorded', () => {
+    const older = structuredClone(sampleLoadRun());
+    for (const e of older.scenarios) delete (e.latencyMs as { p95?: number }).p95;
+    const d = diffLoad({ ...older, tool: { ...older.tool, version: '0.0.9' } }, sampleLoadRun());
+    expect(d.figures.filter((f) => f.figure === 'latencyMs.p95')).toEqual([]);
+    expect(d.figures.filter((f) => f.figure === 'latencyMs.p99')).toHaveLength(6);
+    expect(d.notes).toEqual([
+      'p95 not recorded in the old run (erpcert 0.0.9 did not measure it): not compared for invoices, transactions, read-raw, read-fields, sync, portal-mix',
+    ]);
+    expect(diffLoad(sampleLoadRun(), sampleLoadRun()).notes).toEqual([]);
   });
 
   it('errors: zero to some always moved; some to more only beyond 3*sqrt(old+new)', () => {

@@ -267,12 +267,19 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     expect(columnIds).not.toContain(run1);
   });
 
-  it('GET /api/v1/targets/{id}/load-trends: throughput and latency per scenario over builds, with the documented figure', async () => {
-    for (const [i, rate] of [8, 11].entries()) {
+  it('GET /api/v1/targets/{id}/load-trends: throughput and p95 per scenario over builds, with the documented figure', async () => {
+    // L0 by an erpcert that did not measure p95, L1 with p95 17 ms
+    const runs: [number, number | null][] = [
+      [8, null],
+      [11, 17],
+    ];
+    for (const [i, [rate, p95]] of runs.entries()) {
       const res = await post(
         zipPost(
           zipFiles(
-            loadFolderFiles(sampleLoad({ rate, url: 'http://load.example', startedAt: `2026-11-2${i}T00:00:00.000Z` })),
+            loadFolderFiles(
+              sampleLoad({ rate, p95, url: 'http://load.example', startedAt: `2026-11-2${i}T00:00:00.000Z` }),
+            ),
           ),
           `?build=L${i}`,
         ),
@@ -290,6 +297,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
       ['L1', 11],
     ]);
     expect(tx.points[0]).toMatchObject({ p90Ms: 11, p99Ms: 19, knee: 229, limitedBy: 'target' });
+    expect(tx.points.map((p: { p95Ms: number | null }) => p.p95Ms)).toEqual([null, 17]);
   });
 
   it('GET /api/v1/compare: two load runs by report diff, never a load run against a conformance run', async () => {

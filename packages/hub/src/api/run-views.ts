@@ -123,6 +123,9 @@ export async function ruleMatrix(store: HubStore, columns: readonly RunSummary[]
   };
 }
 
+/** What the pages show for the p95 of a load run of an erpcert that did not measure it (never 0). */
+export const P95_NOT_RECORDED = 'not recorded';
+
 export interface TrendPoint {
   readonly run: number;
   readonly build: string | null;
@@ -132,6 +135,8 @@ export interface TrendPoint {
   readonly throughput: number | null;
   readonly p50Ms: number;
   readonly p90Ms: number;
+  /** Null where the run did not record p95 (an erpcert before p95). */
+  readonly p95Ms: number | null;
   readonly p99Ms: number;
   readonly readSeconds: number | null;
   readonly knee: number | null;
@@ -174,6 +179,7 @@ export async function loadTrends(
         throughput: f.throughput,
         p50Ms: f.p50_ms,
         p90Ms: f.p90_ms,
+        p95Ms: f.p95_ms ?? null,
         p99Ms: f.p99_ms,
         readSeconds: f.read_seconds,
         knee: f.knee,

@@ -195,6 +195,7 @@ function load(
       throughput: s.achievedRate ?? null,
       p50_ms: s.latencyMs.p50,
       p90_ms: s.latencyMs.p90,
+      p95_ms: s.latencyMs.p95 ?? null,
       p99_ms: s.latencyMs.p99,
       read_seconds: s.read?.seconds ?? null,
       documented: s.comparison.documented,

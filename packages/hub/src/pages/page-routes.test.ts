@@ -6,6 +6,7 @@ import {
   ERP_URL,
   FIRST_VERDICTS,
   HOSTILE_URL,
+  LOAD_P95,
   LOAD_RATES,
   type PageFixture,
   SECOND_VERDICTS,
@@ -183,6 +184,21 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       expect(SECOND_VERDICTS['REST.VERSION.PATH']).toBe('FAIL');
     });
 
+    it('compares two load runs: p95 where both recorded it, a note where one did not', async () => {
+      const [noP95, withP95, alsoP95] = [0, 1, 2].map((i) => f.loads[i]);
+      expect([LOAD_P95[0], LOAD_P95[1], LOAD_P95[2]]).toEqual([null, 15, 13]);
+      const both = (await get(`/compare?a=${withP95}&b=${alsoP95}`)).body;
+      expect(both).toContain(
+        '<tr><th scope="row">transactions</th><td>latencyMs.p95</td><td class="num">15</td><td class="num">13</td><td class="num">-13.3 %</td><td>better</td><td>yes</td></tr>',
+      );
+      expect(both).not.toContain('p95 not recorded');
+      const older = (await get(`/compare?a=${noP95}&b=${withP95}`)).body;
+      expect(older).not.toContain('<td>latencyMs.p95</td>');
+      expect(older).toContain(
+        '<li>p95 not recorded in the old run (erpcert 0.1.0 did not measure it): not compared for transactions</li>',
+      );
+    });
+
     const refused: [string, () => string, number, RegExp][] = [
       ['runs of two kinds', () => `/compare?a=${f.first}&b=${f.loads[0]}`, 400, /compare two of one kind/],
       ['a run that is not there', () => `/compare?a=${f.first}&b=999999`, 404, /there is no run 999999/],
@@ -211,14 +227,34 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
     });
   });
 
+  it.each(LOAD_P95.map((p95, i) => [i, p95] as const))(
+    "a load run's page gives p50, p90, p95 and p99: load run %i, p95 %s (null: not recorded, never 0)",
+    async (i, p95) => {
+      const { body } = await get(`/runs/${f.loads[i]}`);
+      expect(body).toContain('<th scope="col" class="num">p90 ms</th><th scope="col" class="num">p95 ms</th>');
+      expect(body).toContain(
+        `<td class="num">6</td><td class="num">11</td><td class="num">${p95 ?? 'not recorded'}</td><td class="num">19</td>`,
+      );
+    },
+  );
+
   it('draws the load trends: charts with titles, the documented line, the knee and what limited it', async () => {
     const { body } = await get(`/targets/${f.loadTarget}/trends`);
     expect(body).toContain('<title id="s0-rate-title">transactions: throughput per run</title>');
+    expect(body).toContain('<title id="s0-latency-title">transactions: p95 latency per run</title>');
+    expect(body).toContain('<title id="s0-knee-title">transactions: saturation knee per run</title>');
     expect(body).toMatch(/<line class="documented"/);
-    expect(body.match(/<circle class="dot-a"/g)?.length).toBe(LOAD_RATES.length * 2); // rate and p90 charts
+    // first series: one dot per run on the rate and knee charts, one per run that recorded p95 on the latency chart
+    const recorded = LOAD_P95.filter((p) => p !== null).length;
+    expect(recorded).toBe(LOAD_P95.length - 1);
+    expect(body.match(/<circle class="dot-a"/g)?.length).toBe(LOAD_RATES.length * 2 + recorded);
+    expect(body).toContain('<li><span class="key key-a" aria-hidden="true"></span>p95 (ms)</li>');
+    expect(body).toContain('p95 not recorded for v1.0 (an erpcert before p95)');
+    expect(body).toContain('limited by target in every run');
+    expect(body).toContain('<th scope="col" class="num">p95 ms</th>');
     for (const [i, rate] of LOAD_RATES.entries())
       expect(body).toContain(
-        `<td>v1.${i}</td><td><span class="v v-pass">PASS</span></td>\n<td class="num">${rate}</td>`,
+        `<td>v1.${i}</td><td><span class="v v-pass">PASS</span></td>\n<td class="num">${rate}</td><td class="num">11</td><td class="num">${LOAD_P95[i] ?? 'not recorded'}</td><td class="num">19</td>`,
       );
     // the sample's saturation steps: 230/s offered gave 229/s and held; 340/s broke with errors, at the target
     expect(body.match(/<td class="num">229<\/td><td>target<\/td>/g)?.length).toBe(LOAD_RATES.length);

@@ -178,7 +178,8 @@ describe.skipIf(chromiumMissing !== undefined)(
       // the first card may be a target without load runs: go to the one that has them
       if (!trendsUrl.endsWith(`/targets/${f.loadTarget}/trends`)) await page.goto(`/targets/${f.loadTarget}/trends`);
       expect(await page.getByRole('img', { name: 'transactions: throughput per run' }).isVisible()).toBe(true);
-      expect(await page.getByRole('img', { name: 'transactions: latency per run' }).isVisible()).toBe(true);
+      expect(await page.getByRole('img', { name: 'transactions: p95 latency per run' }).isVisible()).toBe(true);
+      expect(await page.getByRole('img', { name: 'transactions: saturation knee per run' }).isVisible()).toBe(true);
       const figures = page.getByRole('table', { name: 'transactions: figures per run' });
       expect(await figures.getByRole('row', { name: /229 target$/ }).count()).toBe(f.loads.length);
       await check(page, 'trends');

@@ -6,7 +6,7 @@
  */
 import { coverageLine, judgedCoverage, type LoadRunDocument, type ResultsDocument } from '@erpcert/runs';
 import type { RunDocuments } from '../api/run-documents.js';
-import type { RuleEvidence, StoredTarget } from '../api/run-views.js';
+import { P95_NOT_RECORDED, type RuleEvidence, type StoredTarget } from '../api/run-views.js';
 import type { StoredFile } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { evidenceText, type Html, href, html } from './html.js';
@@ -147,12 +147,12 @@ ${runFacts(run, target, files)}
 ${doc.problems.length > 0 ? html`<h2>Problems</h2><ul>${doc.problems.map((p) => html`<li>${evidenceText(p)}</li>`)}</ul>` : ''}
 <h2 id="scenarios-heading">Scenarios</h2>
 <div class="scroll"><table aria-labelledby="scenarios-heading">
-<thead><tr><th scope="col">Scenario</th><th scope="col">Verdict</th><th scope="col">Documented</th><th scope="col">Measured</th><th scope="col" class="num">p50 ms</th><th scope="col" class="num">p90 ms</th><th scope="col" class="num">p99 ms</th><th scope="col" class="num">Errors</th><th scope="col">Saturation</th><th scope="col">Reason</th></tr></thead>
+<thead><tr><th scope="col">Scenario</th><th scope="col">Verdict</th><th scope="col">Documented</th><th scope="col">Measured</th><th scope="col" class="num">p50 ms</th><th scope="col" class="num">p90 ms</th><th scope="col" class="num">p95 ms</th><th scope="col" class="num">p99 ms</th><th scope="col" class="num">Errors</th><th scope="col">Saturation</th><th scope="col">Reason</th></tr></thead>
 <tbody>${doc.scenarios.map(
     (
       s,
     ) => html`<tr><th scope="row">${s.scenario}</th><td>${verdict(s.verdict.toUpperCase())}</td><td>${s.comparison.documented}</td><td>${s.comparison.measured}</td>
-<td class="num">${s.latencyMs.p50}</td><td class="num">${s.latencyMs.p90}</td><td class="num">${s.latencyMs.p99}</td><td class="num">${s.errors}</td>
+<td class="num">${s.latencyMs.p50}</td><td class="num">${s.latencyMs.p90}</td><td class="num">${s.latencyMs.p95 ?? P95_NOT_RECORDED}</td><td class="num">${s.latencyMs.p99}</td><td class="num">${s.errors}</td>
 <td>${s.saturationVerdict ? html`limited by ${s.saturationVerdict.limitedBy}: ${s.saturationVerdict.evidence}` : '—'}</td><td>${evidenceText(s.reason)}</td></tr>`,
   )}</tbody>
 </table></div>`;

@@ -130,11 +130,20 @@ describe.each(testDialects)('the store on %s', (dialect) => {
       scenario: 'transactions',
       throughput: 12,
       p90_ms: 11,
+      p95_ms: 14,
       p99_ms: 19,
       knee: 229,
       limiter: 'target',
       verdict: 'pass',
     });
+  });
+
+  it('stores p95 as null, not 0, for a load run of an erpcert that did not measure it', async () => {
+    const files = loadFolderFiles(sampleLoad({ rate: 13, p95: null, startedAt: '2026-11-20T08:00:00.000Z' }));
+    const { id } = await t.store.insertRun(prepareRun(files), unsigned);
+    const run = await t.store.run(id);
+    const { figures } = await t.store.loadFigures(run?.targetId ?? -1);
+    expect(figures.find((f) => Number(f.run_id) === id)).toMatchObject({ throughput: 13, p90_ms: 11, p95_ms: null });
   });
 
   it('finds the newest run of each target at one erpcert version', async () => {

@@ -91,6 +91,8 @@ export interface LoadFigureTable {
   readonly throughput: number | null;
   readonly p50_ms: number;
   readonly p90_ms: number;
+  /** Null for a run of an erpcert that did not measure p95 (migration 0003-load-p95): not recorded, not 0. */
+  readonly p95_ms: number | null;
   readonly p99_ms: number;
   /** Seconds of a documented read (read scenarios). */
   readonly read_seconds: number | null;

@@ -22,6 +22,8 @@ export const COMPARED_FIGURES: readonly FigureDef[] = [
   { figure: 'read.pacedSeconds', higherIsBetter: false, get: (e) => e.read?.pacedSeconds },
   { figure: 'latencyMs.p50', higherIsBetter: false, get: (e) => e.latencyMs.p50 },
   { figure: 'latencyMs.p90', higherIsBetter: false, get: (e) => e.latencyMs.p90 },
+  // undefined in a run of an erpcert that did not measure p95: not compared
+  { figure: 'latencyMs.p95', higherIsBetter: false, get: (e) => e.latencyMs.p95 },
   { figure: 'latencyMs.p99', higherIsBetter: false, get: (e) => e.latencyMs.p99 },
   { figure: 'latencyMs.max', higherIsBetter: false, get: (e) => e.latencyMs.max },
   { figure: 'errors', higherIsBetter: false, get: (e) => e.errors },

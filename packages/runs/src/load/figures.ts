@@ -60,7 +60,10 @@ export function catalogueEntry(name: string) {
 }
 
 /** The result of one scenario with its documented figure and comparison. */
-export function scenarioEntry(r: LoadScenarioResult, saturation?: LoadScenarioResult): LoadScenarioEntry {
+export function scenarioEntry(
+  r: LoadScenarioResult,
+  saturation?: LoadScenarioResult | LoadScenarioEntry,
+): LoadScenarioEntry {
   const s = catalogueEntry(r.scenario);
   const documented: DocumentedFigure = s.documented;
   const limit = saturation?.saturationLimit ?? {
@@ -93,7 +96,7 @@ export function failedEntry(name: string, engine: 'k6' | 'autocannon', reason: s
   return scenarioEntry({
     scenario: name as LoadScenarioResult['scenario'],
     engine,
-    latencyMs: { p50: 0, p90: 0, p99: 0, max: 0 },
+    latencyMs: { p50: 0, p90: 0, p95: 0, p99: 0, max: 0 },
     requests: 0,
     errors: 0,
     droppedIterations: 0,

@@ -3,7 +3,7 @@
  * beside this file (checked with ajv in the tests). Every figure of a scenario is the engine's
  * `LoadScenarioResult` (load/k6/scenarios/catalogue.ts), plus the documented figure and the comparison.
  */
-import type { DocumentedFigure, LimitedBy, LoadScenarioResult } from '@erpcert/load-k6';
+import type { DocumentedFigure, Latency, LimitedBy, LoadScenarioResult } from '@erpcert/load-k6';
 
 /** `results.json` schema id; a reader refuses other values. */
 export const LOAD_RESULTS_SCHEMA = 'erpcert-load-results/1';
@@ -23,8 +23,15 @@ export interface FigureComparison {
   readonly documentedBytesPerRecord: number | null;
 }
 
+/**
+ * Latency percentiles as a results.json holds them: erpcert measures p95 since the version that added it, so a run
+ * of an older version has none. A reader says "not recorded" where p95 is undefined, never 0.
+ */
+export type RecordedLatency = Omit<Latency, 'p95'> & { readonly p95?: number };
+
 /** One scenario of a run: the engine's result, what the docs say, and the comparison. */
-export interface LoadScenarioEntry extends LoadScenarioResult {
+export interface LoadScenarioEntry extends Omit<LoadScenarioResult, 'latencyMs'> {
+  readonly latencyMs: RecordedLatency;
   readonly title: string;
   readonly api: 'rest' | 'portal';
   readonly documented: DocumentedFigure;

@@ -9,7 +9,8 @@
  * - counts (errors, dropped operations): Poisson, |new - old| > 3 * sqrt(old + new); a count that goes from
  *   zero to some, or from some to zero, always moved;
  * - times and sizes (read times, latency percentiles, bytes per record): one measurement holds no spread of its
- *   own, so the floor alone.
+ *   own, so the floor alone. p95 is compared only where both runs recorded it (a run of an erpcert before p95 has
+ *   none; a note says so).
  *
  * The floor (`--spread PCT`, default 10 %) is a choice, not a measurement: scheduling on a shared CI machine
  * moves figures by several percent between identical runs. Figures are those `erpcert load --baseline`
@@ -98,6 +99,15 @@ export function diffLoad(before: LoadRunDocument, after: LoadRunDocument, floor 
     }
   }
   const notes: string[] = [];
+  const p95Missing = (d: LoadRunDocument, name: string) => {
+    const missing = both.filter((e) => d.scenarios.find((x) => x.scenario === e.scenario)?.latencyMs.p95 === undefined);
+    if (missing.length > 0)
+      notes.push(
+        `p95 not recorded in the ${name} run (erpcert ${d.tool.version} did not measure it): not compared for ${missing.map((e) => e.scenario).join(', ')}`,
+      );
+  };
+  p95Missing(before, 'old');
+  p95Missing(after, 'new');
   if (before.run.target.url !== after.run.target.url && !(before.run.target.embedded && after.run.target.embedded))
     notes.push(`the runs have different targets: ${before.run.target.url} and ${after.run.target.url}`);
   if (before.run.engine !== after.run.engine)
