@@ -52,10 +52,9 @@ export class MemoryTransactions implements OidcTransactionStore {
 
   #prune(): void {
     const now = this.now();
-    for (const [id, { expires }] of this.#pending) if (expires <= now) this.#pending.delete(id);
-    // a Map iterates in insertion order: the first keys are the oldest
-    for (const id of this.#pending.keys()) {
-      if (this.#pending.size <= MAX_PENDING) break;
+    // a Map iterates in insertion order, which is expiry order (one lifetime for all): stop at the first still alive
+    for (const [id, { expires }] of this.#pending) {
+      if (expires > now && this.#pending.size <= MAX_PENDING) break;
       this.#pending.delete(id);
     }
   }
