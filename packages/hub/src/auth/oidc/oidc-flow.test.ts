@@ -253,6 +253,39 @@ describe('OpenID Connect sign-in, claims in the ID token, an explicit group map 
   });
 });
 
+describe('OpenID Connect sign-in when onSignedIn fails', () => {
+  it('answers a 500 page that says nothing of the inside; the stack goes to the log', async () => {
+    const { server, url: hub } = await listenFirst();
+    const redirectUri = `${hub}${CALLBACK_PATH}`;
+    const provider = await startTestProvider({ clientId: CLIENT_ID, clientSecret: SECRET, redirectUri, users: USERS });
+    const settings = oidcSettings({
+      issuer: provider.issuer,
+      clientId: CLIENT_ID,
+      clientSecret: SECRET,
+      redirectUri,
+      scopes: 'openid email profile groups',
+    });
+    const seenLog: string[] = [];
+    const onSignedIn = () => {
+      throw new Error('the accounts table is gone');
+    };
+    const app = new Hono().route('/', oidcRoutes({ settings, log: (l) => seenLog.push(l), onSignedIn }));
+    server.on('request', getRequestListener(app.fetch));
+    try {
+      const b = browser();
+      const page = await b.request((await signInAt(b, hub, 'alice')).href);
+      expect(page.status).toBe(500);
+      expect(page.body).toContain('an internal error, written to its log');
+      expect(page.body).not.toContain('accounts table');
+      expect(seenLog.join('\n')).toMatch(/the accounts table is gone\n\s+at /);
+      logs.push(...seenLog);
+    } finally {
+      await closeServer(server);
+      await provider.close();
+    }
+  });
+});
+
 describe('OpenID Connect sign-in with the provider down', () => {
   it('answers a clear 502 page at /start, and works once the provider is up', async () => {
     const { server: gone, url: issuer } = await listenFirst();

@@ -56,6 +56,16 @@ export function oidcRoutes(o: OidcRoutesOptions): Hono {
     return c.html(refusedPage(title, message).text, status);
   };
 
+  // anything unexpected (onSignedIn included): a page that says nothing of the inside; the stack to the log
+  app.onError((err, c) => {
+    log(`oidc: ${c.req.method} ${c.req.path} failed: ${err.stack ?? String(err)}`);
+    return c.html(
+      refusedPage('Sign-in failed', 'The hub failed to finish the sign-in (an internal error, written to its log).')
+        .text,
+      500,
+    );
+  });
+
   app.get(SIGN_IN_PATH, (c) => c.html(signInPage(settings.issuer, localPath(c.req.query('return'))).text));
 
   app.get(START_PATH, async (c) => {
