@@ -3,7 +3,7 @@
  * (never a stack, never a secret), and the identity page used until accounts and sessions take the identity over.
  * Every value from the provider goes through the pages' one escaping helper.
  */
-import { type Html, href, html } from '../../pages/html.js';
+import { type Html, html } from '../../pages/html.js';
 import { page } from '../../pages/layout.js';
 import type { OidcIdentity } from './oidc-identity.js';
 import { START_PATH } from './oidc-settings.js';
@@ -28,7 +28,10 @@ export function refusedPage(title: string, message: string, next: 'again' | 'non
   );
 }
 
-/** The signed-in identity as a page: what the provider vouched for and the memberships the groups give. */
+/**
+ * The signed-in identity as a page: what the provider vouched for and the memberships the groups give. `returnTo`
+ * is a path of the hub already (the routes' localPath), linked as it is.
+ */
 export function identityPage(identity: OidcIdentity, returnTo: string): Html {
   const memberships = identity.memberships.map((m) => html`<li>${m.organisation}: ${m.role}</li>`);
   return page(
@@ -42,6 +45,6 @@ export function identityPage(identity: OidcIdentity, returnTo: string): Html {
 </dl>
 <h2>Memberships</h2>
 ${memberships.length ? html`<ul class="memberships">${memberships}</ul>` : html`<p class="muted">none</p>`}
-<p><a href="${href(returnTo.split('/').filter(Boolean))}">Continue</a></p>`,
+<p><a href="${returnTo}">Continue</a></p>`,
   );
 }
