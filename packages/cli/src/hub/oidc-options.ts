@@ -61,9 +61,9 @@ export const oidcFlags: readonly FlagDef[] = [
 ];
 
 export const oidcDetails = [
-  `OpenID Connect: with --oidc-issuer, users sign in at /auth/oidc through that provider (authorization code`,
-  `flow with PKCE). The client secret is read from ${OIDC_SECRET_ENV}. Roles (${ROLES.join(', ')}) come from the`,
-  'groups claim: PREFIX<org>:<role> groups, the --oidc-group-map file, and --oidc-admin-group.',
+  'OpenID Connect: with --oidc-issuer, users sign in at /auth/oidc through that provider (authorization code flow',
+  `with PKCE); the client secret is read from ${OIDC_SECRET_ENV}. Roles (${ROLES.join(', ')})`,
+  'come from the groups claim: PREFIX<org>:<role> groups, the --oidc-group-map file, and --oidc-admin-group.',
 ].join('\n');
 
 /** The OIDC settings of these options, or undefined when --oidc-issuer is not set; a UsageError says what is wrong. */

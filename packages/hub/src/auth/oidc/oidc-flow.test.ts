@@ -311,6 +311,21 @@ describe('OpenID Connect sign-in with the provider down', () => {
       await closeServer(server);
     }
   });
+
+  it('answers a clear 502 page at the callback when the provider went away during the sign-in', async () => {
+    const r = await rig({ scopes: 'openid email profile groups' });
+    try {
+      const b = browser();
+      const callback = await signInAt(b, r.hub, 'alice');
+      await r.provider.close();
+      const page = await b.request(callback.href);
+      expect(page.status).toBe(502);
+      expect(page.body).toContain(`The identity provider at ${r.provider.issuer} did not answer`);
+      expect(r.signedIn).toEqual([]);
+    } finally {
+      await closeServer(r.server);
+    }
+  });
 });
 
 describe('the client secret', () => {
