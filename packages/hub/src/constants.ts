@@ -2,6 +2,8 @@
  * What the CLI needs to declare the hub's commands without loading the hub (its store, kysely, pg, hono load only
  * when `erpcert hub` or `publish` runs): `@erpcert/hub/constants`.
  */
+export { ROLES } from './auth/oidc/group-mapping.js';
+export { CALLBACK_PATH as OIDC_CALLBACK_PATH, OIDC_DEFAULTS, OIDC_SECRET_ENV } from './auth/oidc/oidc-settings.js';
 export { DEFAULT_LIMITS } from './ingest/limits.js';
 
 /** The environment variable holding the hub's token, on the hub's side and on the publishing side. */

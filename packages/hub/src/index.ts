@@ -4,6 +4,27 @@
  */
 
 export { API_BASE, createHubApp, type HubAppOptions } from './api/hub-app.js';
+export {
+  type GroupMapping,
+  type Membership,
+  mapGroups,
+  ORG_SLUG,
+  type OrgRole,
+  ROLES,
+} from './auth/oidc/group-mapping.js';
+export type { OidcIdentity, OnSignedIn } from './auth/oidc/oidc-identity.js';
+export { oidcSignInLink } from './auth/oidc/oidc-pages.js';
+export { type OidcRoutesOptions, oidcRoutes } from './auth/oidc/oidc-routes.js';
+export {
+  CALLBACK_PATH as OIDC_CALLBACK_PATH,
+  OIDC_DEFAULTS,
+  OIDC_SECRET_ENV,
+  type OidcSettings,
+  OidcSettingsError,
+  type OidcSettingsInput,
+  oidcSettings,
+} from './auth/oidc/oidc-settings.js';
+export { MemoryTransactions, type OidcTransaction, type OidcTransactionStore } from './auth/oidc/oidc-transactions.js';
 export { DEFAULT_DATABASE, TOKEN_ENV } from './constants.js';
 export { type Ingested, ingestFiles, ingestZip } from './ingest/ingest.js';
 export { IngestError } from './ingest/ingest-error.js';

@@ -4,7 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { createHubApp, liveParts } from './api/hub-app.js';
+import { createHubApp, type HubAppOptions, liveParts } from './api/hub-app.js';
 import { DEFAULT_DATABASE } from './constants.js';
 import type { IngestLimits } from './ingest/limits.js';
 import { type LiveRunExecutor, WorkerPool } from './live/worker-pool.js';
@@ -25,6 +25,8 @@ export interface HubOptions {
   readonly executor?: LiveRunExecutor;
   /** Live runs at once. @defaultValue half the cores, at least 1 */
   readonly workers?: number;
+  /** OpenID Connect sign-in (settings checked by oidcSettings), and what a verified sign-in does. */
+  readonly oidc?: HubAppOptions['oidc'];
   /** Test seams: queue polling, heartbeat and staleness, in milliseconds. */
   readonly timing?: {
     readonly pollMs?: number;
@@ -62,6 +64,7 @@ export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
     limits: o.limits,
     log: o.log,
     live: { ...live, queued: () => pool?.wake(), eventsPollMs: o.timing?.eventsPollMs },
+    oidc: o.oidc,
   });
   const host = o.host ?? '127.0.0.1';
   try {

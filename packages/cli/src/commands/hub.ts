@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { RunningHub } from '@erpcert/hub';
 import { DEFAULT_DATABASE, DEFAULT_LIMITS, TOKEN_ENV } from '@erpcert/hub/constants';
 import type { Command } from '../command.js';
+import { oidcDetails, oidcFlags, oidcOptions } from '../hub/oidc-options.js';
 import { UsageError } from '../options.js';
 import { listenForStop } from '../stop-signals.js';
 
@@ -37,6 +38,7 @@ export const hub: Command = {
       default: DEFAULT_LIMITS.maxRunBytes / (1024 * 1024),
       help: 'largest run accepted, its files uncompressed (larger uploads get 413)',
     },
+    ...oidcFlags,
   ],
   details: [
     `Publishing needs a token: start the hub with ${TOKEN_ENV} set to a secret, and publish with the same value`,
@@ -46,6 +48,7 @@ export const hub: Command = {
     "hub's worker pool (the erpcert bin in a child process). Saved",
     'passwords are encrypted with a key from ERPCERT_HUB_SECRET (without it, none is saved). Several hubs on one',
     'PostgreSQL share the queue. The API is described by packages/hub/hub.openapi.yaml.',
+    oidcDetails,
   ].join('\n'),
   async run(values, _positionals, io) {
     const port = values.port as number;
@@ -55,6 +58,7 @@ export const hub: Command = {
     const workers = values.workers as number | undefined;
     if (workers !== undefined && (workers < 0 || workers > 64))
       throw new UsageError(`--workers must be 0 to 64, got ${workers}`);
+    const oidc = await oidcOptions(values, io.env, io.cwd);
     // loaded when run: the store and the server cost every other command's start-up
     const { isPostgresUrl, shownDatabase, startHub, SECRET_ENV, defaultPoolSize } = await import('@erpcert/hub');
     const { liveExecutor } = await import('../hub/live-executor.js');
@@ -74,6 +78,7 @@ export const hub: Command = {
         secret,
         ...(workers === 0 ? {} : { executor: liveExecutor(), workers: workers ?? defaultPoolSize() }),
         limits: { ...DEFAULT_LIMITS, maxRunBytes: mb * 1024 * 1024 },
+        ...(oidc ? { oidc: { settings: oidc } } : {}),
         log: (line) => io.err.write(`${line}\n`),
       });
     } catch (err) {
@@ -91,6 +96,11 @@ export const hub: Command = {
         ? 'erpcert hub: --workers 0: live runs are queued here and executed by other hubs\n'
         : `erpcert hub: executing up to ${running.pool?.size ?? 0} live run(s) at once\n`,
     );
+    if (oidc)
+      io.err.write(
+        `erpcert hub: OpenID Connect sign-in at ${running.url}/auth/oidc (issuer ${oidc.issuer.href}, client ` +
+          `${oidc.clientId}); accounts and sessions are not built yet: a sign-in shows the verified identity only\n`,
+      );
     if (!secret) io.err.write(`erpcert hub: ${SECRET_ENV} is not set: targets can be saved, their passwords cannot\n`);
     if (!token)
       io.err.write(`erpcert hub: ${TOKEN_ENV} is not set: publishing is refused until the hub is started with it\n`);

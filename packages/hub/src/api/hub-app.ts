@@ -3,6 +3,11 @@
  * `app.request(...)`, served by @hono/node-server (server.ts). The browser pages (src/pages) mount beside it.
  */
 import { Hono } from 'hono';
+import type { OnSignedIn } from '../auth/oidc/oidc-identity.js';
+import { identityPage } from '../auth/oidc/oidc-pages.js';
+import { oidcRoutes } from '../auth/oidc/oidc-routes.js';
+import type { OidcSettings } from '../auth/oidc/oidc-settings.js';
+import type { OidcTransactionStore } from '../auth/oidc/oidc-transactions.js';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 import { JobQueue } from '../live/job-queue.js';
 import { liveRoutes } from '../live/live-routes.js';
@@ -35,7 +40,20 @@ export interface HubAppOptions {
     readonly queued?: () => void;
     readonly eventsPollMs?: number;
   };
+  /** OpenID Connect sign-in under /auth/oidc (auth/oidc/oidc-routes.ts); without it, those routes do not exist. */
+  readonly oidc?: {
+    readonly settings: OidcSettings;
+    /**
+     * What a verified sign-in does (accounts and sessions: i26-auth). @defaultValue a page that shows the verified
+     * identity and its memberships; no session is kept.
+     */
+    readonly onSignedIn?: OnSignedIn;
+    readonly transactions?: OidcTransactionStore;
+  };
 }
+
+/** Until accounts and sessions exist: the verified identity shown, nothing kept. */
+const showIdentity: OnSignedIn = (c, identity, { returnTo }) => c.html(identityPage(identity, returnTo).text);
 
 /** The queue and saved targets of a store, with the credentials' key from `secret`. */
 export function liveParts(store: HubStore, secret: string | undefined): { queue: JobQueue; targets: SavedTargets } {
@@ -62,6 +80,8 @@ export function createHubApp(o: HubAppOptions): Hono {
     return c.body(LIVE_SCRIPT);
   });
   app.route(API_BASE, api);
+  // before the pages: their last route answers any other path with a 404 page
+  if (o.oidc) app.route('/', oidcRoutes({ onSignedIn: showIdentity, ...o.oidc, log }));
   app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log, live }));
   app.notFound((c) => errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${c.req.path}`), c, log));
   app.onError((err, c) => errorResponse(err, c, log));
