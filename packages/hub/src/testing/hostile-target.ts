@@ -37,11 +37,12 @@ export async function startHostileTarget(o: { echoCredentials?: boolean } = {}):
       : '';
     if (password !== '') passwordsSeen.add(password);
     const echo = o.echoCredentials && password !== '';
+    // the echo comes first: a recorder keeps the head of a long body
     const body = Buffer.concat([
-      json ? Buffer.from(hostileJsonBody(), 'utf8') : hostileXmlBody(),
       Buffer.from(
-        echo ? (json ? `\n{"password":${JSON.stringify(password)}}` : `<password>${password}</password>`) : '',
+        echo ? (json ? `{"password":${JSON.stringify(password)}}\n` : `<password>${password}</password>`) : '',
       ),
+      json ? Buffer.from(hostileJsonBody(), 'utf8') : hostileXmlBody(),
     ]);
     res.writeHead(200, {
       'content-type': json ? 'application/json; charset=utf-8' : 'text/xml; charset=utf-8',
