@@ -71,6 +71,11 @@ const table: [string, number, RegExp, number][] = [
     201,
   ],
   ['http://[::1]:8080', 400, /::1 is loopback/, 400],
+  // the URL parser's other spellings of an IPv4 address are judged as the address they name
+  ['http://2852039166', 400, /169\.254\.169\.254 is link-local/, 400],
+  ['http://0xa9.0xfe.0xa9.0xfe', 400, /169\.254\.169\.254 is link-local/, 400],
+  ['http://0x7f.1:8080', 400, /127\.0\.0\.1 is loopback/, 201],
+  ['http://[::ffff:7f00:1]:8080', 400, /carries 127\.0\.0\.1 is loopback/, 201],
   [
     'http://mapped.example',
     400,
@@ -93,7 +98,8 @@ describe('saving a target: its URL is checked against --allow-targets after DNS 
       const r = await save(url);
       expect(r.status, `${url} with --allow-targets ${allowTargets}`).toBe(status);
       if (status === 400) expect(r.json.error).toMatch(message);
-      else expect(r.json.url).toBe(url);
+      // saved as the URL parser spells it
+      else expect(r.json.url).toBe(url === 'embedded' ? url : new URL(url).href.replace(/\/$/, ''));
       await hub?.close();
       hub = undefined;
     }
