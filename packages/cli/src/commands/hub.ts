@@ -51,8 +51,9 @@ export const hub: Command = {
     "queued in the database and executed by this hub's worker pool (the erpcert bin in a child process). A saved",
     'target must resolve to public addresses unless --allow-targets opens loopback or private ones (checked on',
     'save, before every run, and at every connection a conform run makes); the url "embedded" names the embedded',
-    'reference server, allowed by name. Saved passwords are encrypted with a key from ERPCERT_HUB_SECRET (without it, none is saved). Several hubs on one',
-    'PostgreSQL share the queue. The API is described by packages/hub/hub.openapi.yaml.',
+    'reference server, allowed by name. Saved passwords are encrypted with a key from ERPCERT_HUB_SECRET (without',
+    'it, none is saved). Several hubs on one PostgreSQL share the queue. The API is described by',
+    'packages/hub/hub.openapi.yaml.',
   ].join('\n'),
   async run(values, _positionals, io) {
     const port = values.port as number;
