@@ -26,6 +26,17 @@ export interface Command {
 }
 
 /** Flags shared by every command that talks to a target ERP. */
+/**
+ * `--target-guard`: the hub's SSRF allow-list, handed to the runs it starts. With it, every address the run
+ * connects to is checked when the connection is made (`@erpcert/contract` target-guard).
+ */
+export const targetGuardFlag: FlagDef = {
+  name: 'target-guard',
+  type: 'string',
+  arg: 'CIDR,...|none',
+  help: 'with --target: refuse to connect to link-local, multicast and reserved addresses, and to loopback and private ones outside these CIDR blocks (none: no exception). erpcert hub sets it for its live runs (its --allow-targets)',
+};
+
 export const targetFlags: readonly FlagDef[] = [
   {
     name: 'target',

@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import type { ExchangeObserver } from './exchange.js';
 import type { PacingOptions } from './pacer.js';
 import type { RetryAfterOptions } from './retry-after.js';
+import type { ConnectGuard } from './transport.js';
 
 /** HTTP Basic credentials (record-rest-api.md §5, portal-action-api.md §5). */
 export interface BasicAuth {
@@ -82,6 +83,12 @@ export interface ClientConfig {
   readonly maxSockets?: number;
   /** Reuse connections (HTTP keep-alive). @defaultValue true */
   readonly keepAlive?: boolean;
+  /**
+   * Judges every address before a connection (the hub's SSRF guard: `parseTargetGuard` of `@erpcert/contract`);
+   * a refused one fails the call with a `TransportError` whose code is `ETARGETREFUSED`. The client never
+   * follows a redirect (a 3xx is an answer to judge), so no request goes to a `Location` it was not asked for.
+   */
+  readonly connectGuard?: ConnectGuard;
   /** Bodies longer than this are cut in recorded exchanges. @defaultValue 1048576 */
   readonly maxRecordedBodyBytes?: number;
   /** Time source for pacing and token expiry; tests inject a fake one. */

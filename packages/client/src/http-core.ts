@@ -100,6 +100,7 @@ export class HttpCore {
     this.#transport = new HttpTransport({
       ...(config.maxSockets !== undefined ? { maxSockets: config.maxSockets } : {}),
       ...(config.keepAlive !== undefined ? { keepAlive: config.keepAlive } : {}),
+      ...(config.connectGuard ? { connectGuard: config.connectGuard } : {}),
     });
     const oauth =
       config.auth && 'oauth' in config.auth

@@ -109,6 +109,7 @@ export {
   type ThrottleDecision,
 } from './retry-after.js';
 export { shellQuote } from './shell-quote.js';
+export { CONNECT_REFUSED_BY_GUARD, type ConnectGuard } from './transport.js';
 export { encodeQuery, encodeQueryComponent, type QueryPair } from './url.js';
 export { erpcertVersion } from './version.js';
 export {

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
+import type { GuardedLookup } from '@erpcert/contract';
 import type { TransportFailure } from './errors.js';
 import type { ExchangeHeader } from './exchange.js';
 
@@ -44,13 +46,30 @@ export interface TransportOptions {
   readonly maxSockets?: number;
   /** Reuse connections (HTTP keep-alive). @defaultValue true */
   readonly keepAlive?: boolean;
+  /** Checks every address before a connection is made (the hub's SSRF guard, `@erpcert/contract` target-guard). */
+  readonly connectGuard?: ConnectGuard;
 }
+
+/**
+ * What the transport asks before it connects: a `lookup` that resolves a host name and refuses a connection to an
+ * address it does not allow (the address checked is the address connected to: no DNS rebinding in between), and
+ * the same judgement of an address literal, which node:net connects to without any lookup.
+ */
+export interface ConnectGuard {
+  readonly lookup: GuardedLookup;
+  /** Why an address may not be connected to, or undefined when it may. */
+  refusal(address: string): string | undefined;
+}
+
+/** The code of a connection the {@link ConnectGuard} refused. */
+export const CONNECT_REFUSED_BY_GUARD = 'ETARGETREFUSED';
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 function classify(err: NodeJS.ErrnoException): WireFailure {
   if (err instanceof WireFailure) return err;
   const code = err.code;
+  if (code === CONNECT_REFUSED_BY_GUARD) return new WireFailure('other', `refused: ${err.message}`, code);
   if (code === 'ECONNREFUSED') return new WireFailure('refused', err.message, code, { cause: err });
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new WireFailure('dns', err.message, code, { cause: err });
   if (code === 'ECONNRESET' || code === 'EPIPE' || err.message === 'socket hang up')
@@ -75,9 +94,16 @@ function pairs(raw: readonly string[]): ExchangeHeader[] {
 export class HttpTransport {
   readonly #http: http.Agent;
   readonly #https: https.Agent;
+  readonly #guard: ConnectGuard | undefined;
 
   constructor(options: TransportOptions = {}) {
-    const common = { keepAlive: options.keepAlive ?? true, maxSockets: options.maxSockets ?? 16 };
+    this.#guard = options.connectGuard;
+    const common = {
+      keepAlive: options.keepAlive ?? true,
+      maxSockets: options.maxSockets ?? 16,
+      // the agent hands `lookup` to net.connect for every new socket
+      ...(options.connectGuard ? { lookup: options.connectGuard.lookup } : {}),
+    };
     this.#http = new http.Agent(common);
     this.#https = new https.Agent(common);
   }
@@ -98,6 +124,11 @@ export class HttpTransport {
   #once(request: WireRequest): Promise<WireResponse> {
     const { url } = request;
     const secure = url.protocol === 'https:';
+    const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // node:net connects to an address literal without a lookup: the guard judges it here
+    const literalRefused = this.#guard && isIP(hostname) ? this.#guard.refusal(hostname) : undefined;
+    if (literalRefused !== undefined)
+      return Promise.reject(new WireFailure('other', `refused: ${literalRefused}`, CONNECT_REFUSED_BY_GUARD));
     return new Promise<WireResponse>((resolve, reject) => {
       let settled = false;
       const fail = (err: WireFailure, reused = false) => {
@@ -110,7 +141,7 @@ export class HttpTransport {
       const options: http.RequestOptions = {
         method: request.method,
         protocol: url.protocol,
-        hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+        hostname,
         port: url.port || (secure ? 443 : 80),
         path: `${url.pathname}${url.search}`,
         headers: { ...request.headers, ...(request.body ? { 'Content-Length': String(request.body.length) } : {}) },

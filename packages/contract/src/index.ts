@@ -114,6 +114,19 @@ export {
   validateSpec,
 } from './specs.js';
 export {
+  ALLOW_TARGETS_SETTING,
+  AllowTargetsError,
+  canonicalAddress,
+  embeddedIPv4,
+  type GuardedLookup,
+  parseTargetGuard,
+  type Resolver,
+  systemResolver,
+  TARGET_REFUSED,
+  type TargetGuard,
+  TargetRefusedError,
+} from './target-guard.js';
+export {
   escapeXml,
   escapeXmlAttribute,
   escapeXmlContent,

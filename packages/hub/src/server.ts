@@ -3,6 +3,7 @@
  * `erpcert hub` calls this; tests call it with port 0.
  */
 import type { AddressInfo } from 'node:net';
+import { parseTargetGuard, type Resolver } from '@erpcert/contract';
 import { serve } from '@hono/node-server';
 import { createHubApp, type HubAppOptions, liveParts } from './api/hub-app.js';
 import { DEFAULT_DATABASE } from './constants.js';
@@ -27,6 +28,13 @@ export interface HubOptions {
   readonly workers?: number;
   /** OpenID Connect sign-in (settings checked by oidcSettings), and what a verified sign-in does. */
   readonly oidc?: HubAppOptions['oidc'];
+  /**
+   * `--allow-targets`: the loopback and private CIDR blocks saved targets may resolve to (link-local never).
+   * @defaultValue none: only public addresses, and the embedded reference server by name
+   */
+  readonly allowTargets?: string;
+  /** Test seam: how target host names are resolved. @defaultValue the system resolver */
+  readonly resolver?: Resolver;
   /** Test seams: queue polling, heartbeat and staleness, in milliseconds. */
   readonly timing?: {
     readonly pollMs?: number;
@@ -46,7 +54,13 @@ export interface RunningHub {
 
 export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
   const store = await HubStore.open(o.database ?? DEFAULT_DATABASE, { log: o.log });
-  const live = liveParts(store, o.secret);
+  let live: ReturnType<typeof liveParts>;
+  try {
+    live = liveParts(store, o.secret, parseTargetGuard(o.allowTargets, o.resolver));
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const pool = o.executor
     ? new WorkerPool({
         store,

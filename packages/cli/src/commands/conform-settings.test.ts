@@ -40,3 +40,31 @@ describe('conformSettings: the known-deviations file', () => {
     expect(settings({ baseline: 'b.yaml', 'prune-baseline': true }).pruneBaseline).toBe(true);
   });
 });
+
+describe("conformSettings: --target-guard (the hub's SSRF allow-list for its live runs)", () => {
+  it('with --target, the guard is parsed and applies to the connection', async () => {
+    const { connectionOf } = await import('./conform-target.js');
+    const s = settings({ target: 'http://erp.example.com', 'target-guard': '10.0.0.0/8' });
+    expect(s.targetGuard?.spec).toBe('10.0.0.0/8');
+    const guard = connectionOf(s).guard;
+    expect(guard?.refusal('10.1.2.3')).toBeUndefined();
+    expect(guard?.refusal('169.254.169.254')).toMatch(/link-local/);
+    expect(guard?.refusal('127.0.0.1')).toMatch(/loopback/);
+  });
+
+  it('without --target (the embedded server, allowed by name) there is nothing to guard', async () => {
+    const { connectionOf } = await import('./conform-target.js');
+    const s = settings({ 'target-guard': 'none' });
+    expect(s.targetGuard).toBeUndefined();
+    expect(connectionOf(s).guard).toBeUndefined();
+  });
+
+  it.each([
+    ['169.254.0.0/16', /--target-guard entry "169\.254\.0\.0\/16" overlaps 169\.254\.0\.0\/16, link-local/],
+    ['10.0.0.0/40', /--target-guard entry "10\.0\.0\.0\/40" is not an address or a CIDR block/],
+  ])('%s is a usage error naming the flag (exit 2)', (spec, message) => {
+    const values = { target: 'http://erp.example.com', 'target-guard': spec };
+    expect(() => settings(values)).toThrow(UsageError);
+    expect(() => settings(values)).toThrow(message);
+  });
+});

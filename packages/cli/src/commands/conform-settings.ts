@@ -1,5 +1,12 @@
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
-import { rules as catalogue, matchRules, type Rule, RuleGlobError } from '@erpcert/contract';
+import {
+  rules as catalogue,
+  matchRules,
+  parseTargetGuard,
+  type Rule,
+  RuleGlobError,
+  type TargetGuard,
+} from '@erpcert/contract';
 import { type OptionValues, UsageError } from '../options.js';
 import { DEFAULT_FIXTURE_PREFIX, fixturePrefixProblem, type Profile } from '../reports/runner.js';
 import { defaultReportDir, int, str, targetUrl } from '../settings-common.js';
@@ -54,6 +61,8 @@ export interface ConformSettings {
   /** Tests may make what the documented APIs cannot remove on a --target (`--allow-permanent-writes`). */
   readonly allowPermanentWrites: boolean;
   readonly timeoutMs: number;
+  /** `--target-guard`: the hub's SSRF allow-list as given, and parsed; with --target only. */
+  readonly targetGuard?: { readonly spec: string; readonly guard: TargetGuard };
   readonly outDir: string;
   /** `--baseline FILE`: the known-deviations file to apply, resolved, and as the user named it. */
   readonly baseline?: { readonly path: string; readonly name: string };
@@ -103,6 +112,14 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
   if (otherCompcode !== undefined && otherCompcode === (compcode ?? EMBEDDED_DEFAULT.compcode))
     throw new UsageError(`--other-compcode must name another company than --compcode (${otherCompcode})`);
   const timeout = positive('timeout') ?? 15;
+  const guardSpec = str(values['target-guard']);
+  let targetGuard: ConformSettings['targetGuard'];
+  if (guardSpec !== undefined)
+    try {
+      targetGuard = { spec: guardSpec, guard: parseTargetGuard(guardSpec) };
+    } catch (err) {
+      throw new UsageError((err as Error).message.replace('--allow-targets', '--target-guard'));
+    }
   const seed = int(values.seed);
   const path = str(values.path);
   if (path !== undefined && seed === undefined)
@@ -158,6 +175,7 @@ export function conformSettings(values: OptionValues, cwd: string, now: Date): C
     throw new UsageError('--prune-baseline needs --baseline FILE (the file to remove the fixed entries from)');
   return {
     ...(target !== undefined ? { target } : {}),
+    ...(target !== undefined && targetGuard !== undefined ? { targetGuard } : {}),
     ...(str(values.user) !== undefined ? { user: str(values.user)! } : {}),
     ...(typeof values.password === 'string' ? { password: values.password } : {}),
     ...(compcode !== undefined ? { compcode } : {}),

@@ -44,6 +44,8 @@ export function workerEnv(
     [TARGET_ENV.maxRetries]: s.maxRetries,
     [TARGET_ENV.maxRetryWait]: s.maxRetryWait,
     [TARGET_ENV.fixturePrefix]: s.fixturePrefix,
+    // set (empty: no guard, the embedded server) so that a value inherited from the environment never applies
+    [TARGET_ENV.targetGuard]: s.targetGuard?.spec ?? '',
     // always set, so that a value inherited from the shell never opts in
     [TARGET_ENV.permanentWrites]: permanentWritesOf(s, disposable),
   };

@@ -18,6 +18,7 @@ export function connectionOf(s: ConformSettings): TargetConnection {
     companyIn: s.companyIn,
     portalPath: s.portalPath,
     timeoutMs: s.timeoutMs,
+    ...(s.targetGuard ? { guard: s.targetGuard.guard } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { erpcertVersion } from '@erpcert/client';
 import { readLoadReport } from '@erpcert/runs';
-import { type Command, type CommandIO, targetFlags } from '../command.js';
+import { type Command, type CommandIO, targetFlags, targetGuardFlag } from '../command.js';
 import { openReportPublisher, publishFlags } from '../hub/publisher.js';
 import type { OptionValues } from '../options.js';
 import { DEFAULT_FIXTURE_PREFIX, newRunTag } from '../reports/runner.js';
@@ -197,6 +197,7 @@ export const conform: Command = {
       default: 15,
       help: 'seconds to wait for the target before giving up on a request of the runner',
     },
+    targetGuardFlag,
     { name: 'out', type: 'string', arg: 'DIR', help: 'report folder (default: reports/conformance/<timestamp>)' },
     {
       name: 'events',

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { erpcert } from '../testing/run-cli.js';
 import { type Served, startChild, stopChild } from '../testing/serve-child.js';
 
 const TOKEN = 'hub-live-token-77c1';
@@ -11,10 +12,15 @@ let hub: Served | undefined;
 let url = '';
 
 beforeAll(async () => {
-  hub = await startChild('hub', ['--workers', '1', '--database', join(root, 'hub.sqlite')], {
-    cwd: root,
-    env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN, ERPCERT_HUB_SECRET: 'cli-hub-secret-0123456789abcdef' },
-  });
+  // the target below is on loopback: opened by --allow-targets (refused by default)
+  hub = await startChild(
+    'hub',
+    ['--workers', '1', '--allow-targets', '127.0.0.1/32', '--database', join(root, 'hub.sqlite')],
+    {
+      cwd: root,
+      env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN, ERPCERT_HUB_SECRET: 'cli-hub-secret-0123456789abcdef' },
+    },
+  );
   url = hub.url;
 });
 
@@ -61,4 +67,14 @@ describe('erpcert hub with ERPCERT_HUB_SECRET and --workers', () => {
     expect(events).toContain('event: log');
     expect(`${events}${hub!.stderr}${run.message}`).not.toContain(PASSWORD);
   }, 180_000);
+
+  it.each([
+    [['--allow-targets', '169.254.169.254'], {}, /overlaps 169\.254\.0\.0\/16, link-local/],
+    [[], { ERPCERT_ALLOW_TARGETS: '10.0.0.0/99' }, /"10\.0\.0\.0\/99" is not an address or a CIDR block/],
+  ])('refuses an allow-list it cannot use, exit 2, nothing started (%j %j)', async (args, env, message) => {
+    const r = await erpcert(['hub', '--port', '0', '--database', join(root, 'never.sqlite'), ...args], root, env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
 });

@@ -32,6 +32,12 @@ export const hub: Command = {
       help: 'live runs this hub executes at once (default: half the cores, at least 1); 0 executes none (queue only)',
     },
     {
+      name: 'allow-targets',
+      type: 'string',
+      arg: 'CIDR,...',
+      help: 'loopback and private addresses (CIDR blocks or single addresses) that saved targets may resolve to; by default only public addresses, and the embedded reference server by name. Link-local (169.254.169.254 among them), multicast and reserved addresses are never allowed',
+    },
+    {
       name: 'max-run-mb',
       type: 'int',
       arg: 'MB',
@@ -45,9 +51,11 @@ export const hub: Command = {
     '(erpcert publish DIR --hub URL, or conform and load with --publish URL). Reading the API is open for now.',
     'Live runs: save a target (the Saved targets page, or POST /api/v1/saved-targets), then start, cancel and',
     'rerun conform or load runs from its pages or the API; they are queued in the database and executed by this',
-    "hub's worker pool (the erpcert bin in a child process). Saved",
-    'passwords are encrypted with a key from ERPCERT_HUB_SECRET (without it, none is saved). Several hubs on one',
-    'PostgreSQL share the queue. The API is described by packages/hub/hub.openapi.yaml.',
+    "hub's worker pool (the erpcert bin in a child process). A saved target must resolve to public addresses",
+    'unless --allow-targets opens loopback or private ones (checked on save, before every run, and at every',
+    'connection a conform run makes); the url "embedded" names the embedded reference server, allowed by name.',
+    'Saved passwords are encrypted with a key from ERPCERT_HUB_SECRET (without it, none is saved). Several hubs',
+    'on one PostgreSQL share the queue. The API is described by packages/hub/hub.openapi.yaml.',
     oidcDetails,
   ].join('\n'),
   async run(values, _positionals, io) {
@@ -59,6 +67,15 @@ export const hub: Command = {
     if (workers !== undefined && (workers < 0 || workers > 64))
       throw new UsageError(`--workers must be 0 to 64, got ${workers}`);
     const oidc = await oidcOptions(values, io.env, io.cwd);
+    const allowTargets = values['allow-targets'] as string | undefined;
+    if (allowTargets !== undefined) {
+      const { parseTargetGuard } = await import('@erpcert/contract');
+      try {
+        parseTargetGuard(allowTargets);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    }
     // loaded when run: the store and the server cost every other command's start-up
     const { isPostgresUrl, shownDatabase, startHub, SECRET_ENV, defaultPoolSize } = await import('@erpcert/hub');
     const { liveExecutor } = await import('../hub/live-executor.js');
@@ -76,6 +93,7 @@ export const hub: Command = {
         database,
         token,
         secret,
+        ...(allowTargets !== undefined ? { allowTargets } : {}),
         ...(workers === 0 ? {} : { executor: liveExecutor(), workers: workers ?? defaultPoolSize() }),
         limits: { ...DEFAULT_LIMITS, maxRunBytes: mb * 1024 * 1024 },
         ...(oidc ? { oidc: { settings: oidc } } : {}),

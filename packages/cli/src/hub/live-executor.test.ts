@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseTargetGuard } from '@erpcert/contract';
 import type { ExecutorRun, ProgressEvent, RunningHub } from '@erpcert/hub';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERPCERT_BIN, liveExecutor, liveRunArgs, liveRunEnv } from './live-executor.js';
@@ -62,10 +63,12 @@ const run: ExecutorRun = {
 
 describe('the live-run executor', () => {
   it('builds the conform and load command lines without the password', () => {
-    expect(liveRunArgs(run, '/o', '/e')).toEqual([
+    expect(liveRunArgs({ ...run, targetGuard: '10.0.0.0/8' }, '/o', '/e')).toEqual([
       'conform',
       '--target',
       'https://erp.example.com',
+      '--target-guard',
+      '10.0.0.0/8',
       '--user',
       'tester',
       '--compcode',
@@ -89,6 +92,12 @@ describe('the live-run executor', () => {
       '/e',
     );
     expect(load.slice(0, 1)).toEqual(['load']);
+    // without an allow-list from the hub the child still checks: the defaults alone
+    expect(load.join(' ')).toContain('--target https://erp.example.com --target-guard none');
+    // the embedded reference server is allowed by name: the child starts it, no --target, nothing to guard
+    const embedded = liveRunArgs({ ...run, target: { ...target, url: 'embedded' } }, '/o', '/e');
+    expect(embedded.slice(0, 3)).toEqual(['conform', '--user', 'tester']);
+    expect(embedded.join(' ')).not.toMatch(/--target/);
     expect(load.join(' ')).toContain('--scenario invoices --engine autocannon --duration 5 --out /o');
     expect(liveRunEnv({ PATH: '/bin', ERPCERT_HUB_TOKEN: 't', ERPCERT_PASSWORD: 'old' }, PASSWORD)).toEqual({
       PATH: '/bin',
@@ -172,10 +181,17 @@ describe('a live run of the real erpcert conform', () => {
       secret: 'e2e-secret-0123456789abcdef',
       executor: liveExecutor({ tailMs: 100 }),
       workers: 1,
+      // erpcert serve listens on loopback: opened for this hub
+      allowTargets: '127.0.0.1/32',
       log: () => undefined,
       timing: { pollMs: 100 },
     });
-    const targets = new SavedTargets(hub.store.db, new SecretBox('e2e-secret-0123456789abcdef'));
+    const targets = new SavedTargets(
+      hub.store.db,
+      new SecretBox('e2e-secret-0123456789abcdef'),
+      undefined,
+      parseTargetGuard('127.0.0.1/32'),
+    );
     const t = await targets.save({ url, user: 'erpcert', password: 'erpcert', compcode: 1 });
     const queue = new JobQueue(hub.store.db, hub.store.dialect);
     const job = await queue.enqueue(t.id, { kind: 'conformance', profile: 'gate', only: ['REST.VERSION.*'] });

@@ -2,7 +2,8 @@
  * The executor of the hub's live runs (packages/hub sits below the CLI and never imports it: `erpcert hub` hands
  * it this). A run is the `erpcert` bin in a child process: `conform` (with `--events` to follow it) or `load`,
  * against the saved target, its password in the child's environment (ERPCERT_PASSWORD, never on argv; the
- * hub's own ERPCERT_* variables are not passed on), `--out` a temporary folder the hub ingests. A cancel sends
+ * hub's own ERPCERT_* variables are not passed on), `--out` a temporary folder the hub ingests, `--target-guard`
+ * the hub's SSRF allow-list (the child checks the address of every connection it makes). A cancel sends
  * the child SIGINT, so conform stops its tests and still cleans up what it created.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -10,17 +11,29 @@ import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExecutorContext, ExecutorResult, ExecutorRun, LiveRunExecutor, ProgressEvent } from '@erpcert/hub';
+import {
+  EMBEDDED_TARGET,
+  type ExecutorContext,
+  type ExecutorResult,
+  type ExecutorRun,
+  type LiveRunExecutor,
+  type ProgressEvent,
+} from '@erpcert/hub';
 
 export const ERPCERT_BIN = fileURLToPath(new URL('../../bin/erpcert.mjs', import.meta.url));
 
-/** The command line of a live run (no credential on it). */
+/**
+ * The command line of a live run (no credential on it). The embedded reference server (EMBEDDED_TARGET) runs without
+ * --target: the child starts it; any other target goes with the hub's allow-list (`--target-guard`), which the child
+ * checks at every connection.
+ */
 export function liveRunArgs(run: ExecutorRun, out: string, events: string): string[] {
   const t = run.target;
   const flag = (name: string, v: string | number | null | undefined) =>
     v === null || v === undefined ? [] : [`--${name}`, String(v)];
+  const embedded = t.url === EMBEDDED_TARGET;
   const connection = [
-    ...flag('target', t.url),
+    ...(embedded ? [] : [...flag('target', t.url), '--target-guard', run.targetGuard ?? 'none']),
     ...flag('user', t.user),
     ...flag('compcode', t.compcode),
     ...flag('usercode', t.usercode),

@@ -2,6 +2,7 @@
  * The hub's HTTP API under /api/v1 (described by specs/hub.openapi.yaml), as a Hono app: tested in-process with
  * `app.request(...)`, served by @hono/node-server (server.ts). The browser pages (src/pages) mount beside it.
  */
+import type { TargetGuard } from '@erpcert/contract';
 import { Hono } from 'hono';
 import type { OnSignedIn } from '../auth/oidc/oidc-identity.js';
 import { identityPage } from '../auth/oidc/oidc-pages.js';
@@ -55,11 +56,18 @@ export interface HubAppOptions {
 /** Until accounts and sessions exist: the verified identity shown, nothing kept. */
 const showIdentity: OnSignedIn = (c, identity, { returnTo }) => c.html(identityPage(identity, returnTo).text);
 
-/** The queue and saved targets of a store, with the credentials' key from `secret`. */
-export function liveParts(store: HubStore, secret: string | undefined): { queue: JobQueue; targets: SavedTargets } {
+/**
+ * The queue and saved targets of a store, with the credentials' key from `secret` and the SSRF allow-list `guard`
+ * (default: the defaults alone).
+ */
+export function liveParts(
+  store: HubStore,
+  secret: string | undefined,
+  guard?: TargetGuard,
+): { queue: JobQueue; targets: SavedTargets } {
   return {
     queue: new JobQueue(store.db, store.dialect),
-    targets: new SavedTargets(store.db, secret ? new SecretBox(secret) : undefined),
+    targets: new SavedTargets(store.db, secret ? new SecretBox(secret) : undefined, undefined, guard),
   };
 }
 

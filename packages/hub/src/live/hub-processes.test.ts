@@ -5,10 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // child processes start tsx and a hub each: more than vitest's 5 s default
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
+import { parseTargetGuard } from '@erpcert/contract';
 import { type RunningHub, startHub } from '../server.js';
 import { HubStore } from '../store/hub-store.js';
 import { FakeExecutor } from '../testing/fake-executor.js';
 import { freshDatabase, postgresUrl, testDialects } from '../testing/test-databases.js';
+import { testResolver } from '../testing/test-resolver.js';
 import { JobQueue, RESTARTED } from './job-queue.js';
 import { SavedTargets } from './saved-targets.js';
 
@@ -84,7 +86,7 @@ describe.skipIf(!postgresUrl)('two hub processes on one PostgreSQL', () => {
     const { database, drop } = await freshDatabase('postgres');
     const store = await HubStore.open(database);
     try {
-      const targets = new SavedTargets(store.db, undefined);
+      const targets = new SavedTargets(store.db, undefined, undefined, parseTargetGuard(undefined, testResolver()));
       const queue = new JobQueue(store.db, store.dialect);
       const t = await targets.save({ url: 'https://two.example' });
       const ids: number[] = [];
@@ -175,7 +177,12 @@ describe.each(testDialects)('kill -9 of a hub on %s', (dialect) => {
     const { database, drop } = await freshDatabase(dialect);
     try {
       const store = await HubStore.open(database);
-      const t = await new SavedTargets(store.db, undefined).save({ url: 'https://kill.example' });
+      const t = await new SavedTargets(
+        store.db,
+        undefined,
+        undefined,
+        parseTargetGuard(undefined, testResolver()),
+      ).save({ url: 'https://kill.example' });
       const job = await new JobQueue(store.db, store.dialect).enqueue(t.id, {
         kind: 'conformance',
         profile: 'gate',
@@ -190,6 +197,7 @@ describe.each(testDialects)('kill -9 of a hub on %s', (dialect) => {
         port: 0,
         database,
         executor: new FakeExecutor(),
+        resolver: testResolver(),
         timing: { pollMs: 50, heartbeatMs: 50, staleMs: 300 },
       });
       const queue = new JobQueue(hub.store.db, hub.store.dialect);

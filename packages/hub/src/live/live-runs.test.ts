@@ -9,6 +9,7 @@ import { LIVE_SCRIPT_PATH } from '../pages/live-run.js';
 import { type RunningHub, startHub } from '../server.js';
 import { FakeExecutor } from '../testing/fake-executor.js';
 import { freshDatabase, testDialects } from '../testing/test-databases.js';
+import { testResolver } from '../testing/test-resolver.js';
 import { JobQueue, RESTARTED } from './job-queue.js';
 
 const TOKEN = 'live-test-token-0123456789';
@@ -49,6 +50,7 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
       secret: secret ?? undefined,
       executor,
       workers: 1,
+      resolver: testResolver(),
       log: (l) => logged.push(l),
       timing: { pollMs: 50, heartbeatMs: 50, eventsPollMs: 20 },
     });
@@ -217,7 +219,13 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     const fresh = await freshDatabase(dialect);
     drop = fresh.drop;
     // a first hub without executor: it only queues; its "worker" claims one job and dies
-    const first = await startHub({ port: 0, database: fresh.database, token: TOKEN, secret: SECRET });
+    const first = await startHub({
+      port: 0,
+      database: fresh.database,
+      token: TOKEN,
+      secret: SECRET,
+      resolver: testResolver(),
+    });
     const tid = (
       (await (
         await fetch(`${first.url}/api/v1/saved-targets`, {
@@ -239,6 +247,7 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
       token: TOKEN,
       secret: SECRET,
       executor: new FakeExecutor(),
+      resolver: testResolver(),
       log: (l) => logged.push(l),
       // PostgreSQL: the dead worker is told by its heartbeat, late after 200 ms
       timing: { pollMs: 50, heartbeatMs: 50, staleMs: 200 },

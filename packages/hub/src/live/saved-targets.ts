@@ -3,6 +3,7 @@
  * sealed by {@link SecretBox} (never stored in clear, never answered: the API says only "set"); the other
  * connection settings are the conform flags that make sense for a shared target.
  */
+import { parseTargetGuard, TARGET_REFUSED, type TargetGuard } from '@erpcert/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { NO_SECRET_MESSAGE, type SecretBox } from './secret-box.js';
@@ -70,7 +71,7 @@ function shape(r: TargetRow): Omit<SavedTarget, 'password'> {
   return {
     id: Number(r.id),
     name: r.name as string,
-    url: r.url as string,
+    url: r.target_key === EMBEDDED_TARGET ? EMBEDDED_TARGET : (r.url as string),
     authKind: (r.auth_kind as AuthKind | null) ?? 'basic',
     user: (r.username as string | null) ?? null,
     compcode: r.compcode === null ? null : Number(r.compcode),
@@ -85,9 +86,17 @@ function shape(r: TargetRow): Omit<SavedTarget, 'password'> {
   };
 }
 
-/** The target URL as its key: http(s), no credentials, no query, no trailing slash. */
+/**
+ * The embedded reference server, by the name the hub gives it (`target_key` of its published runs): a saved target
+ * with this url runs `erpcert conform` without --target (the child starts the reference server on its own
+ * loopback port), so it is allowed by name, never by address.
+ */
+export const EMBEDDED_TARGET = 'embedded';
+
+/** The target URL as its key: http(s), no credentials, no query, no trailing slash; or {@link EMBEDDED_TARGET}. */
 export function targetUrl(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') throw new TargetInputError('url is required: the target base URL');
+  if (raw.trim() === EMBEDDED_TARGET) return EMBEDDED_TARGET;
   let u: URL;
   try {
     u = new URL(raw.trim());
@@ -128,11 +137,34 @@ function checkInput(i: SavedTargetInput): void {
 }
 
 export class SavedTargets {
+  /**
+   * @param guard the SSRF allow-list (`erpcert hub --allow-targets`) a target URL is checked against, after DNS
+   *   resolution, on save and before every run. @defaultValue the defaults alone, the system resolver
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly box: SecretBox | undefined,
     private readonly now: () => Date = () => new Date(),
+    readonly guard: TargetGuard = parseTargetGuard(undefined),
   ) {}
+
+  /**
+   * Checks a target URL against the allow-list: every address its host resolves to now. The embedded reference
+   * server passes by name. Throws TargetInputError (400) naming the address and the setting that opens it.
+   */
+  async checkUrl(url: string): Promise<void> {
+    if (url === EMBEDDED_TARGET) return;
+    const host = new URL(url).hostname;
+    try {
+      await this.guard.checkUrl(url);
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      if (e.code === TARGET_REFUSED) throw new TargetInputError(`url is refused: ${e.message}`);
+      throw new TargetInputError(
+        `url's host ${host} could not be resolved from the hub (${e.code ?? e.message}): a target is checked by the addresses it resolves to`,
+      );
+    }
+  }
 
   private columns(i: SavedTargetInput) {
     const pick = <T>(v: T | undefined) => (v === undefined ? {} : { v });
@@ -160,6 +192,7 @@ export class SavedTargets {
     checkInput(i);
     const url = targetUrl(i.url);
     if (i.password != null && !this.box) throw new TargetInputError(NO_SECRET_MESSAGE, 422);
+    await this.checkUrl(url);
     const at = this.now().toISOString();
     const id = await this.db.transaction().execute(async (trx) => {
       const existing = await trx
@@ -176,7 +209,13 @@ export class SavedTargets {
       }
       const row = await trx
         .insertInto('targets')
-        .values({ target_key: url, url, name: i.name ?? url, created_at: at, ...values })
+        .values({
+          target_key: url,
+          url,
+          name: i.name ?? (url === EMBEDDED_TARGET ? 'embedded reference server' : url),
+          created_at: at,
+          ...values,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return Number(row.id);
@@ -193,6 +232,7 @@ export class SavedTargets {
     const set: Record<string, unknown> = this.columns(i);
     if (i.url !== undefined) {
       const url = targetUrl(i.url);
+      await this.checkUrl(url);
       const other = await this.db.selectFrom('targets').select('id').where('target_key', '=', url).executeTakeFirst();
       if (other && Number(other.id) !== id)
         throw new TargetInputError(`another target has url ${url}: #${other.id}`, 409);

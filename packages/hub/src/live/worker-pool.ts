@@ -14,12 +14,21 @@ import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 import { readRunFolder } from '../ingest/read-folder.js';
 import type { HubStore } from '../store/hub-store.js';
 import { type Job, type JobQueue, type ProgressEvent, RESTARTED, type RunSettings } from './job-queue.js';
-import type { SavedTargets, TargetConnection } from './saved-targets.js';
+import { EMBEDDED_TARGET, type SavedTargets, type TargetConnection } from './saved-targets.js';
+
+/** A run the SSRF guard refused before it started. */
+class RunRefused extends Error {}
 
 export interface ExecutorRun {
   readonly jobId: number;
   readonly settings: RunSettings;
   readonly target: TargetConnection;
+  /**
+   * The hub's SSRF allow-list (`--allow-targets` entries joined by commas, `none` for the defaults alone): the
+   * executor hands it to the run (`conform --target-guard`), which checks every connection's address when it is
+   * made. Absent for the embedded reference server (allowed by name).
+   */
+  readonly targetGuard?: string;
 }
 
 export interface ExecutorContext {
@@ -154,8 +163,20 @@ export class WorkerPool {
     let result: ExecutorResult | undefined;
     try {
       const target = await this.#o.targets.connection(job.targetId);
+      // the host may resolve elsewhere since the target was saved: checked again, nothing sent when refused
+      const refused = await this.#o.targets.checkUrl(target.url).then(
+        () => undefined,
+        (err: Error) => err.message.replace(/^url is refused: /, ''),
+      );
+      if (refused !== undefined) throw new RunRefused(refused);
+      const guard = this.#o.targets.guard.allowed.join(',') || 'none';
       result = await this.#o.executor.execute(
-        { jobId: job.id, settings: job.settings, target },
+        {
+          jobId: job.id,
+          settings: job.settings,
+          target,
+          ...(target.url === EMBEDDED_TARGET ? {} : { targetGuard: guard }),
+        },
         { signal: abort.signal, progress: emit },
       );
       const stopped = this.#stopped && !cancelled;
@@ -181,7 +202,10 @@ export class WorkerPool {
           message: result.message ?? `the run wrote no results (exit code ${result.exitCode})`,
         };
     } catch (err) {
-      end = { state: 'failed', message: `the run could not be executed: ${(err as Error).message}` };
+      end =
+        err instanceof RunRefused
+          ? { state: 'failed', message: `refused: ${err.message}` }
+          : { state: 'failed', message: `the run could not be executed: ${(err as Error).message}` };
     } finally {
       clearInterval(beat);
     }

@@ -5,6 +5,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EMBEDDED_TARGET } from '../live/saved-targets.js';
 import type { ExecutorContext, ExecutorResult, ExecutorRun, LiveRunExecutor } from '../live/worker-pool.js';
 import { conformanceFolderFiles, sampleConformance } from './sample-runs.js';
 
@@ -30,9 +31,11 @@ export class FakeExecutor implements LiveRunExecutor {
     if (!ctx.signal.aborted) for (const [rule, verdict] of rest) ctx.progress({ type: 'rule', rule, verdict });
     const dir = mkdtempSync(join(tmpdir(), 'erpcert-fake-run-'));
     mkdirSync(dir, { recursive: true });
+    // the embedded reference server (a saved target named by EMBEDDED_TARGET) runs on a loopback port of its own
+    const embedded = run.target.url === EMBEDDED_TARGET;
     const doc = sampleConformance({
-      url: run.target.url,
-      embedded: false,
+      url: embedded ? 'http://127.0.0.1:40123' : run.target.url,
+      embedded,
       runTag: `LIVE${run.jobId}x${process.pid}`,
       verdicts: ctx.signal.aborted && first ? { [first[0]]: first[1] } : verdicts,
     });

@@ -14,6 +14,7 @@ import type { ExecutorResult, LiveRunExecutor } from '../live/worker-pool.js';
 import { startHub } from '../server.js';
 import { HubStore } from '../store/hub-store.js';
 import { conformanceFolderFiles, sampleConformance } from './sample-runs.js';
+import { testResolver } from './test-resolver.js';
 
 const database = process.env.HUB_DATABASE ?? ':memory:';
 const mode = process.env.HUB_MODE ?? 'fast';
@@ -72,6 +73,7 @@ if (mode === 'ingest') {
     database,
     executor: mode === 'hang' ? hang : fast,
     workers: 2,
+    resolver: testResolver(),
     timing: { pollMs: 30, heartbeatMs: 100, staleMs: 1500 },
   });
   say(`ready ${hub.url}`);

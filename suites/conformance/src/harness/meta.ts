@@ -153,6 +153,11 @@ export const TARGET_ENV = {
   path: 'ERPCERT_PATH',
   /** Prefix that marks every record this run creates (staging safety). */
   runTag: 'ERPCERT_RUN_TAG',
+  /**
+   * Optional: the hub's SSRF guard (`conform --target-guard`): every connection's address is checked against it
+   * at connect time (`@erpcert/contract` target-guard); `none` keeps the defaults alone.
+   */
+  targetGuard: 'ERPCERT_TARGET_GUARD',
   /** JSON-lines file every worker appends created records to; the runner cleans them up at the end. */
   ledger: 'ERPCERT_LEDGER',
   /** Maximum requests per second per worker (pacing). */

@@ -5,6 +5,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseTargetGuard } from '@erpcert/contract';
 import { newRunTag, RUN_TAG_PATTERN } from '../runner/run-tag.js';
 import type { Profile } from '../runner/verdict.js';
 import { DEFAULT_FIXTURE_PREFIX, fixturePrefixProblem } from './fixture-scheme.js';
@@ -50,6 +51,8 @@ export interface TargetConfig {
   readonly fixturePrefix: string;
   /** Whether tests may make what the documented APIs cannot remove (permanent-writes.ts). @defaultValue 'refused' */
   readonly permanentWrites: PermanentWrites;
+  /** The hub's SSRF allow-list: when set, every connection's address is checked (`none`: the defaults alone). */
+  readonly targetGuard?: string;
 }
 
 /** The TARGET_ENV variables are missing or malformed: a defect of the run's configuration. */
@@ -127,6 +130,13 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
     throw new TargetConfigError(
       `${TARGET_ENV.permanentWrites} must be one of ${PERMANENT_WRITES.join(', ')}, got "${permanentWrites}"`,
     );
+  const targetGuard = get('targetGuard');
+  if (targetGuard !== undefined)
+    try {
+      parseTargetGuard(targetGuard);
+    } catch (err) {
+      throw new TargetConfigError(`${TARGET_ENV.targetGuard}: ${(err as Error).message}`);
+    }
   const user = get('user');
   const password = env[TARGET_ENV.password];
   const compcode = positiveInt(env, TARGET_ENV.compcode);
@@ -156,5 +166,6 @@ export function targetFromEnv(env: Readonly<Record<string, string | undefined>> 
     ...(maxRetryWait !== undefined ? { maxRetryWaitMs: Math.round(maxRetryWait * 1000) } : {}),
     fixturePrefix,
     permanentWrites,
+    ...(targetGuard !== undefined ? { targetGuard } : {}),
   };
 }

@@ -3,6 +3,7 @@
  * then `Cookie: HSESSION`), the run's pacing, and the exchange observer wired to the worker's recorder.
  */
 import { type ClientConfig, createClient, type ErpClient, type Exchange } from '@erpcert/client';
+import { parseTargetGuard } from '@erpcert/contract';
 import { ExchangeRecorder } from './recorder.js';
 import { requestLogger } from './request-log.js';
 import { type TargetConfig, targetFromEnv } from './target.js';
@@ -34,6 +35,8 @@ export function clientConfigFor(target: TargetConfig, recorder: ExchangeRecorder
     onExchange: withRequestLog(recorder.observe),
     // a report keeps a few KiB of each body; the recorder cuts further
     maxRecordedBodyBytes: 64 * 1024,
+    // a hub's live run: every connection's address is checked when it is made (no DNS rebinding after the hub's check)
+    ...(target.targetGuard !== undefined ? { connectGuard: parseTargetGuard(target.targetGuard) } : {}),
   };
 }
 

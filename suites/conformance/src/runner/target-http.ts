@@ -8,6 +8,8 @@
 
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
+import { TARGET_REFUSED, type TargetGuard } from '@erpcert/contract';
 
 /** Where the target is and how to authenticate. */
 export interface TargetConnection {
@@ -23,6 +25,8 @@ export interface TargetConnection {
   readonly portalPath: string;
   /** Per-request timeout. @defaultValue 15000 */
   readonly timeoutMs?: number | undefined;
+  /** The hub's SSRF guard (`conform --target-guard`): each connection's address is checked when it is made. */
+  readonly guard?: Pick<TargetGuard, 'lookup' | 'refusal'> | undefined;
 }
 
 /** A request that got no usable answer: the target is down, refused the connection, or timed out. */
@@ -94,10 +98,19 @@ export async function send(
   if (options.contentType) headers['content-type'] = options.contentType;
   const timeoutMs = conn.timeoutMs ?? 15_000;
   try {
-    return await request(method, url, headers, options.body, timeoutMs);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // node:net connects to an address literal without a lookup: the guard judges it here
+    const refused = conn.guard && isIP(host) ? conn.guard.refusal(host) : undefined;
+    if (refused !== undefined) throw Object.assign(new Error(refused), { code: TARGET_REFUSED });
+    return await request(method, url, headers, options.body, timeoutMs, conn.guard?.lookup);
   } catch (err) {
     const e = err as Error & { code?: string };
-    const why = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (e.code ?? e.message);
+    const why =
+      e.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs / 1000} s`
+        : e.code === TARGET_REFUSED
+          ? `refused by the hub's target guard: ${e.message}`
+          : (e.code ?? e.message);
     throw new TargetUnreachableError(`${method} ${url.origin}${url.pathname}: ${why}`);
   }
 }
@@ -112,6 +125,7 @@ function request(
   headers: Record<string, string>,
   body: string | undefined,
   timeoutMs: number,
+  lookup: TargetGuard['lookup'] | undefined,
 ): Promise<TargetResponse> {
   const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
   return new Promise((resolve, reject) => {
@@ -122,6 +136,7 @@ function request(
         headers: { ...headers, ...(payload ? { 'content-length': String(payload.length) } : {}) },
         insecureHTTPParser: true,
         agent: false,
+        ...(lookup ? { lookup } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
