@@ -4,12 +4,14 @@
  * cancel, rerun a rule / an area / every FAIL; every write refused without the hub token or from another site.
  * No worker pool here: started runs stay queued, which is what these pages show.
  */
+import { parseTargetGuard } from '@erpcert/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHubApp } from '../api/hub-app.js';
+import { createHubApp, liveParts } from '../api/hub-app.js';
 import { ingestFiles } from '../ingest/ingest.js';
 import { ERP_URL, FIRST_VERDICTS, type PageFixture, seedPageFixture } from '../testing/page-fixture.js';
 import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
+import { testResolver } from '../testing/test-resolver.js';
 import { LIVE_PAGE_CSP, PAGE_CSP } from './page-routes.js';
 
 const TOKEN = 'live-pages-token-0123456789';
@@ -48,7 +50,14 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await freshStore(dialect);
-    app = createHubApp({ store: t.store, token: TOKEN, secret: SECRET, log: () => {} });
+    app = createHubApp({
+      store: t.store,
+      token: TOKEN,
+      secret: SECRET,
+      log: () => {},
+      // the saved targets' names (*.test) resolve to a public documentation address, as the SSRF guard requires
+      live: liveParts(t.store, SECRET, parseTargetGuard(undefined, testResolver())),
+    });
     f = await seedPageFixture(t.store);
   });
   afterAll(async () => {

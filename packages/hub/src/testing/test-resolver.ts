@@ -1,6 +1,6 @@
 /**
  * A resolver for tests of the hub's SSRF guard: names answer from a table (`rebind` answers in turn, the last one
- * repeating), any other name under `.example` or `.example.com` resolves to a documentation address (TEST-NET-3,
+ * repeating), any other name under `.example`, `.example.com` or `.test` (RFC 6761's names for tests) resolves to a documentation address (TEST-NET-3,
  * 203.0.113.0/24: public to the guard, routed nowhere), anything else is not found. Every question is recorded.
  */
 import type { Resolver } from '@erpcert/contract';
@@ -23,7 +23,7 @@ export function testResolver(table: Readonly<Record<string, string | readonly st
       turns.set(host, n + 1);
       address = entry[Math.min(n, entry.length - 1)];
     } else if (typeof entry === 'string') address = entry;
-    else if (/\.example(\.com)?$/.test(host)) address = PUBLIC_TEST_ADDRESS;
+    else if (/\.(example(\.com)?|test)$/.test(host)) address = PUBLIC_TEST_ADDRESS;
     if (address === undefined)
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND', hostname: host });
     return [{ address, family: address.includes(':') ? 6 : 4 }];
