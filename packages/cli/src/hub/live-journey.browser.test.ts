@@ -71,10 +71,15 @@ describe.skipIf(skipWithoutChromium)('the hub live journey in chromium: save, st
     const s = switchable(m);
     fixServer = s.fix;
     proxy = await startProxy(server.url, s.mutant);
-    hub = await startChild('hub', ['--workers', '1', '--database', join(root, 'hub.sqlite')], {
-      cwd: root,
-      env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN, ERPCERT_HUB_SECRET: SECRET },
-    });
+    // the mutant's proxy is on loopback: opened by --allow-targets (the SSRF guard refuses it by default)
+    hub = await startChild(
+      'hub',
+      ['--workers', '1', '--allow-targets', '127.0.0.1/32', '--database', join(root, 'hub.sqlite')],
+      {
+        cwd: root,
+        env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN, ERPCERT_HUB_SECRET: SECRET },
+      },
+    );
     browser = await launchChromium();
     context = await browser.newContext({ baseURL: hub.url, viewport: { width: 1280, height: 900 } });
   }, 120_000);
