@@ -106,7 +106,10 @@ export async function ruleMatrix(store: HubStore, columns: readonly RunSummary[]
   for (const v of verdicts) {
     const row = rules.get(v.rule) ?? { area: v.area, verdicts: columns.map(() => null) };
     rules.set(v.rule, row);
-    row.verdicts[index.get(v.runId) ?? 0] = v.verdict;
+    for (const cell of v.verdicts) {
+      const i = index.get(cell.runId);
+      if (i !== undefined) row.verdicts[i] = cell.verdict;
+    }
   }
   const areas = new Map<string, { id: string; verdicts: (string | null)[] }[]>();
   for (const [id, row] of [...rules].sort(([x], [y]) => byText(x, y))) {
