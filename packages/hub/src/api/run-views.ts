@@ -63,7 +63,7 @@ export async function compareRuns(docs: RunDocuments, aId: number, bId: number):
   const a = await docs.run(aId);
   const b = await docs.run(bId);
   if (a.kind !== b.kind)
-    throw new ApiError(400, `run ${a.id} is a ${a.kind} run and run ${b.id} a ${b.kind} run: compare two of one kind`);
+    throw new ApiError(409, `run ${a.id} is a ${a.kind} run and run ${b.id} a ${b.kind} run: compare two of one kind`);
   try {
     const ra = reportRunFromDocument((await docs.document(a)).doc, `run ${a.id}`);
     const rb = reportRunFromDocument((await docs.document(b)).doc, `run ${b.id}`);

@@ -125,7 +125,7 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
     const run = await store.run(runId);
     if (!run) throw new ApiError(404, `there is no run ${runId}`);
     if (run.kind !== 'conformance')
-      throw new ApiError(400, `run ${runId} is a load run: only conformance rules are rerun`);
+      throw new ApiError(409, `run ${runId} is a load run: only conformance rules are rerun`);
     const b = await body(c);
     const row = await store.db.selectFrom('runs').select('target_id').where('id', '=', runId).executeTakeFirstOrThrow();
     const targetId = Number(row.target_id);

@@ -18,6 +18,8 @@ export interface RunFilter {
   readonly profile?: string;
   readonly build?: string;
   readonly label?: string;
+  /** Made with this erpcert version. */
+  readonly version?: string;
   /** At most this many, newest first. */
   readonly limit?: number;
   /** Only runs with an id below this (paging). */
@@ -172,6 +174,7 @@ export class HubStore {
     if (f.profile) q = q.where('profile', '=', f.profile);
     if (f.build) q = q.where('build', '=', f.build);
     if (f.label) q = q.where('label', '=', f.label);
+    if (f.version) q = q.where('erpcert_version', '=', f.version);
     if (f.before !== undefined) q = q.where('id', '<', f.before);
     const rows = await q
       .orderBy('created_at', 'desc')
@@ -269,6 +272,18 @@ export class HubStore {
         return { runId: Number(c.slice(0, at)), verdict: c.slice(at + 1) };
       }),
     }));
+  }
+
+  /** The target of the newest conformance run, if any. */
+  async newestConformanceTarget(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('runs')
+      .select('target_id')
+      .where('kind', '=', 'conformance')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.target_id);
   }
 
   /** The newest conformance run of each target made with erpcert `version`. */
