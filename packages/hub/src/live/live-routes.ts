@@ -137,9 +137,16 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
     const from = await store.db.selectFrom('jobs').select('settings').where('run_id', '=', runId).executeTakeFirst();
     const profile = from ? (JSON.parse(from.settings) as RunSettings & { profile?: string }).profile : run.profile;
     let only: string[];
-    if (typeof b.rule === 'string' && GLOB.test(b.rule) && !b.rule.includes('*')) only = [b.rule];
-    else if (typeof b.area === 'string' && /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)?$/.test(b.area)) only = [`${b.area}.*`];
-    else if (b.fails === true) {
+    // what is given must be right: a wrong rule or area is refused, never passed over for the next choice
+    if (b.rule !== undefined) {
+      if (typeof b.rule !== 'string' || !GLOB.test(b.rule) || b.rule.includes('*'))
+        throw new ApiError(400, 'rule must be one rule id (letters, digits, . _ -), not a glob');
+      only = [b.rule];
+    } else if (b.area !== undefined) {
+      if (typeof b.area !== 'string' || !/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)?$/.test(b.area))
+        throw new ApiError(400, 'area must be an area id such as REST.QUERY');
+      only = [`${b.area}.*`];
+    } else if (b.fails === true) {
       const rows = await store.db
         .selectFrom('rule_verdicts')
         .select('rule_id')
