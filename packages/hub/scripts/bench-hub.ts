@@ -56,6 +56,8 @@ function figures(ms: readonly number[]): Figures {
 }
 
 interface Measured extends Figures {
+  /** The hub process's own CPU time per request (p50, p95): what the machine's load does not inflate. */
+  readonly cpu: { readonly p50: number; readonly p95: number };
   readonly name: string;
   readonly path: string;
   readonly aimMs: number;
@@ -165,19 +167,26 @@ async function measurePages(store: HubStore): Promise<Measured[]> {
   const out: Measured[] = [];
   for (const c of cases) {
     const ms: number[] = [];
+    const cpuMs: number[] = [];
     // one request first, not counted: the code paths are compiled, as in a hub that has served a page
     for (let i = -1; i < N; i++) {
       const path = c.path(i + 1000);
       const t0 = process.hrtime.bigint();
+      const c0 = process.cpuUsage();
       const res = await app.request(path);
       const body = await res.text();
       const took = since(t0);
+      const cpu = process.cpuUsage(c0);
       if (res.status !== 200) throw new Error(`${c.name}: GET ${path} answered ${res.status}: ${body.slice(0, 200)}`);
-      if (i >= 0) ms.push(took);
+      if (i >= 0) {
+        ms.push(took);
+        cpuMs.push((cpu.user + cpu.system) / 1000);
+      }
     }
     const f = figures(ms);
-    out.push({ name: c.name, path: c.path(1000), aimMs: AIM_MS, met: f.p95 <= AIM_MS, ...f });
-    log(`  ${c.name}: p50 ${f.p50} ms, p95 ${f.p95} ms, max ${f.max} ms`);
+    const { p50, p95 } = figures(cpuMs);
+    out.push({ name: c.name, path: c.path(1000), aimMs: AIM_MS, met: f.p95 <= AIM_MS, cpu: { p50, p95 }, ...f });
+    log(`  ${c.name}: p50 ${f.p50} ms, p95 ${f.p95} ms, max ${f.max} ms (CPU p95 ${p95} ms)`);
   }
   return out;
 }
@@ -186,28 +195,39 @@ async function measureIngest(store: HubStore, folder: string, work: string): Pro
   const files = readRunFolder(folder, DEFAULT_LIMITS, 'the real folder');
   const folderTimes: number[] = [];
   const zipTimes: number[] = [];
+  const folderCpu: number[] = [];
+  const zipCpu: number[] = [];
+  const cpuSince = (c0: NodeJS.CpuUsage) => {
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
   for (let i = 0; i < INGESTS; i++) {
     const dir = join(work, `ingest-${i}`);
     cpSync(folder, dir, { recursive: true });
     const again = renewed(files, 2 * i);
     writeFileSync(join(dir, 'results.json'), again.get('results.json')!);
     let t0 = process.hrtime.bigint();
+    let c0 = process.cpuUsage();
     const a = await ingestFiles(store, readRunFolder(dir, DEFAULT_LIMITS, 'the folder'), { build: `ingest-${i}` });
     folderTimes.push(since(t0));
+    folderCpu.push(cpuSince(c0));
     rmSync(dir, { recursive: true, force: true });
     const zip = writeZip([...renewed(files, 2 * i + 1)].map(([name, data]) => ({ name, data })));
     t0 = process.hrtime.bigint();
+    c0 = process.cpuUsage();
     const b = await ingestFiles(store, await readZip(zip, DEFAULT_LIMITS), { build: `ingest-zip-${i}` });
     zipTimes.push(since(t0));
+    zipCpu.push(cpuSince(c0));
     if (!a.created || !b.created) throw new Error('an ingest of a new run found it already stored');
   }
   return [
-    { name: 'ingest folder', path: 'readRunFolder + ingestFiles', times: folderTimes },
-    { name: 'ingest zip', path: 'readZip + ingestFiles', times: zipTimes },
-  ].map(({ name, path, times }) => {
+    { name: 'ingest folder', path: 'readRunFolder + ingestFiles', times: folderTimes, cpuTimes: folderCpu },
+    { name: 'ingest zip', path: 'readZip + ingestFiles', times: zipTimes, cpuTimes: zipCpu },
+  ].map(({ name, path, times, cpuTimes }) => {
     const f = figures(times);
-    log(`  ${name}: p50 ${f.p50} ms, p95 ${f.p95} ms, max ${f.max} ms`);
-    return { name, path, aimMs: AIM_INGEST_MS, met: f.max <= AIM_INGEST_MS, ...f };
+    const { p50, p95 } = figures(cpuTimes);
+    log(`  ${name}: p50 ${f.p50} ms, p95 ${f.p95} ms, max ${f.max} ms (CPU p95 ${p95} ms)`);
+    return { name, path, aimMs: AIM_INGEST_MS, met: f.max <= AIM_INGEST_MS, cpu: { p50, p95 }, ...f };
   });
 }
 
@@ -278,17 +298,17 @@ try {
 const rows: string[] = [];
 for (const r of results) {
   if (!r.pages || !r.ingest) {
-    rows.push(`| ${r.dialect} | ${r.skipped ?? `ERROR: ${r.error}`} | | | | | |`);
+    rows.push(`| ${r.dialect} | ${r.skipped ?? `ERROR: ${r.error}`} | | | | | | | |`);
     continue;
   }
   for (const m of [...r.pages, ...r.ingest])
     rows.push(
-      `| ${r.dialect} | ${m.name} | ${m.n} | ${m.p50} | ${m.p95} | ${m.max} | ${m.met ? 'yes' : `**no** (aim ${m.aimMs} ms)`} |`,
+      `| ${r.dialect} | ${m.name} | ${m.n} | ${m.p50} | ${m.p95} | ${m.max} | ${m.cpu.p50} | ${m.cpu.p95} | ${m.met ? 'yes' : `**no** (aim ${m.aimMs} ms)`} |`,
     );
 }
 const table = [
-  '| database | measured | n | p50 ms | p95 ms | max ms | aim met |',
-  '| --- | --- | ---: | ---: | ---: | ---: | --- |',
+  '| database | measured | n | p50 ms | p95 ms | max ms | CPU p50 ms | CPU p95 ms | aim met |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ...rows,
 ].join('\n');
 const seededLines = results
@@ -321,7 +341,8 @@ const figuresOut = {
   ingestsPerForm: INGESTS,
   realFolder: real!.source,
   timing:
-    'server time: in-process app.request, from the call to the last byte of the body; one unmeasured request first',
+    'server time: in-process app.request, from the call to the last byte of the body; one unmeasured request first. ' +
+    "CPU: the hub process's own (user + system), without PostgreSQL's server processes; the aims are judged on the server time",
   aims: { pageP95Ms: AIM_MS, ingestMs: AIM_INGEST_MS },
   results,
   missed,
