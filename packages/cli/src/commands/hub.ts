@@ -44,7 +44,7 @@ export const hub: Command = {
     'Live runs: save a target (POST /api/v1/saved-targets) and start conform or load runs against it; they are',
     "queued in the database and executed by this hub's worker pool (the erpcert bin in a child process). Saved",
     'passwords are encrypted with a key from ERPCERT_HUB_SECRET (without it, none is saved). Several hubs on one',
-    'PostgreSQL share the queue. The API is described by packages/hub/hub.openapi.yaml.',
+    'PostgreSQL share the queue. The API is described by specs/hub.openapi.yaml.',
   ].join('\n'),
   async run(values, _positionals, io) {
     const port = values.port as number;

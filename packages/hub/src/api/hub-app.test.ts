@@ -7,9 +7,10 @@ import { signedFolderFiles, testKey } from '../testing/sign-files.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
 import { writeZip, zipFiles } from '../testing/zip-writer.js';
 import { createHubApp } from './hub-app.js';
+import { HUB_OPENAPI } from './openapi-document.js';
 
 const TOKEN = 'test-token-0123456789';
-const doc = parse(readFileSync(new URL('../../hub.openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument;
+const doc = parse(readFileSync(HUB_OPENAPI, 'utf8')) as OpenApiDocument;
 const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The answer's JSON matches what hub.openapi.yaml says of this path, method and status. */
