@@ -104,8 +104,10 @@ export {
   xmlFailingPaths,
 } from './schema-blame.js';
 export {
+  isContractFile,
   listSpecNames,
   loadSpec,
+  NOT_CONTRACT_FILES,
   type OpenApiDocument,
   SpecError,
   type SpecName,

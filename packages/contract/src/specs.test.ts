@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { listSpecNames, loadSpec, SpecError, validateDocument, validateSpec } from './specs.js';
+import {
+  isContractFile,
+  listSpecNames,
+  loadSpec,
+  NOT_CONTRACT_FILES,
+  SpecError,
+  validateDocument,
+  validateSpec,
+} from './specs.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 type Obj = Record<string, unknown>;
@@ -9,6 +17,13 @@ describe('specs/*.openapi.yaml', () => {
 
   it('include the record REST spec', () => {
     expect(names).toContain('record-rest');
+  });
+
+  it("leave out the hub's API document, which sits in specs/ but is not the ERP's contract", () => {
+    expect(names).not.toContain('hub');
+    expect(NOT_CONTRACT_FILES.has('hub.openapi.yaml')).toBe(true);
+    expect(isContractFile('hub.openapi.yaml')).toBe(false);
+    expect(isContractFile('record-rest.openapi.yaml')).toBe(true);
   });
 
   // the record REST spec has 15,000 lines (38 registers and the observed ones): validating it takes seconds

@@ -28,10 +28,22 @@ export function specFile(name: string): string {
   return join(specsDir, `${name}.openapi.yaml`);
 }
 
-/** Names of every `specs/*.openapi.yaml` that exists, sorted. */
+/**
+ * Files of specs/ that are not the ERP's contract: the hub's own API (`hub.openapi.yaml`). They are left out of the
+ * spec SHA-256 a run and its certification carry and of the per-file digests of an attestation, so that an edit of
+ * the hub's API never changes what a run was checked against; and they are no spec of the ERP (`listSpecNames`).
+ */
+export const NOT_CONTRACT_FILES: ReadonlySet<string> = new Set(['hub.openapi.yaml']);
+
+/** Whether `path` (relative to specs/, `/`-separated) is part of the ERP's contract. */
+export function isContractFile(path: string): boolean {
+  return !NOT_CONTRACT_FILES.has(path);
+}
+
+/** Names of every `specs/*.openapi.yaml` of the ERP's contract that exists, sorted. */
 export function listSpecNames(): string[] {
   return readdirSync(specsDir)
-    .filter((f) => f.endsWith('.openapi.yaml'))
+    .filter((f) => f.endsWith('.openapi.yaml') && isContractFile(f))
     .map((f) => f.slice(0, -'.openapi.yaml'.length))
     .sort();
 }

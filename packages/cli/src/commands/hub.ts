@@ -55,7 +55,7 @@ export const hub: Command = {
     'unless --allow-targets opens loopback or private ones (checked on save, before every run, and at every',
     'connection a conform run makes); the url "embedded" names the embedded reference server, allowed by name.',
     'Saved passwords are encrypted with a key from ERPCERT_HUB_SECRET (without it, none is saved). Several hubs',
-    'on one PostgreSQL share the queue. The API is described by packages/hub/hub.openapi.yaml.',
+    'on one PostgreSQL share the queue. The API is described by specs/hub.openapi.yaml.',
     oidcDetails,
   ].join('\n'),
   async run(values, _positionals, io) {

@@ -41,6 +41,15 @@ describe('specInfo', () => {
     expect(specInfo(dir).sha256).not.toBe(before);
   });
 
+  it("leaves the hub's API document out: it is not the ERP's contract", () => {
+    const before = specInfo(dir);
+    writeFileSync(join(dir, 'hub.openapi.yaml'), 'openapi: 3.1.0\ninfo:\n  version: 0.1.0\n');
+    expect(specInfo(dir)).toEqual(before);
+    writeFileSync(join(dir, 'hub.openapi.yaml'), 'openapi: 3.1.0\ninfo:\n  version: 0.2.0\n');
+    expect(specInfo(dir)).toEqual(before);
+    rmSync(join(dir, 'hub.openapi.yaml'));
+  });
+
   it('reads the repository specs', () => {
     const info = specInfo();
     expect(info.versions).toEqual({ rest: '1', portal: '1.0.1' });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { specsDir } from '@erpcert/contract';
+import { isContractFile, specsDir } from '@erpcert/contract';
 import type { SpecInfo } from '@erpcert/runs';
 
 function filesUnder(dir: string): string[] {
@@ -19,12 +19,14 @@ export function infoVersion(yamlText: string): string {
 
 /**
  * The contract a run checked against, for the certification report: the spec versions and a SHA-256 over
- * every file of `dir` (paths sorted, `/`-separated; each path, a NUL, its bytes, a NUL), so that two
+ * every file of `dir` that is part of the contract (isContractFile: not the hub's API document; paths sorted, `/`-separated; each path, a NUL, its bytes, a NUL), so that two
  * reports can be compared for the contract they used.
  */
 export function specInfo(dir: string = specsDir): SpecInfo {
   const files = filesUnder(dir)
     .map((f) => ({ abs: f, rel: relative(dir, f).split('\\').join('/') }))
+    // the ERP's contract only: the hub's API document lives in specs/ too, and must not move a run's spec SHA-256
+    .filter((f) => isContractFile(f.rel))
     .sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const hash = createHash('sha256');
   for (const f of files) {

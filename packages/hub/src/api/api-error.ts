@@ -13,7 +13,7 @@ import { StoreInputError } from '../store/hub-store.js';
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 503,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {

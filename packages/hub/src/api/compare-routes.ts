@@ -28,15 +28,17 @@ export function compareRoutes(store: HubStore): Hono {
   app.get('/matrix', async (c) => {
     const version = c.req.query('version');
     const targetParam = c.req.query('target');
-    let columns: RunSummary[];
-    if (version !== undefined && targetParam === undefined) columns = await store.latestRunsAtVersion(version);
-    else if (targetParam !== undefined && version === undefined) {
-      const targetId = intParam(targetParam, 'target');
-      if (!(await store.target(targetId))) throw new ApiError(404, `there is no target ${targetId}`);
-      const last = intParam(c.req.query('last'), 'last', 20);
-      if (last > MAX_COLUMNS) throw new ApiError(400, `last must be at most ${MAX_COLUMNS}`);
-      columns = await store.targetRuns(targetId, { kind: 'conformance', limit: last });
-    } else throw new ApiError(400, 'give either target (with last) or version');
+    const last = intParam(c.req.query('last'), 'last', 20);
+    if (last > MAX_COLUMNS) throw new ApiError(400, `last must be at most ${MAX_COLUMNS}`);
+    // version alone: every target's newest run at it; a target (or, without either, the newest run's target): its
+    // last runs, at the version when one is given
+    if (version !== undefined && targetParam === undefined)
+      return c.json(await ruleMatrix(store, await store.latestRunsAtVersion(version)));
+    const targetId =
+      targetParam === undefined ? await store.newestConformanceTarget() : intParam(targetParam, 'target');
+    if (targetId === undefined) return c.json(await ruleMatrix(store, []));
+    if (!(await store.target(targetId))) throw new ApiError(404, `there is no target ${targetId}`);
+    const columns: RunSummary[] = await store.targetRuns(targetId, { kind: 'conformance', version, limit: last });
     return c.json(await ruleMatrix(store, columns));
   });
 

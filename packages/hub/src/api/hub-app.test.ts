@@ -7,9 +7,10 @@ import { signedFolderFiles, testKey } from '../testing/sign-files.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
 import { writeZip, zipFiles } from '../testing/zip-writer.js';
 import { createHubApp } from './hub-app.js';
+import { HUB_OPENAPI } from './openapi-document.js';
 
 const TOKEN = 'test-token-0123456789';
-const doc = parse(readFileSync(new URL('../../hub.openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument;
+const doc = parse(readFileSync(HUB_OPENAPI, 'utf8')) as OpenApiDocument;
 const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The answer's JSON matches what hub.openapi.yaml says of this path, method and status. */
@@ -199,7 +200,9 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     ['/api/v1/runs/999999', 404, /no run 999999/],
     ['/api/v1/runs/0', 400, /positive integer/],
     ['/api/v1/compare?a=1', 400, /b \(the newer run\) is required/],
-    ['/api/v1/matrix', 400, /either target \(with last\) or version/],
+    ['/api/v1/matrix?last=101', 400, /last must be at most 100/],
+    ['/api/v1/matrix?target=999999', 404, /no target 999999/],
+    ['/api/v1/runs/2147483648', 400, /positive integer/],
     ['/api/v1/nothing-here', 404, /no such resource/],
   ];
   it.each(bad)('GET %s answers %i with a JSON error', async (path, status, message) => {
@@ -207,6 +210,20 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect((await json(res)).error).toMatch(message);
+  });
+
+  const wrongMethods: [string, string, string][] = [
+    ['POST', '/api/v1/targets', 'GET, HEAD'],
+    ['DELETE', '/api/v1/runs/1', 'GET, HEAD'],
+    ['PATCH', '/api/v1/saved-targets/1', 'DELETE, GET, HEAD, PUT'],
+    ['GET', '/api/v1/live-runs/1/cancel', 'POST'],
+    ['PUT', '/api/v1/runs/1/files/a/b.json', 'GET, HEAD'],
+  ];
+  it.each(wrongMethods)('%s %s answers 405 with Allow: %s', async (method, path, allow) => {
+    const res = await call(path, { method });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect((await json(res)).error).toMatch(new RegExp(`not ${method}`));
   });
 
   it('GET /api/v1/runs/{id}: coverage line, area table and rule matrix', async () => {
@@ -265,6 +282,14 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     const columnIds = byVersion.columns.map((c: { run: { id: number } }) => c.run.id);
     expect(columnIds).toContain(run2);
     expect(columnIds).not.toContain(run1);
+    // a target at a version: its last runs made with it; without target or version, the newest run's target
+    const atVersion = await json(await call(`/api/v1/matrix?target=${targetId}&version=0.1.0&last=5`));
+    expect(atVersion.columns.map((c: { run: { id: number } }) => c.run.id)).toEqual([run2, run1]);
+    const none = await json(await call(`/api/v1/matrix?target=${targetId}&version=9.9.9`));
+    expect(none.columns).toEqual([]);
+    const newest = await json(await call('/api/v1/matrix?last=1'));
+    expectDescribed('/matrix', 'get', 200, newest);
+    expect(newest.columns).toHaveLength(1);
   });
 
   it('GET /api/v1/targets/{id}/load-trends: throughput and p95 per scenario over builds, with the documented figure', async () => {
@@ -312,7 +337,7 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     expect(body.diff.kind).toBe('load');
     expect(JSON.stringify(body.diff)).toContain('transactions');
     const mixed = await call(`/api/v1/compare?a=${run1}&b=${newer}`);
-    expect(mixed.status).toBe(400);
+    expect(mixed.status).toBe(409);
     expect((await json(mixed)).error).toMatch(/is a conformance run and run \d+ a load run: compare two of one kind/);
   });
 

@@ -91,7 +91,45 @@ export function createHubApp(o: HubAppOptions): Hono {
   // before the pages: their last route answers any other path with a 404 page
   if (o.oidc) app.route('/', oidcRoutes({ onSignedIn: showIdentity, ...o.oidc, log }));
   app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log, live }));
-  app.notFound((c) => errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${c.req.path}`), c, log));
+  const routes = apiRoutes(api);
+  app.notFound((c) => {
+    const path = c.req.path;
+    const allowed = path.startsWith(`${API_BASE}/`) ? routes.allowed(path.slice(API_BASE.length)) : [];
+    // a resource of the API asked with a method it does not have: 405 with what it has (RFC 9110 15.5.6)
+    if (allowed.length > 0)
+      return errorResponse(
+        new ApiError(405, `${path} answers ${allowed.join(', ')}, not ${c.req.method}`, { Allow: allowed.join(', ') }),
+        c,
+        log,
+      );
+    return errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${path}`), c, log);
+  });
   app.onError((err, c) => errorResponse(err, c, log));
   return app;
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The API's routes as patterns: which methods a path has (Hono's `:name` and `:name{regex}` segments). */
+function apiRoutes(api: Hono): { allowed(path: string): string[] } {
+  const patterns = api.routes
+    .filter((r) => METHODS.has(r.method.toUpperCase()))
+    .map((r) => {
+      const source = r.path
+        .split('/')
+        .map((seg) => {
+          const param = /^:[A-Za-z_]+(?:\{(.+)\})?$/.exec(seg);
+          if (param) return param[1] ? `(?:${param[1]})` : '[^/]+';
+          return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        })
+        .join('/');
+      return { method: r.method.toUpperCase(), re: new RegExp(`^${source}/?$`) };
+    });
+  return {
+    allowed: (path) => {
+      const methods = new Set(patterns.filter((p) => p.re.test(path)).map((p) => p.method));
+      if (methods.has('GET')) methods.add('HEAD');
+      return [...methods].sort();
+    },
+  };
 }

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { HubStore } from '../store/hub-store.js';
 import { API_BASE, createHubApp } from './hub-app.js';
+import { HUB_OPENAPI } from './openapi-document.js';
 
-const DOC_FILE = new URL('../../hub.openapi.yaml', import.meta.url);
+const DOC_FILE = HUB_OPENAPI;
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
 /** A Hono path (`/api/v1/runs/:id/files/:path{.+}`) in OpenAPI's words (`/runs/{id}/files/{path}`). */

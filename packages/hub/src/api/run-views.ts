@@ -63,7 +63,7 @@ export async function compareRuns(docs: RunDocuments, aId: number, bId: number):
   const a = await docs.run(aId);
   const b = await docs.run(bId);
   if (a.kind !== b.kind)
-    throw new ApiError(400, `run ${a.id} is a ${a.kind} run and run ${b.id} a ${b.kind} run: compare two of one kind`);
+    throw new ApiError(409, `run ${a.id} is a ${a.kind} run and run ${b.id} a ${b.kind} run: compare two of one kind`);
   try {
     const ra = reportRunFromDocument((await docs.document(a)).doc, `run ${a.id}`);
     const rb = reportRunFromDocument((await docs.document(b)).doc, `run ${b.id}`);
@@ -106,7 +106,10 @@ export async function ruleMatrix(store: HubStore, columns: readonly RunSummary[]
   for (const v of verdicts) {
     const row = rules.get(v.rule) ?? { area: v.area, verdicts: columns.map(() => null) };
     rules.set(v.rule, row);
-    row.verdicts[index.get(v.runId) ?? 0] = v.verdict;
+    for (const cell of v.verdicts) {
+      const i = index.get(cell.runId);
+      if (i !== undefined) row.verdicts[i] = cell.verdict;
+    }
   }
   const areas = new Map<string, { id: string; verdicts: (string | null)[] }[]>();
   for (const [id, row] of [...rules].sort(([x], [y]) => byText(x, y))) {

@@ -71,11 +71,11 @@ export class LiveActions {
    * Whether a stored run can be rerun from the hub, and why not: a conformance run of a saved target. Undefined
    * when it can.
    */
-  async whyNoRerun(runId: number): Promise<{ status: 400 | 404 | 409; message: string } | undefined> {
+  async whyNoRerun(runId: number): Promise<{ status: 404 | 409; message: string } | undefined> {
     const run = await this.o.store.run(runId);
     if (!run) return { status: 404, message: `there is no run ${runId}` };
     if (run.kind !== 'conformance')
-      return { status: 400, message: `run ${runId} is a load run: only conformance rules are rerun` };
+      return { status: 409, message: `run ${runId} is a load run: only conformance rules are rerun` };
     if (!(await this.o.targets.get(run.targetId)))
       return {
         status: 409,
@@ -96,9 +96,16 @@ export class LiveActions {
     const from = await store.db.selectFrom('jobs').select('settings').where('run_id', '=', runId).executeTakeFirst();
     const profile = from ? (JSON.parse(from.settings) as RunSettings & { profile?: string }).profile : run.profile;
     let only: string[];
-    if (typeof what.rule === 'string' && GLOB.test(what.rule) && !what.rule.includes('*')) only = [what.rule];
-    else if (typeof what.area === 'string' && AREA.test(what.area)) only = [`${what.area}.*`];
-    else if (what.fails === true) {
+    // what is given must be right: a wrong rule or area is refused, never passed over for the next choice
+    if (what.rule !== undefined) {
+      if (typeof what.rule !== 'string' || !GLOB.test(what.rule) || what.rule.includes('*'))
+        throw new ApiError(400, 'rule must be one rule id (letters, digits, . _ -), not a glob');
+      only = [what.rule];
+    } else if (what.area !== undefined) {
+      if (typeof what.area !== 'string' || !AREA.test(what.area))
+        throw new ApiError(400, 'area must be an area id such as REST.QUERY');
+      only = [`${what.area}.*`];
+    } else if (what.fails === true) {
       const rows = await store.db
         .selectFrom('rule_verdicts')
         .select('rule_id')

@@ -143,6 +143,19 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     });
     expect(one.json.settings.only).toEqual(['REST.VERSION.PATH']);
     expect(area.json.settings.only).toEqual(['REST.VERSION.*']);
+    // a wrong rule or area is refused, not passed over for "fails" (Schemathesis found it taken as every FAIL)
+    for (const wrong of [
+      { rule: 'REST.*', fails: true },
+      { area: 'REST QUERY', fails: true },
+    ]) {
+      const r = await api(`/runs/${done.json.runId}/rerun`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify(wrong),
+      });
+      expect(r.status, JSON.stringify(wrong)).toBe(400);
+      expect(r.json.error).toMatch(/^(rule|area) must be/);
+    }
     await ended(area.json.id);
 
     // everything the test can read: API answers, the hub's log, every table, the SQLite files
@@ -207,6 +220,10 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     expect(r.json.error).toContain('ERPCERT_HUB_SECRET=');
     expect(r.text).not.toContain(PASSWORD);
     expect((await api('/saved-targets')).json.targets).toEqual([]);
+    // a name of null is refused with what is wrong (it was a 500: the column is NOT NULL)
+    const nullName = await save({ url: 'https://erp.example.com', name: null });
+    expect(nullName.status).toBe(400);
+    expect(nullName.json.error).toMatch(/name must be a string/);
     const noAuth = await api('/saved-targets', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -3,6 +3,7 @@ import { type OpenApiDocument, validateJsonBody } from '@erpcert/contract';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createHubApp } from '../api/hub-app.js';
+import { HUB_OPENAPI } from '../api/openapi-document.js';
 import { LIVE_SCRIPT_PATH, type LiveRunView, liveRunSection } from '../pages/live-run.js';
 import { HubStore } from '../store/hub-store.js';
 
@@ -64,7 +65,7 @@ describe('the live section of a run page', () => {
 });
 
 describe('live-run answers match hub.openapi.yaml', () => {
-  const doc = parse(readFileSync(new URL('../../hub.openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument;
+  const doc = parse(readFileSync(HUB_OPENAPI, 'utf8')) as OpenApiDocument;
   it.each([
     ['#/components/schemas/LiveRun', view()],
     [

@@ -121,6 +121,8 @@ function checkInput(i: SavedTargetInput): void {
       throw new TargetInputError(`${k} must be a string of at most ${max} characters without control characters`);
   };
   for (const k of ['name', 'user', 'usercode', 'unokUsercode', 'limitedUsercode', 'portalPath'] as const) str(k);
+  // a target always has a name (the URL when none is given): null cannot clear it
+  if (i.name === null) throw new TargetInputError('name must be a string (leave it out to name the target by its url)');
   str('password', 1000);
   for (const k of ['compcode', 'otherCompcode'] as const) {
     const v = i[k];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeText, evidenceText, href, html, SHOWN_CHARS } from './html.js';
+import { escapeText, evidenceText, Html, href, html, SHOWN_CHARS } from './html.js';
 
 describe('html, the one escaping helper', () => {
   const cases: [string, unknown, string][] = [
@@ -12,6 +12,12 @@ describe('html, the one escaping helper', () => {
     // objects shaped like another library's "already escaped" string stay text
     ['an object claiming to be escaped', { isEscaped: true, toString: () => '<b>' }, '&lt;b&gt;'],
     ['an object with a text field', { text: '<b>' }, '[object Object]'],
+    // Html's prototype does not make markup: only html's own objects carry its brand
+    [
+      'an object given the prototype of Html',
+      Object.assign(Object.create(Html.prototype), { text: '<b>', toString: () => '<b>' }),
+      '&lt;b&gt;',
+    ],
   ];
   it.each(cases)('escapes %s', (_name, value, want) => {
     expect(html`<p title="${value as string}">${value as string}</p>`.text).toBe(`<p title="${want}">${want}</p>`);

@@ -12,17 +12,24 @@ import { escapeXml } from '@erpcert/contract';
  */
 export const escapeText: (s: string) => string = escapeXml;
 
-const made = new WeakSet<object>();
-
 /** Markup made by {@link html}: safe to put in a page as it is. */
 export class Html {
-  private constructor(readonly text: string) {
-    made.add(this);
-  }
+  /**
+   * The brand only this class's constructor sets: `#made in v` cannot be faked by an object given Html's prototype
+   * (as a WeakSet of made objects could not either, at a fraction of the cost: a page of the matrix makes 20,000).
+   */
+  readonly #made = true;
+
+  private constructor(readonly text: string) {}
 
   /** @internal only `html` calls this. */
   static of(text: string): Html {
     return new Html(text);
+  }
+
+  /** Whether `v` was made by {@link html}. */
+  static made(v: unknown): v is Html {
+    return typeof v === 'object' && v !== null && #made in v && (v as Html).#made;
   }
 
   toString(): string {
@@ -35,7 +42,7 @@ export type Part = Html | string | number | boolean | null | undefined | readonl
 
 function append(out: string[], v: unknown): void {
   if (v === null || v === undefined || v === false || v === true) return;
-  if (v instanceof Html && made.has(v)) out.push(v.text);
+  if (Html.made(v)) out.push(v.text);
   else if (Array.isArray(v)) for (const x of v) append(out, x);
   else out.push(escapeText(String(v)));
 }

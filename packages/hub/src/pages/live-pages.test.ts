@@ -337,7 +337,7 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
         409,
         /not saved in the hub/,
       ],
-      ['a load run', () => `/runs/${f.loads[0]}/rerun`, { fails: '1', token: TOKEN }, 400, /is a load run/],
+      ['a load run', () => `/runs/${f.loads[0]}/rerun`, { fails: '1', token: TOKEN }, 409, /is a load run/],
       [
         'a run that is not there',
         () => '/runs/999999/rerun',

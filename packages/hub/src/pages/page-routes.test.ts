@@ -200,7 +200,7 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
     });
 
     const refused: [string, () => string, number, RegExp][] = [
-      ['runs of two kinds', () => `/compare?a=${f.first}&b=${f.loads[0]}`, 400, /compare two of one kind/],
+      ['runs of two kinds', () => `/compare?a=${f.first}&b=${f.loads[0]}`, 409, /compare two of one kind/],
       ['a run that is not there', () => `/compare?a=${f.first}&b=999999`, 404, /there is no run 999999/],
       ['an id that is no number', () => `/compare?a=x&b=${f.first}`, 400, /must be a positive integer/],
     ];

@@ -54,6 +54,30 @@ describe.each(testDialects)('the store on %s', (dialect) => {
     expect(await t.store.readFile(id, 'absent.txt')).toBeUndefined();
   });
 
+  it('answers the verdicts of several runs by rule, each verdict with its run (the matrix)', async () => {
+    const insert = async (runTag: string, verdicts: Record<string, 'PASS' | 'FAIL' | 'SKIP'>) =>
+      (await t.store.insertRun(prepareRun(conformanceFolderFiles(sampleConformance({ runTag, verdicts }))), unsigned))
+        .id;
+    const a = await insert('MATRIX-A', { 'REST.VERSION.PATH': 'PASS', 'PORTAL.LOOKUP.CAP50': 'FAIL' });
+    const b = await insert('MATRIX-B', { 'REST.VERSION.PATH': 'FAIL', 'REST.ENVELOPE.DATA': 'SKIP' });
+    const got = (await t.store.verdictsOf([a, b]))
+      .map((r) => ({ ...r, verdicts: [...r.verdicts].sort((x, y) => x.runId - y.runId) }))
+      .sort((x, y) => (x.rule < y.rule ? -1 : 1));
+    expect(got).toEqual([
+      { rule: 'PORTAL.LOOKUP.CAP50', area: 'PORTAL.LOOKUP', verdicts: [{ runId: a, verdict: 'FAIL' }] },
+      { rule: 'REST.ENVELOPE.DATA', area: 'REST.ENVELOPE', verdicts: [{ runId: b, verdict: 'SKIP' }] },
+      {
+        rule: 'REST.VERSION.PATH',
+        area: 'REST.VERSION',
+        verdicts: [
+          { runId: a, verdict: 'PASS' },
+          { runId: b, verdict: 'FAIL' },
+        ],
+      },
+    ]);
+    expect(await t.store.verdictsOf([])).toEqual([]);
+  });
+
   it('stores the same folder once: the second insert finds the first run', async () => {
     const files = conformanceFolderFiles(sampleConformance({ runTag: 'SAME' }));
     const first = await t.store.insertRun(prepareRun(files), unsigned);

@@ -5,7 +5,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { type PublicKeyInfo, publicKeyInfo } from '@erpcert/runs';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { PreparedRun } from '../ingest/prepare-run.js';
 import type { SignatureCheck } from '../ingest/signature-status.js';
 import { type Dialect, type OpenDatabase, openDatabase } from './open-store.js';
@@ -18,6 +18,8 @@ export interface RunFilter {
   readonly profile?: string;
   readonly build?: string;
   readonly label?: string;
+  /** Made with this erpcert version. */
+  readonly version?: string;
   /** At most this many, newest first. */
   readonly limit?: number;
   /** Only runs with an id below this (paging). */
@@ -40,6 +42,13 @@ export interface StoredFile {
   readonly path: string;
   readonly sha256: string;
   readonly size: number;
+}
+
+/** One rule's verdicts in some runs (the matrix). */
+export interface RuleVerdicts {
+  readonly rule: string;
+  readonly area: string;
+  readonly verdicts: readonly { readonly runId: number; readonly verdict: string }[];
 }
 
 export interface RegisteredKey {
@@ -165,6 +174,7 @@ export class HubStore {
     if (f.profile) q = q.where('profile', '=', f.profile);
     if (f.build) q = q.where('build', '=', f.build);
     if (f.label) q = q.where('label', '=', f.label);
+    if (f.version) q = q.where('erpcert_version', '=', f.version);
     if (f.before !== undefined) q = q.where('id', '<', f.before);
     const rows = await q
       .orderBy('created_at', 'desc')
@@ -237,15 +247,43 @@ export class HubStore {
     }));
   }
 
-  /** Verdicts of `runIds`, for the matrix. */
-  async verdictsOf(runIds: readonly number[]) {
+  /**
+   * Verdicts of `runIds` by rule, for the matrix. The database joins each rule's verdicts into one text
+   * (`<run id>:<verdict>,...`; run ids are integers and verdicts words of the schema's enum), so that 50 runs x 417
+   * rules come back as 417 rows, not 20,850: the rows, not the index, were what the matrix waited for.
+   */
+  async verdictsOf(runIds: readonly number[]): Promise<RuleVerdicts[]> {
     if (runIds.length === 0) return [];
+    const cell = sql<string>`cast(run_id as text) || ':' || verdict`;
+    const cells =
+      this.dialect === 'postgres' ? sql<string>`string_agg(${cell}, ',')` : sql<string>`group_concat(${cell}, ',')`;
     const rows = await this.db
       .selectFrom('rule_verdicts')
-      .select(['run_id', 'rule_id', 'area', 'verdict'])
+      .select(['rule_id', (eb) => eb.fn.min('area').as('area'), cells.as('cells')])
       .where('run_id', 'in', [...runIds])
+      // by rule only (its area is the same in every run): PostgreSQL then hashes 417 groups instead of sorting
+      .groupBy('rule_id')
       .execute();
-    return rows.map((r) => ({ runId: Number(r.run_id), rule: r.rule_id, area: r.area, verdict: r.verdict }));
+    return rows.map((r) => ({
+      rule: r.rule_id,
+      area: r.area,
+      verdicts: r.cells.split(',').map((c) => {
+        const at = c.indexOf(':');
+        return { runId: Number(c.slice(0, at)), verdict: c.slice(at + 1) };
+      }),
+    }));
+  }
+
+  /** The target of the newest conformance run, if any. */
+  async newestConformanceTarget(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('runs')
+      .select('target_id')
+      .where('kind', '=', 'conformance')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row === undefined ? undefined : Number(row.target_id);
   }
 
   /** The newest conformance run of each target made with erpcert `version`. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { Rule } from '@erpcert/contract';
+import { isContractFile, type Rule } from '@erpcert/contract';
 import type { LoadRunDocument } from '../load/load-results.js';
 import type { ResultsDocument } from '../reports/results.js';
 
@@ -85,13 +85,12 @@ function filesUnder(dir: string): string[] {
   );
 }
 
-/** The SHA-256 of every file of `dir` (paths relative, `/`-separated, sorted). */
+/** The SHA-256 of every file of `dir` that is part of the contract (paths relative, `/`-separated, sorted). */
 export function specFileDigests(dir: string): SpecFileDigest[] {
   return filesUnder(dir)
-    .map((abs) => ({
-      path: relative(dir, abs).split('\\').join('/'),
-      sha256: createHash('sha256').update(readFileSync(abs)).digest('hex'),
-    }))
+    .map((abs) => ({ abs, path: relative(dir, abs).split('\\').join('/') }))
+    .filter((f) => isContractFile(f.path))
+    .map((f) => ({ path: f.path, sha256: createHash('sha256').update(readFileSync(f.abs)).digest('hex') }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
