@@ -11,6 +11,8 @@ export const QUIET = ['src/scenarios.smoke.test.ts', 'src/open-model.test.ts', '
 
 export default defineConfig({
   test: {
+    // a worker's test files share its module cache: imported once per worker, not once per file (README "Commands")
+    isolate: false,
     projects: [
       {
         extends: true,

@@ -15,6 +15,8 @@ export const QUIET = [
 
 export default defineConfig({
   test: {
+    // a worker's test files share its module cache: imported once per worker, not once per file (README "Commands")
+    isolate: false,
     projects: [
       {
         extends: true,
