@@ -15,6 +15,11 @@ export const QUIET = [
 
 export default defineConfig({
   test: {
+    // a worker's test files share its module cache: imported once per worker, not once per file (README "Commands")
+    isolate: false,
+    // the package scripts' --testTimeout/--hookTimeout reach the root config only, not its projects: set here
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -16,6 +16,11 @@ export const E2E = ['src/**/*.e2e.test.ts', 'src/**/*.browser.test.ts', 'src/cli
 
 export default defineConfig({
   test: {
+    // a worker's test files share its module cache: imported once per worker, not once per file (README "Commands")
+    isolate: false,
+    // the package scripts' --testTimeout/--hookTimeout reach the root config only, not its projects: set here
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,
@@ -25,7 +30,12 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...QUIET, ...PACKED, ...E2E],
         },
       },
-      { extends: true, test: { name: 'e2e', include: E2E, exclude: [...configDefaults.exclude, ...QUIET, ...PACKED] } },
+      {
+        extends: true,
+        // two files at a time (vitest's default is one worker on two cores): the longest task of the side-by-side step,
+        // its conform and self-test runs wait on HTTP and child processes for part of their time
+        test: { name: 'e2e', include: E2E, exclude: [...configDefaults.exclude, ...QUIET, ...PACKED], maxWorkers: 2 },
+      },
       { extends: true, test: { name: 'packed', include: PACKED } },
       { extends: true, test: { name: 'quiet', include: QUIET, fileParallelism: false } },
     ],
