@@ -166,7 +166,7 @@ describe('approval status', () => {
         if (typeof made === 'string') return; // no purchase invoice to send: this case judges nothing
         id = made.serNr;
       } else id = await createDocument(ctx, register, [{ stp: '1' }], 'approval');
-      await check(ctx, register, id);
+      let status = await check(ctx, register, id);
       for (const step of steps) {
         const params =
           step === 'approveactivity' || step === 'rejectactivity'
@@ -184,7 +184,17 @@ describe('approval status', () => {
         // the register took the step; a failure text is allowed ("Transitions of the approval status ...: not
         // shown") but shows no register served
         if (step === 'sendforapproval' && o.ok) ctx.observe('PORTAL.APPROVAL.SEND_REGISTERS');
-        await check(ctx, register, id);
+        // the status the server answered just before says whether the approval can be cancelled (cancancel, §2
+        // "Approval status"): a cancel refused where it said 1 is a refusal of a request the server itself allowed
+        if (step === 'cancelapproval' && status.status?.cancancel === '1')
+          expectRule(
+            o.ok,
+            'PORTAL.APPROVAL.CANCELAPPROVAL',
+            () =>
+              `cancelapproval ${show(params)} was refused (${show(body, 200)}) right after checkapprovalstatus answered cancancel 1`,
+            { decisive: true },
+          );
+        status = await check(ctx, register, id);
       }
       await attempt(deleteRecord(ctx, register, id));
     },
