@@ -168,6 +168,16 @@ describe('deleterow and insertrow ids', () => {
       const { serNr, before, record: created } = await freshDocument(ctx, 'IVVc', rows, 'insertrow');
       const id = `${serNr}:${after}:${type}`;
       const o = await attempt(ctx.client.portal.insertrow({ register: 'IVVc', id }));
+      if (!o.ok && after === 0) {
+        // afterRow 0 refused: asked apart before the register is blamed; an insert after row 1 of the same record
+        // served shows the register served and the beginning refused (§2 "afterRow 0 means insert at the beginning")
+        const later = await attempt(ctx.client.portal.insertrow({ register: 'IVVc', id: `${serNr}:1:${type}` }));
+        if (later.ok)
+          violated(
+            'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+            `insertrow register=IVVc&id=${id} was refused (${describeOutcome(o)}), while id=${serNr}:1:${type} on the same record was served`,
+          );
+      }
       const res = expectSuccess(o, 'PORTAL.ROWS.INSERTROW', `insertrow register=IVVc&id=${id}`);
       ctx.observe('PORTAL.ROWS.INSERTROW_REGISTERS'); // IVVc served insertrow
       await assertPortalXml(ctx, res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
@@ -326,7 +336,13 @@ describe('deleterow and insertrow ids', () => {
       if (wrong) violated(wrong.rule, wrong.detail);
       ctx.observe(['PORTAL.ROWS.DELETEROW_ROWS_1_BASED', 'PORTAL.ROWS.DELETEROW_REMOVES']);
       const ins = await attempt(ctx.client.portal.insertrow({ register: 'VIVc', id: `${serNr}:0:1` }));
-      expectSuccess(ins, 'PORTAL.ROWS.INSERTROW_REGISTERS', `insertrow register=VIVc&id=${serNr}:0:1`);
+      // VIVc served the insert after row 1 above: a refusal of afterRow 0 is the beginning's, not the register's
+      expectRule(
+        ins.ok,
+        'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+        () =>
+          `insertrow register=VIVc&id=${serNr}:0:1 was refused (${describeOutcome(ins)}), while id=${serNr}:1:1 was served`,
+      );
       const after = await comments();
       expectRule(
         after.length === left.length + 1 && JSON.stringify(after.slice(1)) === JSON.stringify(left),
