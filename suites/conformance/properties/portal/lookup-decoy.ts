@@ -105,3 +105,26 @@ export async function judgeIdUsed(
   const detail = await idUnused(ctx, register, id, result);
   if (detail !== undefined) violated('PORTAL.LOOKUP.ID_IS_SEARCH', detail);
 }
+
+/**
+ * A lookup of several terms refused, asked apart before the register is blamed (§4 operation rule 1: "Terms
+ * separated by spaces are ANDed"): the first term alone served for the same register shows the register served
+ * and the terms refused, a FAIL of PORTAL.LOOKUP.TERMS_AND. Anything else stays with the rule that judges it.
+ */
+export async function judgeTermsRefusal(
+  ctx: RuleContext,
+  register: LookupRegister,
+  id: string,
+  refused: boolean,
+  decoy: boolean,
+): Promise<void> {
+  const terms = id.split(/\s+/).filter((t) => t !== '');
+  if (!refused || terms.length < 2) return;
+  // the same request but for the terms (the decoy too, when it was sent)
+  const one = await lookup(ctx, register, terms[0]!, decoy);
+  if (one.ok)
+    violated(
+      'PORTAL.LOOKUP.TERMS_AND',
+      `lookup ${register} id=${show(id)} (${terms.length} terms) was refused, while id=${show(terms[0])} alone was served`,
+    );
+}

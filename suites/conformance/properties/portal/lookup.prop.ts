@@ -44,7 +44,7 @@ import {
   strictPrefix,
   textOf,
 } from '../../src/harness/portal.js';
-import { decoyDifference, idUnused, judgeDecoy, judgeIdUsed, lookup } from './lookup-decoy.js';
+import { decoyDifference, idUnused, judgeDecoy, judgeIdUsed, judgeTermsRefusal, lookup } from './lookup-decoy.js';
 
 const CAP = 50;
 
@@ -470,6 +470,7 @@ describe('pastespecial', () => {
       const id = searchText(pick, records, ctx.target.runTag);
       if (id === undefined) return;
       const o = await lookup(ctx, pick.register, id, pick.decoy);
+      await judgeTermsRefusal(ctx, pick.register, id, !o.ok, pick.decoy);
       const result = expectSuccess(
         o,
         'PORTAL.LOOKUP.REGISTERS',
@@ -516,6 +517,7 @@ describe('pastespecial', () => {
           if (id === undefined) return null; // nothing to judge
           how = coverSeparates(pick.register, rule, id, records, ctx.target.runTag);
           const o = await lookup(ctx, pick.register, id, pick.decoy);
+          await judgeTermsRefusal(ctx, pick.register, id, !o.ok, pick.decoy);
           const result = expectSuccess(
             o,
             'PORTAL.LOOKUP.REGISTERS',
@@ -567,6 +569,7 @@ describe('pastespecial', () => {
     },
     async (ctx, { register, term }, page, perpage) => {
       const plain = await lookup(ctx, register, term, false);
+      await judgeTermsRefusal(ctx, register, term, !plain.ok, false);
       const result = expectSuccess(plain, 'PORTAL.LOOKUP.REGISTERS', `pastespecial register=${register} id=${term}`);
       const records = await source(ctx, register);
       await checkShape(ctx, register, term, result, capSeparates(register, term, records));
