@@ -74,6 +74,9 @@ describe('the behaviour misses, each against its server', () => {
     'behaviour:write-spills:PORTAL.DELETE.RECORD_GONE:delete:one-more:CUVc': ['PORTAL.DELETE.RECORD_GONE'],
     // an insertrow that inserts nothing, after a row
     'behaviour:write-does-nothing:PORTAL.ROWS.INSERTROW_POSITION:insertrow:IVVc': ['PORTAL.ROWS.INSERTROW_POSITION'],
+    // refusals asked apart before the register is blamed: several lookup terms, an insert at the beginning
+    'behaviour:accepted-refused:PORTAL.LOOKUP.TERMS_AND:pastespecial': ['PORTAL.LOOKUP.TERMS_AND'],
+    'behaviour:accepted-refused:PORTAL.ROWS.INSERTROW_AT_BEGINNING:insertrow': ['PORTAL.ROWS.INSERTROW_AT_BEGINNING'],
     // every register's list read refused: the list operation, not each register
     'behaviour:accepted-refused:REST.QUERY.LIST_RECORDS:list': ['REST.QUERY.LIST_RECORDS'],
     // undecidable by the docs (the Kanban response not shown; sendemail's mail settings): no FAIL, no PASS
