@@ -11,6 +11,7 @@ import {
   type RuleContext,
   ruleProperty,
   show,
+  violated,
 } from '../../src/harness/index.js';
 import {
   assertPortalXml,
@@ -146,6 +147,17 @@ async function judgePage(
   perpage: number,
   o: Outcome<PortalList>,
 ): Promise<void> {
+  if (!o.ok) {
+    // a refusal asked apart before the register is blamed: the same page by another perpage (from 1 to 100)
+    // served shows the register served and this perpage refused (§4 rule 8: "perpage an integer from 1 to 100")
+    const other = perpage === 1 ? 2 : 1;
+    const again = await attempt(ctx.client.portal.list(register, { page, perpage: other }));
+    if (again.ok)
+      violated(
+        'PORTAL.LIST.PERPAGE_1_100',
+        `list query register=${register}&page=${page}&perpage=${perpage} was refused (${describeOutcome(o)}), while perpage=${other} was served`,
+      );
+  }
   const list = expectSuccess(o, 'PORTAL.LIST.REGISTERS', `list query register=${register}&page=${page}`);
   await assertPortalXml(
     ctx,
