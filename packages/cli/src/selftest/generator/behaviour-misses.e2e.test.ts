@@ -77,6 +77,8 @@ describe('the behaviour misses, each against its server', () => {
     // refusals asked apart before the register is blamed: several lookup terms, an insert at the beginning
     'behaviour:accepted-refused:PORTAL.LOOKUP.TERMS_AND:pastespecial': ['PORTAL.LOOKUP.TERMS_AND'],
     'behaviour:accepted-refused:PORTAL.ROWS.INSERTROW_AT_BEGINNING:insertrow': ['PORTAL.ROWS.INSERTROW_AT_BEGINNING'],
+    'behaviour:accepted-refused:PORTAL.LIST.PERPAGE_1_100:list': ['PORTAL.LIST.PERPAGE_1_100'],
+    'behaviour:accepted-refused:PORTAL.REPORT.ACTION:report': ['PORTAL.REPORT.ACTION'],
     // every register's list read refused: the list operation, not each register
     'behaviour:accepted-refused:REST.QUERY.LIST_RECORDS:list': ['REST.QUERY.LIST_RECORDS'],
     // undecidable by the docs (the Kanban response not shown; sendemail's mail settings): no FAIL, no PASS
