@@ -186,6 +186,16 @@ describe('approval status', () => {
         if (step === 'sendforapproval' && o.ok) ctx.observe('PORTAL.APPROVAL.SEND_REGISTERS');
         // the status the server answered just before says whether the approval can be cancelled (cancancel, §2
         // "Approval status"): a cancel refused where it said 1 is a refusal of a request the server itself allowed
+        // likewise a send refused where the status said approvalstatus 0, "Not requested" (§3; not "Not required"):
+        // the register's approval is there to be requested
+        if (step === 'sendforapproval' && status.status?.approvalstatus === '0')
+          expectRule(
+            o.ok,
+            'PORTAL.APPROVAL.SEND_REGISTERS',
+            () =>
+              `sendforapproval ${show(params)} was refused (${show(body, 200)}) right after checkapprovalstatus answered approvalstatus 0 (Not requested)`,
+            { decisive: true },
+          );
         if (step === 'cancelapproval' && status.status?.cancancel === '1')
           expectRule(
             o.ok,
