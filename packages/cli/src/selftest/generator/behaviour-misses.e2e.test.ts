@@ -79,6 +79,12 @@ describe('the behaviour misses, each against its server', () => {
     'behaviour:accepted-refused:PORTAL.ROWS.INSERTROW_AT_BEGINNING:insertrow': ['PORTAL.ROWS.INSERTROW_AT_BEGINNING'],
     'behaviour:accepted-refused:PORTAL.LIST.PERPAGE_1_100:list': ['PORTAL.LIST.PERPAGE_1_100'],
     'behaviour:accepted-refused:PORTAL.REPORT.ACTION:report': ['PORTAL.REPORT.ACTION'],
+    // a send refused at approvalstatus 0 (Not requested); a conversion refused; getfile refused
+    'behaviour:accepted-refused:PORTAL.APPROVAL.SEND_REGISTERS:sendforapproval': ['PORTAL.APPROVAL.SEND_REGISTERS'],
+    'behaviour:accepted-refused:PORTAL.CONVERT.ORDER_TO_INVOICE:createslinvoicefromorder': [
+      'PORTAL.CONVERT.ORDER_TO_INVOICE',
+    ],
+    'behaviour:accepted-refused:PORTAL.ATTACH.REGISTERS:getfile': ['PORTAL.ATTACH.REGISTERS'],
     // every register's list read refused: the list operation, not each register
     'behaviour:accepted-refused:REST.QUERY.LIST_RECORDS:list': ['REST.QUERY.LIST_RECORDS'],
     // undecidable by the docs (the Kanban response not shown; sendemail's mail settings): no FAIL, no PASS
