@@ -362,6 +362,12 @@ describe('portal list queries: shapes and paging', () => {
         let keyless = 0;
         for (let page = 1; page <= walkTo; page++) {
           const o = await attempt(ctx.client.portal.list(register, { page, perpage }));
+          // page 1 by perpage 1 was served above: page 1 refused by this perpage is the perpage refused (§4 rule 8)
+          if (!o.ok && page === 1 && perpage !== 1)
+            return {
+              rule: 'PORTAL.LIST.PERPAGE_1_100',
+              detail: `${register} page 1 with perpage ${perpage} was refused (${describeOutcome(o)}), while perpage 1 was served`,
+            };
           if (!o.ok)
             return `${register} page ${page} of ${pages} (perpage ${perpage}) was refused: ${describeOutcome(o)}`;
           const list = o.value;
