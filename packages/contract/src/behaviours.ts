@@ -18,6 +18,12 @@ export interface BehaviourBase {
   readonly rule: RuleId;
   /** Rules that state the same behaviour in a combination: a FAIL of one is precise, none is required. */
   readonly alsoBreaks?: readonly RuleId[];
+  /**
+   * Why no black-box observation can FAIL the rule when this behaviour breaks, quoting the docs (the Kanban response
+   * is not shown, §4 rule 14): the mutant leaves the rule `undecided` (a FAIL or the SKIP "no observation reached the
+   * case that tells right from wrong", never a PASS) instead of breaking it.
+   */
+  readonly undecided?: string;
 }
 
 /** A documented request parameter and the rule that states what it does. */
@@ -223,6 +229,8 @@ function check(entry: Node, where: string, ops: ReadonlyMap<string, ReadonlySet<
   }
   if (where.startsWith('feeds')) named(entry.name, false);
   if (typeof entry.matches === 'string') new RegExp(entry.matches);
+  if (entry.undecided !== undefined && (typeof entry.undecided !== 'string' || entry.undecided.trim() === ''))
+    fail('undecided must be the reason, quoting the docs, why no observation can FAIL the rule');
   if (where.startsWith('computed')) {
     if (rule.registers && !rule.registers.includes(String(entry.register)))
       fail(`${rule.id} is not about register ${String(entry.register)}`);

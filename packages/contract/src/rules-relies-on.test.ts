@@ -37,7 +37,8 @@ const anyOp = (r: Rule, set: ReadonlySet<string>) => r.appliesTo === undefined |
  * - unokrecord makes the record a draft again (portal §3): rules judged on what follows with that record: its
  *   update, its delete (drafts only), the feed that reports the change (list);
  * - rowindex 0 or more makes a trigger one of a row field (portal §2 "Field-trigger request body"): rules judged on
- *   what a row field's trigger answers (windowactions).
+ *   what a row field's trigger answers (windowactions);
+ * - sort names the field a range selects on (REST §4 "Query parameters": range "requires sort"): the range rules.
  */
 const PRODUCES: Readonly<Record<(typeof PASSABLE_BEHAVIOURS)[number], (r: Rule) => boolean>> = {
   'REST.WRITE.FORM_ROW_INDEX': (r) =>
@@ -47,6 +48,9 @@ const PRODUCES: Readonly<Record<(typeof PASSABLE_BEHAVIOURS)[number], (r: Rule) 
   'REST.STATE.OKFLAG_CONFIRM_ON_POST': (r) => (r.appliesTo ?? []).some((o) => ['unokrecord', 'update'].includes(o)),
   'PORTAL.UNOK.TO_DRAFT': (r) => (r.appliesTo ?? []).some((o) => ['update', 'delete', 'list'].includes(o)),
   'PORTAL.TRIGGER.ROWINDEX': (r) => (r.appliesTo ?? []).includes('windowactions'),
+  // "range | requires `sort`. Forms: ..." and "sort | field to sort by ... Required when `range` is used": the range
+  // is read on the sort field, so only the range rules are judged on what sort produces
+  'REST.QUERY.SORT_ASCENDING': (r) => (r.appliesTo ?? []).includes('list') && /^REST\.QUERY\.RANGE_/.test(r.id),
 };
 
 const links = rules.flatMap((r) => (r.reliesOn ?? []).map((c) => [r.id, c, r] as const));

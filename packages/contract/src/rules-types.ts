@@ -34,7 +34,8 @@ export const REST_OPERATIONS = ['root', 'list', 'create-form', 'create-json', 'u
  * The behaviours a check's data can pass through (issue 28): the rules `reliesOn:` may name. The conformance harness
  * recognises each in the requests a test sends (suites/conformance/src/harness/through.ts): rows placed by
  * `set_row_field.<N>`, records found by `filter.<Field>`, a record confirmed by `set_field.OKFlag=1` on the POST, a
- * draft made by `unokrecord`, a field trigger of the row `rowindex` names.
+ * draft made by `unokrecord`, a field trigger of the row `rowindex` names, the records a `range` selects on the field
+ * `sort` names (record-rest-api.md §4: "range requires sort").
  */
 export const PASSABLE_BEHAVIOURS = [
   'REST.WRITE.FORM_ROW_INDEX',
@@ -42,6 +43,7 @@ export const PASSABLE_BEHAVIOURS = [
   'REST.STATE.OKFLAG_CONFIRM_ON_POST',
   'PORTAL.UNOK.TO_DRAFT',
   'PORTAL.TRIGGER.ROWINDEX',
+  'REST.QUERY.SORT_ASCENDING',
 ] as const;
 
 /** A value in {@link Rule.params}. */

@@ -116,7 +116,10 @@ export const selfTest: Command = {
     const withBehaviour = family === 'behaviour' || family === 'all';
     const pool = [...(withHand ? hand : []), ...(withGenerated ? generated : []), ...(withBehaviour ? behaviour : [])];
     if (values.list === true) {
-      for (const m of pool) io.out.write(`${m.id}\t${m.breaks.join(',')}\t${m.description}\n`);
+      for (const m of pool)
+        io.out.write(
+          `${m.id}\t${[...m.breaks, ...(m.undecided ?? []).map((r) => `${r} (undecided)`)].join(',')}\t${m.description}\n`,
+        );
       return 0;
     }
     const every = [...hand, ...generated, ...behaviour];

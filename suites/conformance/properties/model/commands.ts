@@ -204,6 +204,13 @@ const CONVERSIONS = {
   ORVc: [['IVVc', 'createslinvoicefromorder']],
 } as const;
 
+/** The rule that says each conversion is accepted (§4 "Invoice from order", ...): its refusal is that rule's. */
+const CONVERSION_RULE: Readonly<Record<string, string>> = {
+  createslinvoicefromorder: 'PORTAL.CONVERT.ORDER_TO_INVOICE',
+  createsalesorderfromquotation: 'PORTAL.CONVERT.QUOTATION_TO_ORDER',
+  createslinvoicefromquotation: 'PORTAL.CONVERT.QUOTATION_TO_INVOICE',
+};
+
 /** Convert a quotation to an order or invoice, an order to an invoice (portal §4). */
 export class ConvertCmd implements Cmd {
   constructor(
@@ -225,7 +232,8 @@ export class ConvertCmd implements Cmd {
     // register may be refused or may make another record; only the first one must succeed.
     const again = d.convertedTo?.includes(to) === true;
     if (again && !o.ok && o.error.kind === 'erp') return;
-    expectRule(o.ok, 'PORTAL.CONVERT.NEWDATA_EXISTS', () => `${action} ${show(params)}: ${describeOutcome(o)}`);
+    // a refused conversion made nothing whose newdata could name it: the refusal is the conversion's own rule's
+    expectRule(o.ok, CONVERSION_RULE[action]!, () => `${action} ${show(params)}: ${describeOutcome(o)}`);
     const newdata = (o.value as { newdata?: string }).newdata ?? '';
     d.converted = true; // a conversion may mark its source: its @sequence no longer tells the order of our writes
     d.convertedTo = [...(d.convertedTo ?? []), to];

@@ -166,7 +166,7 @@ describe('approval status', () => {
         if (typeof made === 'string') return; // no purchase invoice to send: this case judges nothing
         id = made.serNr;
       } else id = await createDocument(ctx, register, [{ stp: '1' }], 'approval');
-      await check(ctx, register, id);
+      let status = await check(ctx, register, id);
       for (const step of steps) {
         const params =
           step === 'approveactivity' || step === 'rejectactivity'
@@ -184,7 +184,27 @@ describe('approval status', () => {
         // the register took the step; a failure text is allowed ("Transitions of the approval status ...: not
         // shown") but shows no register served
         if (step === 'sendforapproval' && o.ok) ctx.observe('PORTAL.APPROVAL.SEND_REGISTERS');
-        await check(ctx, register, id);
+        // the status the server answered just before says whether the approval can be cancelled (cancancel, §2
+        // "Approval status"): a cancel refused where it said 1 is a refusal of a request the server itself allowed
+        // likewise a send refused where the status said approvalstatus 0, "Not requested" (§3; not "Not required"):
+        // the register's approval is there to be requested
+        if (step === 'sendforapproval' && status.status?.approvalstatus === '0')
+          expectRule(
+            o.ok,
+            'PORTAL.APPROVAL.SEND_REGISTERS',
+            () =>
+              `sendforapproval ${show(params)} was refused (${show(body, 200)}) right after checkapprovalstatus answered approvalstatus 0 (Not requested)`,
+            { decisive: true },
+          );
+        if (step === 'cancelapproval' && status.status?.cancancel === '1')
+          expectRule(
+            o.ok,
+            'PORTAL.APPROVAL.CANCELAPPROVAL',
+            () =>
+              `cancelapproval ${show(params)} was refused (${show(body, 200)}) right after checkapprovalstatus answered cancancel 1`,
+            { decisive: true },
+          );
+        status = await check(ctx, register, id);
       }
       await attempt(deleteRecord(ctx, register, id));
     },
@@ -196,9 +216,10 @@ describe('approval status', () => {
         ['IVVc', ['sendforapproval', 'approveactivity']],
         ['ORVc', ['sendforapproval', 'cancelapproval']],
         ['QTVc', ['sendforapproval', 'rejectactivity']],
-        // a purchase invoice, a member of SEND_REGISTERS the suite can make through /api/1/ (the other steps
-        // are each taken above: its send alone is what no other example observes)
-        ['VIVc', ['sendforapproval']],
+        // a purchase invoice, a member of SEND_REGISTERS the suite can make through /api/1/, then its cancel: a
+        // small document's approval may not be required (nothing to cancel, cancancel 0), so this is where a
+        // cancel the status allows (cancancel 1) is most likely to be met
+        ['VIVc', ['sendforapproval', 'cancelapproval']],
       ],
     },
   );

@@ -17,6 +17,7 @@ import {
   show,
   TARGET_ENV,
   uniqueCode,
+  violated,
 } from '../../src/harness/index.js';
 import {
   assertPortalXml,
@@ -258,6 +259,8 @@ describe('conversions, copyrecord, unokrecord', () => {
       const before = fieldValue((await readBySerNr(ctx, regname, id)) ?? {}, 'OKFlag');
       if (before !== '1') ctx.skip(`${regname} ${id} created with OKFlag=1 reads back with OKFlag ${show(before)}`);
       const o = await attempt(ctx.client.portal.unokrecord({ regname, id, usercode }));
+      // a refusal is asked apart before the register is blamed: the usercode not taken as the acting user
+      if (!o.ok) await judgeUsercodeRefusal(ctx, regname, id, usercode, bodyText(o));
       const res = expectSuccess(
         o,
         'PORTAL.UNOK.TO_DRAFT',
@@ -330,6 +333,37 @@ describe('conversions, copyrecord, unokrecord', () => {
     },
   );
 });
+
+/**
+ * A refused unokrecord of a confirmed record by the user configured with the un-confirm permission, separated before
+ * the register is blamed (§5: "usercode identifies the acting user for ... permission checks (un-confirm)"): a refusal
+ * that names the usercode parameter the request carried (a required parameter reported missing), or the "Access
+ * denied" the same record gets for the user without the permission, word for word, says the usercode was not taken
+ * as the acting user: PORTAL.AUTH.USERCODE_ACTING_USER FAILs. Any other refusal stays with the rule that judges it.
+ */
+async function judgeUsercodeRefusal(
+  ctx: RuleContext,
+  regname: string,
+  id: string,
+  usercode: string,
+  refusal: string,
+): Promise<void> {
+  const without = (text: string, value: string) => text.split(value).join('<usercode>');
+  const mine = without(refusal, usercode);
+  const what = `unokrecord regname=${regname}&id=${id}&usercode=${usercode} (configured with the un-confirm permission) of a confirmed record answered ${show(refusal, 160)}`;
+  if (/usercode/i.test(mine))
+    violated('PORTAL.AUTH.USERCODE_ACTING_USER', `${what}, naming the usercode parameter it carried: not read`);
+  const limited = limitedUser();
+  if (limited === undefined || !mine.includes(ACCESS_DENIED)) return;
+  const other = await attempt(ctx.client.portal.unokrecord({ regname, id, usercode: limited }));
+  if (!other.ok && without(bodyText(other), limited) === mine)
+    violated(
+      'PORTAL.AUTH.USERCODE_ACTING_USER',
+      `${what}, the answer word for word of usercode=${limited} (without the permission): the usercode was not taken as the acting user (if ${usercode} lacks the permission, configure one that has it)`,
+    );
+}
+
+const ACCESS_DENIED = 'Access denied';
 
 /** Yesterday, today and tomorrow (UTC) around `now`: the server's local date is one of them. */
 function nearDates(now: Date): string[] {

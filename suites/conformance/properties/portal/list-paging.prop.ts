@@ -11,6 +11,7 @@ import {
   type RuleContext,
   ruleProperty,
   show,
+  violated,
 } from '../../src/harness/index.js';
 import {
   assertPortalXml,
@@ -146,6 +147,17 @@ async function judgePage(
   perpage: number,
   o: Outcome<PortalList>,
 ): Promise<void> {
+  if (!o.ok) {
+    // a refusal asked apart before the register is blamed: the same page by another perpage (from 1 to 100)
+    // served shows the register served and this perpage refused (§4 rule 8: "perpage an integer from 1 to 100")
+    const other = perpage === 1 ? 2 : 1;
+    const again = await attempt(ctx.client.portal.list(register, { page, perpage: other }));
+    if (again.ok)
+      violated(
+        'PORTAL.LIST.PERPAGE_1_100',
+        `list query register=${register}&page=${page}&perpage=${perpage} was refused (${describeOutcome(o)}), while perpage=${other} was served`,
+      );
+  }
   const list = expectSuccess(o, 'PORTAL.LIST.REGISTERS', `list query register=${register}&page=${page}`);
   await assertPortalXml(
     ctx,
@@ -350,6 +362,12 @@ describe('portal list queries: shapes and paging', () => {
         let keyless = 0;
         for (let page = 1; page <= walkTo; page++) {
           const o = await attempt(ctx.client.portal.list(register, { page, perpage }));
+          // page 1 by perpage 1 was served above: page 1 refused by this perpage is the perpage refused (§4 rule 8)
+          if (!o.ok && page === 1 && perpage !== 1)
+            return {
+              rule: 'PORTAL.LIST.PERPAGE_1_100',
+              detail: `${register} page 1 with perpage ${perpage} was refused (${describeOutcome(o)}), while perpage 1 was served`,
+            };
           if (!o.ok)
             return `${register} page ${page} of ${pages} (perpage ${perpage}) was refused: ${describeOutcome(o)}`;
           const list = o.value;

@@ -14,6 +14,7 @@ import {
   ruleProperty,
   ruleTest,
   show,
+  violated,
 } from '../../src/harness/index.js';
 import {
   attempt,
@@ -42,8 +43,18 @@ async function readList(
   let count: number | undefined;
   for (let page = 1; page <= maxPages; page++) {
     const o = await attempt(ctx.client.portal.list(register, { ...query, page, perpage }));
-    // a plain read refused: the register is not served (PORTAL.LIST.REGISTERS), whatever the test was about
-    if (!o.ok && Object.keys(query).length === 0) blameRefusedRegister(o, `list ${register}`);
+    // a plain read refused: the register is not served (PORTAL.LIST.REGISTERS), whatever the test was about; unless
+    // the same page by another perpage is served: then this perpage (from 1 to 100, §4 rule 8) was refused
+    if (!o.ok && Object.keys(query).length === 0) {
+      const other = perpage === 1 ? 2 : 1;
+      const again = await attempt(ctx.client.portal.list(register, { page, perpage: other }));
+      if (again.ok)
+        violated(
+          'PORTAL.LIST.PERPAGE_1_100',
+          `list ${register} page=${page}&perpage=${perpage} was refused (${describeOutcome(o)}), while perpage=${other} was served`,
+        );
+      blameRefusedRegister(o, `list ${register}`);
+    }
     if (!o.ok) return `${register} ${show(query)} page ${page} was refused: ${describeOutcome(o)}`;
     count ??= statedCount(register, o.value);
     records.push(...o.value.records);

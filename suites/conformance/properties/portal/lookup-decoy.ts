@@ -68,3 +68,63 @@ export async function judgeDecoy(
   if (difference !== undefined) violated('PORTAL.LOOKUP.ID_IS_SEARCH', difference.detail);
   if (withDecoy.records.length > 0) observe('PORTAL.LOOKUP.ID_IS_SEARCH', 1, { decisive: true });
 }
+
+/**
+ * Whether the lookup of `id` searched `id` at all (§4 operation rule 1: "pastespecial uses id for the search text"):
+ * asked when its answer holds a record that matches no term of `id`, before that record is blamed on the matching
+ * (PREFIX_CASE_INSENSITIVE, TERMS_AND). The lookup is asked with the decoy word as its id, which no record's searched
+ * field starts with: a server that searches `id` answers otherwise (with nothing, or a substring search's few); one
+ * that never reads `id` answers the same records again. Returns the evidence when it did, asked twice so that data
+ * that moved meanwhile is no evidence; undefined when the id was searched (or the second lookup was refused).
+ */
+export async function idUnused(
+  ctx: RuleContext,
+  register: LookupRegister,
+  id: string,
+  result: PortalLookup,
+): Promise<string | undefined> {
+  const tag = ctx.target.runTag;
+  const a = codes(result, tag).join(',');
+  if (a === '' || id.trim().toLowerCase() === DECOY) return undefined;
+  for (let i = 0; i < 2; i++) {
+    const other = await lookup(ctx, register, DECOY, false);
+    if (!other.ok || codes(other.value, tag).join(',') !== a) return undefined;
+  }
+  return `lookup ${register} id=${show(id)} answered ${show(a, 160)}, records that no term of the id starts; with id=${DECOY}, which no record starts, it answers the same records: the id is not the search text`;
+}
+
+/** FAILs ID_IS_SEARCH when the answer holds a record matching no term of `id` and the id was not searched. */
+export async function judgeIdUsed(
+  ctx: RuleContext,
+  register: LookupRegister,
+  id: string,
+  result: PortalLookup,
+  matchesNoTerm: boolean,
+): Promise<void> {
+  if (!matchesNoTerm) return;
+  const detail = await idUnused(ctx, register, id, result);
+  if (detail !== undefined) violated('PORTAL.LOOKUP.ID_IS_SEARCH', detail);
+}
+
+/**
+ * A lookup of several terms refused, asked apart before the register is blamed (§4 operation rule 1: "Terms
+ * separated by spaces are ANDed"): the first term alone served for the same register shows the register served
+ * and the terms refused, a FAIL of PORTAL.LOOKUP.TERMS_AND. Anything else stays with the rule that judges it.
+ */
+export async function judgeTermsRefusal(
+  ctx: RuleContext,
+  register: LookupRegister,
+  id: string,
+  refused: boolean,
+  decoy: boolean,
+): Promise<void> {
+  const terms = id.split(/\s+/).filter((t) => t !== '');
+  if (!refused || terms.length < 2) return;
+  // the same request but for the terms (the decoy too, when it was sent)
+  const one = await lookup(ctx, register, terms[0]!, decoy);
+  if (one.ok)
+    violated(
+      'PORTAL.LOOKUP.TERMS_AND',
+      `lookup ${register} id=${show(id)} (${terms.length} terms) was refused, while id=${show(terms[0])} alone was served`,
+    );
+}

@@ -44,7 +44,7 @@ import {
   strictPrefix,
   textOf,
 } from '../../src/harness/portal.js';
-import { decoyDifference, judgeDecoy, lookup } from './lookup-decoy.js';
+import { decoyDifference, idUnused, judgeDecoy, judgeIdUsed, judgeTermsRefusal, lookup } from './lookup-decoy.js';
 
 const CAP = 50;
 
@@ -258,6 +258,27 @@ function matchSeparates(register: LookupRegister, id: string, records: readonly 
 }
 
 /**
+ * Whether an answer holds a record that no term of `id` starts (loosely, §4 rule 1): a lookup that never read its id
+ * answers such records, and so does one that matches otherwise than by prefix; idUnused (lookup-decoy.ts) tells the
+ * two apart before the matching is blamed.
+ */
+function matchesNoTerm(
+  register: LookupRegister,
+  id: string,
+  result: PortalLookup,
+  records: readonly SourceRecord[],
+): boolean {
+  const terms = searchTerms(id);
+  if (terms.length === 0) return false;
+  const byCode = new Map(records.map((r) => [fieldValue(r, 'Code'), r]));
+  return result.records.some((r) => {
+    const known = byCode.get(textOf(r, 'Code'));
+    const values = known ? searchedValues(register, known) : searchedValues(register, r as SourceRecord);
+    return !terms.some((t) => values.some((v) => loosePrefix(v, t)));
+  });
+}
+
+/**
  * VEVc results are vendors (§4 rule 2), checked for every result before any term is: a VEVc lookup that also
  * returns customers breaks VEVC_VENDORS_ONLY, whatever those customers' names are. Then every result matches
  * every term (loosely, §4 rule 1).
@@ -449,6 +470,7 @@ describe('pastespecial', () => {
       const id = searchText(pick, records, ctx.target.runTag);
       if (id === undefined) return;
       const o = await lookup(ctx, pick.register, id, pick.decoy);
+      await judgeTermsRefusal(ctx, pick.register, id, !o.ok, pick.decoy);
       const result = expectSuccess(
         o,
         'PORTAL.LOOKUP.REGISTERS',
@@ -459,6 +481,8 @@ describe('pastespecial', () => {
       // a decoy search parameter beside id is a second probe: separated from the search before the results are
       // judged (lookup-decoy.ts), so that a server that searches the decoy FAILs ID_IS_SEARCH, not the matching
       if (pick.decoy) await judgeDecoy(ctx, pick.register, id, result);
+      // a result that matches no term: the id searched at all is asked apart before the matching is blamed
+      await judgeIdUsed(ctx, pick.register, id, result, matchesNoTerm(pick.register, id, result, records));
       checkResultsMatch(pick.register, id, result, records);
     },
     { numRuns: 20, examples: registerExamples },
@@ -493,6 +517,7 @@ describe('pastespecial', () => {
           if (id === undefined) return null; // nothing to judge
           how = coverSeparates(pick.register, rule, id, records, ctx.target.runTag);
           const o = await lookup(ctx, pick.register, id, pick.decoy);
+          await judgeTermsRefusal(ctx, pick.register, id, !o.ok, pick.decoy);
           const result = expectSuccess(
             o,
             'PORTAL.LOOKUP.REGISTERS',
@@ -504,6 +529,11 @@ describe('pastespecial', () => {
           if (problem && pick.decoy) {
             const difference = await decoyDifference(ctx, pick.register, id, result);
             if (difference !== undefined) return { rule: 'PORTAL.LOOKUP.ID_IS_SEARCH', detail: difference.detail };
+          }
+          // a miss beside results that match no term: whether the id was searched at all, asked first
+          if (problem && matchesNoTerm(pick.register, id, result, records)) {
+            const unused = await idUnused(ctx, pick.register, id, result);
+            if (unused !== undefined) return { rule: 'PORTAL.LOOKUP.ID_IS_SEARCH', detail: unused };
           }
           return problem;
         },
@@ -530,6 +560,7 @@ describe('pastespecial', () => {
       'PORTAL.LIMITS.LOOKUP_NO_PAGINATION',
       'PORTAL.LOOKUP.TERMS_AND',
       'PORTAL.LOOKUP.PREFIX_CASE_INSENSITIVE',
+      'PORTAL.LOOKUP.ID_IS_SEARCH',
     ],
     'with more than 50 matching records (the fixture items, and contacts of this test) a lookup returns at most 50, and paging parameters change nothing',
     async (ctx) => {
@@ -538,10 +569,14 @@ describe('pastespecial', () => {
     },
     async (ctx, { register, term }, page, perpage) => {
       const plain = await lookup(ctx, register, term, false);
+      await judgeTermsRefusal(ctx, register, term, !plain.ok, false);
       const result = expectSuccess(plain, 'PORTAL.LOOKUP.REGISTERS', `pastespecial register=${register} id=${term}`);
       const records = await source(ctx, register);
       await checkShape(ctx, register, term, result, capSeparates(register, term, records));
-      if (typeof records !== 'string') checkResultsMatch(register, term, result, records);
+      if (typeof records !== 'string') {
+        await judgeIdUsed(ctx, register, term, result, matchesNoTerm(register, term, result, records));
+        checkResultsMatch(register, term, result, records);
+      }
       const paged = await attempt(
         ctx.client.portal.pastespecial({ register, id: term, page, perpage } as Parameters<
           typeof ctx.client.portal.pastespecial

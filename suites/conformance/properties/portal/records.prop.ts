@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe } from 'vitest';
 import {
   createJson,
+  deleteRecord,
   expectRule,
   fieldValue,
   ledgerGone,
@@ -115,6 +116,9 @@ describe('delete and document', () => {
       const own = await createOwn(ctx, register);
       if (typeof own === 'string') return; // nothing of this register to delete: no verdict
       const { id, uuid } = own;
+      // a second record made right after it: the next in key order, which a delete that removes one record more
+      // (or the neighbouring one instead) takes; it must read back after the delete of the first
+      const watch = await createOwn(ctx, register);
       const o = await attempt(ctx.client.portal.delete({ register, id }));
       const res = expectSuccess(o, 'PORTAL.DELETE.REGISTERS', `delete register=${register}&id=${id}`);
       ctx.observe('PORTAL.DISPATCH.RECORD_ID'); // the record id the suite read as a string was taken
@@ -129,6 +133,16 @@ describe('delete and document', () => {
         'PORTAL.DELETE.RECORD_GONE',
         () => `${register} ${id} still reads back after delete: ${show(after, 200)}`,
       );
+      if (typeof watch !== 'string' && watch.uuid !== '') {
+        const other = await readOne(ctx, register, watch.id);
+        expectRule(
+          other !== undefined && fieldValue(other, 'UUID') === watch.uuid,
+          'PORTAL.DELETE.RECORD_GONE',
+          () =>
+            `delete register=${register}&id=${id} also removed ${register} ${watch.id}, made by this test just before the delete and named by no request`,
+        );
+        await attempt(deleteRecord(ctx, register, watch.id)); // else the run's cleanup deletes it (ledgered)
+      }
     },
     // every delete register in every run
     // (the gate profile without the VIVc and EPOrderDocVc members: each needs a record made for it, a setup the

@@ -11,6 +11,7 @@ import {
   ruleTest,
   show,
   TARGET_ENV,
+  violated,
 } from '../../src/harness/index.js';
 import { attempt, bodyText, describeOutcome, jsonBody, type Outcome } from '../../src/harness/portal.js';
 
@@ -19,6 +20,27 @@ const ACCESS_DENIED = 'Access denied';
 /** The raw body of an outcome, success or failure (the error's message when no body was recorded). */
 function bodyOf(o: Outcome<{ raw: RawResponse }>): string {
   return bodyText(o) || (o.ok ? '' : o.error.message);
+}
+
+/**
+ * A refusal without "Access denied" asked apart before the usercode rules are blamed: the same listed report
+ * refused word for word to the configured usercode (a user with report access) is the report action refused to
+ * everyone (PORTAL.REPORT.ACTION), not a matter of who asks.
+ */
+async function judgeRefusedToAll(
+  ctx: RuleContext,
+  request: Parameters<RuleContext['client']['portal']['report']>[1],
+  o: Outcome<{ raw: RawResponse }>,
+  listed: boolean,
+): Promise<void> {
+  const usercode = ctx.target.usercode;
+  if (!listed || usercode === undefined || !refused(o) || bodyOf(o).includes(ACCESS_DENIED)) return;
+  const mine = await attempt(ctx.client.portal.report({ usercode }, request));
+  if (refused(mine) && bodyOf(mine) === bodyOf(o))
+    violated(
+      'PORTAL.REPORT.ACTION',
+      `report ${show(request)} is refused alike to the configured usercode ${usercode} (a user with report access) and to a request without that access: ${show(bodyOf(o), 200)}`,
+    );
 }
 
 /** A report answer that is not the report: a failure, or JSON whose success is not true. */
@@ -75,6 +97,7 @@ describe('reports', () => {
     async (ctx, r) => {
       const request = await requestOf(ctx, r);
       const o = await attempt(ctx.client.portal.report({ usercode: null }, request));
+      await judgeRefusedToAll(ctx, request, o, !r.madeUp);
       expectRule(
         refused(o),
         'PORTAL.REPORT.USERCODE_REQUIRED',
@@ -99,6 +122,7 @@ describe('reports', () => {
         ctx.skip(`no ${TARGET_ENV.limitedUsercode} configured (a usercode whose access group has no report access)`);
       const request = await requestOf(ctx, r);
       const o = await attempt(ctx.client.portal.report({ usercode: limited }, request));
+      await judgeRefusedToAll(ctx, request, o, !r.madeUp);
       expectRule(
         refused(o) && bodyOf(o).includes(ACCESS_DENIED),
         'PORTAL.REPORT.ACCESS_GROUP',

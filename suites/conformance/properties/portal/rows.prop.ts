@@ -168,6 +168,16 @@ describe('deleterow and insertrow ids', () => {
       const { serNr, before, record: created } = await freshDocument(ctx, 'IVVc', rows, 'insertrow');
       const id = `${serNr}:${after}:${type}`;
       const o = await attempt(ctx.client.portal.insertrow({ register: 'IVVc', id }));
+      if (!o.ok && after === 0) {
+        // afterRow 0 refused: asked apart before the register is blamed; an insert after row 1 of the same record
+        // served shows the register served and the beginning refused (§2 "afterRow 0 means insert at the beginning")
+        const later = await attempt(ctx.client.portal.insertrow({ register: 'IVVc', id: `${serNr}:1:${type}` }));
+        if (later.ok)
+          violated(
+            'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+            `insertrow register=IVVc&id=${id} was refused (${describeOutcome(o)}), while id=${serNr}:1:${type} on the same record was served`,
+          );
+      }
       const res = expectSuccess(o, 'PORTAL.ROWS.INSERTROW', `insertrow register=IVVc&id=${id}`);
       ctx.observe('PORTAL.ROWS.INSERTROW_REGISTERS'); // IVVc served insertrow
       await assertPortalXml(ctx, res.raw.text, 'portal-result', 'PORTAL.DISPATCH.OPERATION_RESULT');
@@ -205,9 +215,10 @@ describe('deleterow and insertrow ids', () => {
       // a row of the inserted type among the document's own, so that the read of its stp is confirmed; each row
       // type of INSERTROW_ROWTYPE (1, 2, 3) in every run (the gate profile, which judges each rule once: 1 and 2)
       examples: (ctx) => {
+        // after a row first: an insert that misplaces every row FAILs POSITION here, AT_BEGINNING in the VIVc test
         const cases: [{ rows: RowSpec[]; after: number; type: number }][] = [
-          [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
           [{ rows: [{ stp: '2' }, { stp: '1' }], after: 1, type: 2 }],
+          [{ rows: [{ stp: '1' }, { stp: '2' }], after: 0, type: 1 }],
         ];
         if (ctx.profile !== 'gate') cases.push([{ rows: [{ stp: '3' }, { stp: '1' }], after: 2, type: 3 }]);
         return cases;
@@ -284,8 +295,8 @@ describe('deleterow and insertrow ids', () => {
   );
 
   // VIVc, the other register that both deleterow and insertrow serve (§2 "Registers per operation"), in every
-  // run: a purchase invoice of the suite's own with two rows (Comment tagged), row 1 deleted, then a row inserted
-  // at the beginning. The other members (ErpExternalSignersVc, ErpSignSessVc, EPOrderDocVc rows) have no
+  // run: a purchase invoice of the suite's own with two rows (Comment tagged), a row inserted after row 1 and
+  // deleted again as row 2, then a row inserted at the beginning. The other members (ErpExternalSignersVc, ErpSignSessVc, EPOrderDocVc rows) have no
   // documented write that makes a record with rows to work on.
   ruleTest(
     [
@@ -294,8 +305,9 @@ describe('deleterow and insertrow ids', () => {
       'PORTAL.ROWS.DELETEROW_REMOVES',
       'PORTAL.ROWS.DELETEROW_ROWS_1_BASED',
       'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+      'PORTAL.ROWS.INSERTROW_POSITION',
     ],
-    'deleterow and insertrow serve VIVc: a purchase invoice of the suite loses row 1, then gains a first row',
+    'deleterow and insertrow serve VIVc: a purchase invoice of the suite gains a row after row 1, loses row 2, then gains a first row',
     async (ctx) => {
       // the gate profile judges each rule once, and the IVVc properties above judge these four
       if (ctx.profile === 'gate') ctx.skip('gate profile: the VIVc member examples run in the full profile');
@@ -304,18 +316,33 @@ describe('deleterow and insertrow ids', () => {
       const serNr = made.serNr;
       const comments = async () =>
         rowsOf((await readBySerNr(ctx, 'VIVc', serNr)) ?? {}).map((r) => fieldValue(r, 'Comment'));
+      const made2 = await comments();
+      if (made2.length !== 2) ctx.skip(`VIVc ${serNr}, created with 2 rows, reads back with ${made2.length}`);
+      // a row inserted between the two (afterRow 1), then removed again as row 2
+      const mid = await attempt(ctx.client.portal.insertrow({ register: 'VIVc', id: `${serNr}:1:1` }));
+      expectSuccess(mid, 'PORTAL.ROWS.INSERTROW_REGISTERS', `insertrow register=VIVc&id=${serNr}:1:1`);
       const before = await comments();
-      if (before.length !== 2) ctx.skip(`VIVc ${serNr}, created with 2 rows, reads back with ${before.length}`);
-      const del = await attempt(ctx.client.portal.deleterow({ register: 'VIVc', id: `${serNr}:1` }));
-      expectSuccess(del, 'PORTAL.ROWS.DELETEROW_REGISTERS', `deleterow register=VIVc&id=${serNr}:1`);
+      expectRule(
+        before.length === 3 && before[0] === made2[0] && before[2] === made2[1],
+        'PORTAL.ROWS.INSERTROW_POSITION',
+        () => `insertrow VIVc id=${serNr}:1:1 on rows ${show(made2)} left ${show(before)}`,
+      );
+      const del = await attempt(ctx.client.portal.deleterow({ register: 'VIVc', id: `${serNr}:2` }));
+      expectSuccess(del, 'PORTAL.ROWS.DELETEROW_REGISTERS', `deleterow register=VIVc&id=${serNr}:2`);
       const left = await comments();
-      // which row went is the numbering's (row 1 is the first: ROWS_1_BASED), how many went the removal's, as in
+      // which row went is the numbering's (row 2 is the second: ROWS_1_BASED), how many went the removal's, as in
       // the IVVc and ORVc property above (deleterow-blame.ts)
-      const wrong = deleteRowsBlame(before, left, [1], `deleterow VIVc id=${serNr}:1`);
+      const wrong = deleteRowsBlame(before, left, [2], `deleterow VIVc id=${serNr}:2`);
       if (wrong) violated(wrong.rule, wrong.detail);
       ctx.observe(['PORTAL.ROWS.DELETEROW_ROWS_1_BASED', 'PORTAL.ROWS.DELETEROW_REMOVES']);
       const ins = await attempt(ctx.client.portal.insertrow({ register: 'VIVc', id: `${serNr}:0:1` }));
-      expectSuccess(ins, 'PORTAL.ROWS.INSERTROW_REGISTERS', `insertrow register=VIVc&id=${serNr}:0:1`);
+      // VIVc served the insert after row 1 above: a refusal of afterRow 0 is the beginning's, not the register's
+      expectRule(
+        ins.ok,
+        'PORTAL.ROWS.INSERTROW_AT_BEGINNING',
+        () =>
+          `insertrow register=VIVc&id=${serNr}:0:1 was refused (${describeOutcome(ins)}), while id=${serNr}:1:1 was served`,
+      );
       const after = await comments();
       expectRule(
         after.length === left.length + 1 && JSON.stringify(after.slice(1)) === JSON.stringify(left),

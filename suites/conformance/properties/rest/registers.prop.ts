@@ -124,6 +124,14 @@ describe('REST registers of the register table', () => {
       const [first] = bodyViolations(reads);
       if (first) throw first;
       const pages = validPages(reads);
+      // one register refused is that register's (REST.REGISTER.*); every register of the table refused is the list
+      // operation refused ("List records | GET | /api/1/<register> | ... | envelope with record array")
+      const unserved = reads.filter((r) => r.unserved !== undefined);
+      if (pages.length === 0 && unserved.length === reads.length && reads.length > 1)
+        violated(
+          LIST_BODY_RULE,
+          `every register of the table (${reads.length}) refused a plain list read, e.g. ${unserved[0]!.def.name}: ${unserved[0]!.unserved}`,
+        );
       if (pages.length === 0) ctx.skip('no register of the table could be read (see the REST.REGISTER tests)');
       ctx.observe(LIST_BODY_RULE, pages.length);
     },

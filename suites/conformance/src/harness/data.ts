@@ -19,10 +19,11 @@ import { appendLedger } from '../runner/ledger.js';
 import { accepted } from './accepted.js';
 import { assertJsonListBody, decodeViolation, jsonListBodyValid } from './assert/list-body.js';
 import { observe } from './observations.js';
-import { asRestQuery, type ListQuery, ledgerKey } from './records.js';
+import { asRestQuery, fieldValue, type ListQuery, ledgerKey, rowsOf } from './records.js';
 import type { RuleContext } from './rule-test.js';
 import { runShared } from './run-shared.js';
 import { isTargetFault } from './target-fault.js';
+import { violated } from './violation.js';
 
 let counter = 0;
 /** Three base-36 characters chosen once per worker, so that parallel workers never make the same code. */
@@ -160,8 +161,59 @@ export async function createForm(
     () => ctx.client.rest.createForm(register, header, rows, call),
     `form POST /api/1/${register} (${Object.keys(header).length} set_field, ${rows.length} row(s))`,
   );
+  if (env.records.length === 0 && createdKey(register, undefined, header) === undefined) {
+    // an envelope that names no record (the docs show only "envelope"): the record is looked for by what was sent
+    const key = await findUnanswered(ctx, register, header, rows, allowedBy ?? FORM_POST_RULE);
+    ledgerCreated(ctx, register, key);
+    return { key, record: undefined, envelope: env };
+  }
   const [key] = ledgerAll(ctx, register, env, [header]);
   return { key: key!, record: env.records[0], envelope: env };
+}
+
+/**
+ * The key of the record a form POST made whose answer named none, found by what the POST sent: a record holding
+ * every header value sent (filter.<Field>, exact) and, in its rows, every row value sent tagged with the run, that
+ * this run has not ledgered yet.
+ * None found: the write answered its success and changed nothing, a FAIL of the rule of that write (issue 28),
+ * not an ERROR of every test that wrote through it. Found but not told from the target's own records (nothing
+ * sent carries the run tag): an UnledgeredRecordError, as before, since cleanup must never delete those.
+ */
+async function findUnanswered(
+  ctx: RuleContext,
+  register: string,
+  header: RestFields<string>,
+  rows: readonly RestRowFields[],
+  rule: string,
+): Promise<string> {
+  const sent = Object.entries(header).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '');
+  const filters = Object.fromEntries(sent.map(([f, v]) => [`filter.${f}`, v]));
+  const read = await probe(ctx, register, { ...filters, limit: 2000 } as ListQuery);
+  const holds = (r: RestRecord) =>
+    sent.every(([f, v]) => fieldValue(r, f) === v) &&
+    // rows by their values tagged with the run (a Spec): numbers may come back formatted otherwise than sent
+    rows.every((row) =>
+      rowsOf(r).some((x) =>
+        Object.entries(row).every(([f, v]) => !v?.includes(ctx.target.runTag) || fieldValue(x, f) === v),
+      ),
+    );
+  const found = (read.ok ? read.records : [])
+    .filter(holds)
+    .map((r) => ledgerKey(register, r))
+    .filter((k): k is string => k !== undefined && !createdByThisRun(ctx, register, k));
+  if (read.ok && found.length === 0)
+    violated(
+      rule,
+      `form POST /api/1/${register} answered its success with an envelope naming no record, and no record of ${register} holds what it sent (${sent.map(([f, v]) => `${f}=${v}`).join(', ') || 'no header field'}, ${rows.length} row(s)): the write changed nothing`,
+    );
+  const tagged = [...sent.map(([, v]) => v), ...rows.flatMap((r) => Object.values(r))].some((v) =>
+    v?.includes(ctx.target.runTag),
+  );
+  if (found.length !== 1 || !tagged)
+    throw new UnledgeredRecordError(
+      `${register}: the create answer names no key, and ${found.length} record(s) hold what it sent${tagged ? '' : ' (none of it tagged with the run)'}: it cannot be cleaned up`,
+    );
+  return found[0]!;
 }
 
 /**

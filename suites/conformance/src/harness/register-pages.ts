@@ -38,6 +38,8 @@ export interface RegisterRead {
   readonly broken?: Error & { rule: string };
   /** A page read the target refused, by format, although the first read was served. */
   readonly refused?: string;
+  /** The first read was refused (the register not served), with the refusal. */
+  readonly unserved?: string;
 }
 
 /**
@@ -81,7 +83,8 @@ async function readRegister(ctx: RuleContext, def: RegisterDef): Promise<Registe
     if (broken) return { def, pages: [], broken };
     throw err;
   }
-  if (!first.ok) return { def, pages: [], skip: `the target does not serve ${def.name}: ${first.why}` };
+  if (!first.ok)
+    return { def, pages: [], skip: `the target does not serve ${def.name}: ${first.why}`, unserved: first.why };
   if (first.records.length === 0) return { def, pages: [], skip: `the target has no ${def.name} records` };
   const whole = ctx.profile !== 'gate' || readWhole < GATE_WHOLE_REGISTERS;
   if (whole) readWhole++;

@@ -57,6 +57,12 @@ describe('behavioursOf: what a request passed data through', () => {
     ],
     ['a read without filter', exchange('GET', 'http://t/api/1/IVVc?limit=5'), []],
     [
+      'a range read on the sort field',
+      exchange('GET', 'http://t/api/1/IVVc?sort=SerNr&range=10:20&compcode=1'),
+      ['REST.QUERY.SORT_ASCENDING'],
+    ],
+    ['a sorted read without range', exchange('GET', 'http://t/api/1/IVVc?sort=SerNr'), []],
+    [
       'an unokrecord the target accepted',
       exchange('GET', 'http://t/WebErpAPI.hal?action=action&register=unokrecord&regname=IVVc&id=1'),
       ['PORTAL.UNOK.TO_DRAFT'],

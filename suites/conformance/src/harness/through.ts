@@ -4,7 +4,8 @@
  * (REST.WRITE.FORM_ROW_INDEX), a `filter.<Field>` read finds its records through REST.QUERY.FILTER_EXACT, a POST
  * with `set_field.OKFlag=1` makes a confirmed record through REST.STATE.OKFLAG_CONFIRM_ON_POST, an `unokrecord`
  * makes a draft through PORTAL.UNOK.TO_DRAFT, a `windowactions` with `rowindex` 0 or more is a row field's trigger
- * through PORTAL.TRIGGER.ROWINDEX.
+ * through PORTAL.TRIGGER.ROWINDEX, a list read with `sort` and `range` selects on the sort field through
+ * REST.QUERY.SORT_ASCENDING (record-rest-api.md §4: "sort: field to sort by ... Required when `range` is used").
  *
  * The recorder (recorder.ts) keeps these per test and per property run; a failure carries those of its failing
  * run (meta.ts `FailureDetail.through`). The report makes a FAIL of rule R a follower of rule C (`causedBy`) only
@@ -26,6 +27,8 @@ export const THROUGH_BEHAVIOURS = {
   unok: 'PORTAL.UNOK.TO_DRAFT',
   /** A `windowactions` whose body carries `rowindex` 0 or more: the trigger is of the row it names. */
   rowTrigger: 'PORTAL.TRIGGER.ROWINDEX',
+  /** A REST list read with `sort` and `range`: the range selects on the sort field ("range requires sort", §4). */
+  sortedRange: 'REST.QUERY.SORT_ASCENDING',
 } as const satisfies Record<string, (typeof PASSABLE_BEHAVIOURS)[number]>;
 
 const REST_PATH = /\/api\/\d+\/[^/?]+(?:\/[^?]*)?(?:\?|$)/;
@@ -70,6 +73,8 @@ export function behavioursOf(e: Pick<Exchange, 'request' | 'response'>): string[
   if (REST_PATH.test(url.pathname + url.search)) {
     if (method === 'GET' && [...url.searchParams.keys()].some((k) => k.startsWith('filter.')))
       out.push(THROUGH_BEHAVIOURS.filter);
+    if (method === 'GET' && url.searchParams.has('sort') && url.searchParams.has('range'))
+      out.push(THROUGH_BEHAVIOURS.sortedRange);
     if (method === 'POST' || method === 'PATCH') {
       const form = formBody(e);
       if (form && [...form.keys()].some((k) => k.startsWith('set_row_field.'))) out.push(THROUGH_BEHAVIOURS.formRows);

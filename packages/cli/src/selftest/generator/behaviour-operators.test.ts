@@ -73,6 +73,13 @@ describe('parameter-ignored', () => {
     const other = get('/WebErpAPI.hal?register=IVVc&maxsize=2');
     expect(m.request!(other)).toBe(other);
   });
+  it('leaves a rule undecided where the docs show no answer that could FAIL it (the Kanban response, rule 14)', () => {
+    const m = mutant('behaviour:parameter-ignored:PORTAL.LIST.KANBAN_PARAMS:list.maxsize:Kanban');
+    expect(m.breaks).toEqual([]);
+    expect(m.undecided).toEqual(['PORTAL.LIST.KANBAN_PARAMS']);
+    // every other parameter breaks its rule
+    expect(mutant('behaviour:parameter-ignored:PORTAL.LIST.ORDER:list.order').breaks).toEqual(['PORTAL.LIST.ORDER']);
+  });
 });
 
 describe('decoy-used', () => {

@@ -20,7 +20,7 @@ import type { BehaviourOperator, GeneratedMutant } from './generated-mutant.js';
 /** What every behaviour mutant of an entry carries. */
 export function base(
   operator: BehaviourOperator,
-  entry: { rule: string; alsoBreaks?: readonly string[] },
+  entry: { rule: string; alsoBreaks?: readonly string[]; undecided?: string },
   detail: string,
   description: string,
 ): Omit<GeneratedMutant, 'request' | 'response' | 'exchange'> {
@@ -28,7 +28,8 @@ export function base(
   return {
     id: `behaviour:${operator}:${rule.id}:${detail}`,
     description,
-    breaks: [rule.id],
+    // a behaviour no observation can FAIL (behaviours.yaml `undecided`, with the docs' reason) must not PASS either
+    ...(entry.undecided === undefined ? { breaks: [rule.id] } : { breaks: [], undecided: [rule.id] }),
     ...(entry.alsoBreaks && entry.alsoBreaks.length > 0 ? { alsoBreaks: entry.alsoBreaks } : {}),
     family: 'behaviour',
     operator,
