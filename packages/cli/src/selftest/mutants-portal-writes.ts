@@ -188,7 +188,13 @@ export function portalWriteMutants(): Mutant[] {
           ? refusal('ORVc cannot be signed')
           : req,
     },
-    refusedAction('createsigningactivity', 'PORTAL.SIGN.CREATESIGNINGACTIVITY'),
+    {
+      ...refusedAction('createsigningactivity', 'PORTAL.SIGN.REGISTERS'),
+      // a refusal is an operation result (§2 "Operation result": `<res errstr="<text>"/>`, "Empty errstr means
+      // success"), so "answers an operation result" (CREATESIGNINGACTIVITY) holds; refused for every register,
+      // the registers the docs list are not served: "createsigningactivity | ORVc, IVVc, EPOrderDocVc, ..." (§2
+      // "Registers per operation"), as copyrecord-refused and posttext-refused
+    },
     refusedAction('createsigningsess', 'PORTAL.SIGN.CREATESIGNINGSESS'),
     refusedAction('cancelsigning', 'PORTAL.SIGN.CANCELSIGNING'),
     doesNothing('startsigning', 'PORTAL.SIGN.STARTSIGNING', 'names no URL of the signing interface'),

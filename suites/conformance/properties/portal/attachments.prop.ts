@@ -12,6 +12,7 @@ import {
   describeOutcome,
   downloadFile,
   expectSuccess,
+  getfileRefusal,
 } from '../../src/harness/portal.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -116,6 +117,15 @@ describe('attachments', () => {
         );
 
       const got = await downloadFile(ctx, regname, id, uuid);
+      // a refusal in the documented error shape: getfile of a file this register's record holds is not served
+      // (the register list, as doupload's refusal above), not a file of other bytes
+      const refusal = getfileRefusal(got, content);
+      expectRule(
+        refusal === undefined,
+        'PORTAL.ATTACH.REGISTERS',
+        () =>
+          `getfile regname=${regname}&id=${id}&file=${uuid} (listed after its upload) was refused: errstr ${show(refusal)}`,
+      );
       expectRule(
         got.raw.status >= 200 && got.raw.status < 300,
         'PORTAL.ATTACH.GETFILE',

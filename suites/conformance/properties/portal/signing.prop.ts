@@ -39,8 +39,12 @@ async function deleteQuietly(ctx: RuleContext, register: string, id: string | un
 }
 
 /**
- * Which rule a refused createsigningactivity breaks: a register refused while another was served breaks the
- * register list (that member); every register refused is the operation itself.
+ * Which rule a refused createsigningactivity breaks: the register list (§2 "Registers per operation":
+ * createsigningactivity | ORVc, IVVc, ...), whether another register was served or none was. A refusal is an
+ * operation result (§2 "Operation result": `<res errstr="<text>"/>`, "Empty errstr means success"), so the
+ * endpoint row's rule (CREATESIGNINGACTIVITY, "answers an operation result") holds; what the target does not do
+ * is serve the suite's own draft of a register the docs list, as for every operation with a register list (the
+ * suite's reading since issue 18: copyrecord, posttext, delete).
  */
 function judgeCreated(
   ctx: RuleContext,
@@ -50,13 +54,20 @@ function judgeCreated(
   if (served.length > 0) ctx.observe('PORTAL.SIGN.CREATESIGNINGACTIVITY', served.length);
   for (const c of created) {
     const what = `createsigningactivity regname=${c.register}&id=${c.id}`;
-    if (served.length === 0)
-      expectRule(false, 'PORTAL.SIGN.CREATESIGNINGACTIVITY', () => `${what}: ${describeOutcome(c.outcome)}`);
+    const others =
+      served.length > 0
+        ? `, while ${served.map((s) => s.register).join(', ')} of the suite's own drafts was served`
+        : ', and no register of the suite’s own drafts was served';
+    // an answer that is no operation result at all (not a refusal) breaks the endpoint row's rule
+    expectRule(
+      c.outcome.ok || c.outcome.error instanceof ErpError,
+      'PORTAL.SIGN.CREATESIGNINGACTIVITY',
+      () => `${what}: not an operation result: ${describeOutcome(c.outcome)}`,
+    );
     expectRule(
       c.outcome.ok,
       'PORTAL.SIGN.REGISTERS',
-      () =>
-        `${what}: ${describeOutcome(c.outcome)}, while ${served.map((s) => s.register).join(', ')} of the suite's own drafts was served`,
+      () => `${what}: the docs list ${c.register} for createsigningactivity; ${describeOutcome(c.outcome)}${others}`,
     );
   }
 }

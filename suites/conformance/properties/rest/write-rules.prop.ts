@@ -13,11 +13,13 @@ import {
   expectRule,
   fieldValue,
   isRefusal,
+  isRefusalAnswer,
   itemCodes,
   ledgerCreated,
   probe,
   readBack,
   recordCheck,
+  refusedViolation,
   rowsOf,
   ruleProperty,
   ruleTest,
@@ -196,12 +198,23 @@ describe('REST write rules', () => {
       const viaForm = check(formRecord, 'form');
       // JSON: the same figures sent explicitly (no auto-fill, §4 rule 2) are kept
       const refJson = `${uniqueCode(ctx)}J`;
-      await createJson(
-        ctx,
-        'VIVc',
-        [{ VECode: vendor.code, RefStr: refJson, PayVal: viaForm.pay, VATVal: viaForm.vat, rows }],
-        { format: 'json' },
-      );
+      const record = { VECode: vendor.code, RefStr: refJson, PayVal: viaForm.pay, VATVal: viaForm.vat, rows };
+      try {
+        await createJson(ctx, 'VIVc', [record], { format: 'json' });
+      } catch (err) {
+        // asked apart before the refusal stands: the same purchase invoice without the two figures this rule
+        // states ("PayVal is the total including VAT, VATVal is the VAT amount") accepted shows those refused
+        if (!isRefusalAnswer(err)) throw err;
+        const { VATVal: _vat, PayVal: _pay, ...without } = { ...record, RefStr: `${uniqueCode(ctx)}J` };
+        await createJson(ctx, 'VIVc', [without], { format: 'json' }).catch((control: unknown) => {
+          throw isRefusalAnswer(control) ? err : control;
+        });
+        throw refusedViolation(
+          'REST.WRITE.PURCHASE_INVOICE_VAT',
+          `JSON POST of VIVc with PayVal ${viaForm.pay} and VATVal ${viaForm.vat}, while the same invoice without PayVal and VATVal was accepted`,
+          err,
+        );
+      }
       const viaJson = check(await readBack(ctx, 'VIVc', 'RefStr', refJson), 'JSON');
       expectRule(
         viaJson.pay === viaForm.pay && viaJson.vat === viaForm.vat,

@@ -6,6 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import {
+  type ErpClientError,
   isErpClientError,
   type RestCallOptions,
   type RestEnvelope,
@@ -16,7 +17,7 @@ import {
 import { getRegister, registers as registerCatalogue } from '@erpcert/contract';
 import fc from 'fast-check';
 import { appendLedger } from '../runner/ledger.js';
-import { accepted } from './accepted.js';
+import { accepted, isRefusalAnswer, refusedViolation } from './accepted.js';
 import { assertJsonListBody, decodeViolation, jsonListBodyValid } from './assert/list-body.js';
 import { observe } from './observations.js';
 import { asRestQuery, fieldValue, type ListQuery, ledgerKey, rowsOf } from './records.js';
@@ -228,13 +229,67 @@ export async function createJson(
   options?: RestCallOptions & Allowed,
 ): Promise<Created[]> {
   const { allowedBy = null, ...call } = options ?? {};
+  const what = `JSON POST /api/1/${register} of ${records.length} record(s)`;
   const env = await allowed(
     allowedBy,
-    () => ctx.client.rest.createJson(register, records, call),
-    `JSON POST /api/1/${register} of ${records.length} record(s)`,
+    () =>
+      ctx.client.rest.createJson(register, records, call).catch(async (err: unknown) => {
+        // acceptance open: asked apart whether the target takes a JSON POST at all before the refusal stands
+        if (allowedBy === null && isRefusalAnswer(err)) await judgeJsonPostRefused(ctx, what);
+        throw err;
+      }),
+    what,
   );
   const keys = ledgerAll(ctx, register, env, records);
   return keys.map((key, i) => ({ key, record: env.records[i], envelope: env }));
+}
+
+let fullJsonPost: Promise<ErpClientError | undefined> | undefined;
+
+/**
+ * A JSON POST whose acceptance is open (which values it must carry is not shown) was refused: asked apart, once
+ * per worker, with a JSON POST that carries every value a record of the target holds. A contact is made by a form
+ * POST of Code and Name (auto-fill supplies what the target requires, §4 rule 1) and read back; its non-blank
+ * documented values are posted as JSON under a new Code and Name. That body carries all required values ("JSON POST does
+ * not trigger auto-fill. All required values must be supplied.", §4 rule 2), so the docs accept it: refused too,
+ * the target refuses JSON POSTs as such and REST.WRITE.CREATE_JSON FAILs with that exchange. Accepted, the first
+ * refusal stays what it was (the target wanted values the docs do not name).
+ */
+async function judgeJsonPostRefused(ctx: RuleContext, what: string): Promise<void> {
+  fullJsonPost ??= (async () => {
+    const code = uniqueCode(ctx, 'J');
+    await createForm(ctx, 'CUVc', { Code: code, Name: `${ctx.target.runTag} json control` }, [], { format: 'json' });
+    const env = await accepted(
+      'REST.QUERY.FILTER_EXACT',
+      ctx.client.rest.list('CUVc', { 'filter.Code': code } as never, { format: 'json' }),
+      `GET /api/1/CUVc?filter.Code=${code}`,
+    );
+    const held = env.records.find((r) => r.Code === code);
+    if (held === undefined) return undefined; // not read back: CREATE_FORM's or FILTER_EXACT's to judge
+    // the register's main fields (§2 "Registers, keys and main fields"), not the system fields every base
+    // register also carries (UUID, ServerSequence, SyncFlags), which a server may set itself
+    const documented = new Set(getRegister('CUVc')?.fields ?? []);
+    const record: Record<string, string> = {};
+    for (const [field, value] of Object.entries(held))
+      if (documented.has(field) && typeof value === 'string' && value !== '') record[field] = value;
+    record.Code = uniqueCode(ctx, 'J');
+    record.Name = `${ctx.target.runTag} json control`;
+    try {
+      const made = await ctx.client.rest.createJson('CUVc', [record], { format: 'json' });
+      ledgerAll(ctx, 'CUVc', made, [record]);
+      return undefined;
+    } catch (err) {
+      if (isRefusalAnswer(err)) return err;
+      throw err;
+    }
+  })();
+  const refused = await fullJsonPost;
+  if (refused !== undefined)
+    throw refusedViolation(
+      'REST.WRITE.CREATE_JSON',
+      `${what} was refused, and so was a JSON POST of CUVc carrying every value of a contact the target holds (all required values, §4 rule 2)`,
+      refused,
+    );
 }
 
 /**

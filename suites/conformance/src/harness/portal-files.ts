@@ -4,7 +4,7 @@
  * inside XML" (§2), a `<data><file><base64>` wrapper. The raw answer is read here rather than through the
  * client's `getfile`, whose decoding goes by the Content-Type and reads an XML file's own bytes as a wrapper.
  */
-import { asElement, type RawResponse } from '@erpcert/client';
+import { asElement, attributesOf, type RawResponse } from '@erpcert/client';
 import { xmlTop } from './portal-outcome.js';
 import type { RuleContext } from './rule-test.js';
 
@@ -40,4 +40,18 @@ export async function downloadFile(
   const base64 = file?.base64;
   if (typeof base64 === 'string') candidates.push(Buffer.from(base64, 'base64'));
   return { raw, candidates };
+}
+
+/**
+ * The failure text of a getfile answer that is the documented error shape instead of a file: an operation result
+ * `<data><res errstr="<text>"/></data>` with a non-empty errstr (§2 "Operation result", §7), and none of the
+ * uploaded bytes. Undefined for anything else (a file, or an answer of another shape).
+ */
+export function getfileRefusal(got: DownloadedFile, content: Buffer): string | undefined {
+  if (got.candidates.some((c) => Buffer.compare(c, content) === 0)) return undefined;
+  const data = asElement(xmlTop(got.raw)?.data);
+  const res = asElement(data?.res);
+  if (res === undefined) return undefined;
+  const errstr = attributesOf(res).errstr ?? (typeof res.errstr === 'string' ? res.errstr : '');
+  return errstr !== '' ? errstr : undefined;
 }

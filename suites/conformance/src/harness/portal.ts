@@ -21,7 +21,7 @@ export {
   rowContents,
   taggedSpec,
 } from './portal-data.js';
-export { type DownloadedFile, downloadFile } from './portal-files.js';
+export { type DownloadedFile, downloadFile, getfileRefusal } from './portal-files.js';
 export {
   FIRST_PAGE_QUERY,
   FIRST_PAGE_REGISTERS,
