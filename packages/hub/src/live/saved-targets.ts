@@ -4,6 +4,7 @@
  * connection settings are the conform flags that make sense for a shared target.
  */
 import type { Kysely } from 'kysely';
+import { DEFAULT_ORGANISATION_ID } from '../store/migrations/0003-accounts.js';
 import type { Database } from '../store/schema.js';
 import { NO_SECRET_MESSAGE, type SecretBox } from './secret-box.js';
 
@@ -30,6 +31,8 @@ export interface SavedTargetInput {
 /** A saved target as the API answers it: never the password. */
 export interface SavedTarget {
   readonly id: number;
+  /** The organisation it belongs to (issue 26). */
+  readonly organisationId: number;
   readonly name: string;
   readonly url: string;
   readonly authKind: AuthKind;
@@ -69,6 +72,7 @@ type TargetRow = Database['targets'] extends infer T ? { [K in keyof T]: unknown
 function shape(r: TargetRow): Omit<SavedTarget, 'password'> {
   return {
     id: Number(r.id),
+    organisationId: Number(r.organisation_id),
     name: r.name as string,
     url: r.url as string,
     authKind: (r.auth_kind as AuthKind | null) ?? 'basic',
@@ -156,7 +160,7 @@ export class SavedTargets {
   }
 
   /** Saves a new target, or the connection of a target known from published runs (same URL). */
-  async save(i: SavedTargetInput): Promise<SavedTarget> {
+  async save(i: SavedTargetInput, organisationId: number = DEFAULT_ORGANISATION_ID): Promise<SavedTarget> {
     checkInput(i);
     const url = targetUrl(i.url);
     if (i.password != null && !this.box) throw new TargetInputError(NO_SECRET_MESSAGE, 422);
@@ -165,6 +169,7 @@ export class SavedTargets {
       const existing = await trx
         .selectFrom('targets')
         .select(['id', 'saved_at'])
+        .where('organisation_id', '=', organisationId)
         .where('target_key', '=', url)
         .executeTakeFirst();
       if (existing?.saved_at)
@@ -176,7 +181,14 @@ export class SavedTargets {
       }
       const row = await trx
         .insertInto('targets')
-        .values({ target_key: url, url, name: i.name ?? url, created_at: at, ...values })
+        .values({
+          target_key: url,
+          url,
+          name: i.name ?? url,
+          created_at: at,
+          organisation_id: organisationId,
+          ...values,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       return Number(row.id);
@@ -188,12 +200,17 @@ export class SavedTargets {
   /** Updates a saved target's settings; a password of null removes it, undefined keeps it. */
   async update(id: number, i: SavedTargetInput): Promise<SavedTarget> {
     checkInput(i);
-    await this.getOrThrow(id);
+    const current = await this.getOrThrow(id);
     if (i.password != null && !this.box) throw new TargetInputError(NO_SECRET_MESSAGE, 422);
     const set: Record<string, unknown> = this.columns(i);
     if (i.url !== undefined) {
       const url = targetUrl(i.url);
-      const other = await this.db.selectFrom('targets').select('id').where('target_key', '=', url).executeTakeFirst();
+      const other = await this.db
+        .selectFrom('targets')
+        .select('id')
+        .where('organisation_id', '=', current.organisationId)
+        .where('target_key', '=', url)
+        .executeTakeFirst();
       if (other && Number(other.id) !== id)
         throw new TargetInputError(`another target has url ${url}: #${other.id}`, 409);
       Object.assign(set, { url, target_key: url });
