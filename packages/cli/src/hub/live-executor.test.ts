@@ -39,6 +39,7 @@ if (process.env.FAKE_WAIT) {
 
 const target = {
   id: 1,
+  organisationId: 1,
   name: 't',
   url: 'https://erp.example.com',
   authKind: 'basic' as const,
