@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createHubApp, liveParts } from './api/hub-app.js';
+import { type AuthOptions, type HubAuth, hubAuth } from './auth/hub-auth.js';
 import { DEFAULT_DATABASE } from './constants.js';
 import type { IngestLimits } from './ingest/limits.js';
 import { type LiveRunExecutor, WorkerPool } from './live/worker-pool.js';
@@ -16,7 +17,8 @@ export interface HubOptions {
   readonly port?: number;
   /** A SQLite file path or a postgres:// URL. */
   readonly database?: string;
-  readonly token?: string;
+  /** Accounts: the clock, the scrypt cost, session and throttle policies, a trusted TLS proxy. */
+  readonly auth?: AuthOptions;
   readonly limits?: IngestLimits;
   readonly log?: (line: string) => void;
   /** ERPCERT_HUB_SECRET: the key of saved targets' credentials. */
@@ -37,6 +39,8 @@ export interface HubOptions {
 export interface RunningHub {
   readonly url: string;
   readonly store: HubStore;
+  /** Accounts, sessions, tokens, audit log (erpcert hub --init-admin uses it). */
+  readonly auth: HubAuth;
   /** The worker pool, when the hub was given an executor. */
   readonly pool: WorkerPool | undefined;
   close(): Promise<void>;
@@ -45,6 +49,7 @@ export interface RunningHub {
 export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
   const store = await HubStore.open(o.database ?? DEFAULT_DATABASE, { log: o.log });
   const live = liveParts(store, o.secret);
+  const auth = hubAuth(store.db, o.auth);
   const pool = o.executor
     ? new WorkerPool({
         store,
@@ -58,7 +63,7 @@ export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
     : undefined;
   const app = createHubApp({
     store,
-    token: o.token,
+    auth,
     limits: o.limits,
     log: o.log,
     live: { ...live, queued: () => pool?.wake(), eventsPollMs: o.timing?.eventsPollMs },
@@ -75,6 +80,7 @@ export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
     return {
       url: `http://${shownHost}:${port}`,
       store,
+      auth,
       pool,
       close: async () => {
         await pool?.stop();

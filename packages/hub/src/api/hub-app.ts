@@ -1,8 +1,14 @@
 /**
- * The hub's HTTP API under /api/v1 (described by specs/hub.openapi.yaml), as a Hono app: tested in-process with
+ * The hub's HTTP API under /api/v1 (described by hub.openapi.yaml), as a Hono app: tested in-process with
  * `app.request(...)`, served by @hono/node-server (server.ts). The browser pages (src/pages) mount beside it.
+ * Every request is authenticated first (an API token, else the session cookie, else nobody: src/auth); every
+ * state-changing request that came by cookie passes the one CSRF check (auth/csrf.ts).
  */
 import { Hono } from 'hono';
+import { authRoutes } from '../auth/auth-routes.js';
+import { csrfRefusal } from '../auth/csrf.js';
+import { type AuthOptions, type HubAuth, hubAuth } from '../auth/hub-auth.js';
+import { authenticate } from '../auth/request-auth.js';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 import { JobQueue } from '../live/job-queue.js';
 import { liveRoutes } from '../live/live-routes.js';
@@ -19,10 +25,13 @@ import { targetRoutes } from './target-routes.js';
 
 export const API_BASE = '/api/v1';
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export interface HubAppOptions {
   readonly store: HubStore;
-  /** The token that may publish (ERPCERT_HUB_TOKEN); without one, writing is refused. */
-  readonly token?: string;
+  /** Accounts, sessions, tokens and the audit log; made from `authOptions` when not given. */
+  readonly auth?: HubAuth;
+  readonly authOptions?: AuthOptions;
   readonly limits?: IngestLimits;
   /** Where unexpected errors are written (never a token). */
   readonly log?: (line: string) => void;
@@ -47,14 +56,25 @@ export function liveParts(store: HubStore, secret: string | undefined): { queue:
 
 export function createHubApp(o: HubAppOptions): Hono {
   const log = o.log ?? ((line: string) => console.error(line));
+  const auth = o.auth ?? hubAuth(o.store.db, o.authOptions);
   const api = new Hono();
-  api.route('/', runRoutes(o.store, o.token, o.limits ?? DEFAULT_LIMITS));
+  // a request by cookie that changes something carries the session's CSRF token (header X-CSRF-Token)
+  api.use('*', async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const refused = csrfRefusal(c);
+      if (refused) throw new ApiError(403, refused);
+    }
+    await next();
+  });
+  api.route('/', authRoutes(auth));
+  api.route('/', runRoutes(o.store, o.limits ?? DEFAULT_LIMITS, auth.audit, auth.trustProxy));
   api.route('/', targetRoutes(o.store));
   api.route('/', compareRoutes(o.store));
-  api.route('/', keyRoutes(o.store, o.token));
+  api.route('/', keyRoutes(o.store, auth.audit, auth.trustProxy));
   const live = o.live ?? liveParts(o.store, o.secret);
-  api.route('/', liveRoutes({ store: o.store, token: o.token, ...live }));
+  api.route('/', liveRoutes({ store: o.store, audit: auth.audit, trustProxy: auth.trustProxy, ...live }));
   const app = new Hono();
+  app.use('*', authenticate(auth));
   // the live section's script: external, so that the pages' CSP needs no inline script
   app.get(LIVE_SCRIPT_PATH, (c) => {
     c.header('Content-Type', 'text/javascript; charset=utf-8');
@@ -62,7 +82,7 @@ export function createHubApp(o: HubAppOptions): Hono {
     return c.body(LIVE_SCRIPT);
   });
   app.route(API_BASE, api);
-  app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log, queue: live.queue }));
+  app.route('/', pageRoutes({ store: o.store, auth, limits: o.limits, log, queue: live.queue }));
   app.notFound((c) => errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${c.req.path}`), c, log));
   app.onError((err, c) => errorResponse(err, c, log));
   return app;

@@ -7,6 +7,7 @@
  * CSRF token; the sign-in form (no session yet) gets the origin check.
  */
 import type { Context } from 'hono';
+import { ApiError } from '../api/api-error.js';
 import { sameSecret } from './secret-token.js';
 import { csrfTokenOf } from './sessions.js';
 
@@ -50,4 +51,21 @@ export function csrfRefusal(c: Context, formToken?: string | undefined): string 
 export function csrfTokenFor(c: Context): string | undefined {
   const secret = c.get('sessionSecret');
   return secret ? csrfTokenOf(secret) : undefined;
+}
+
+/**
+ * A page form's fields, after the CSRF check (the one check for every page form: upload, sign-out, members,
+ * tokens, and the live-run forms of i25-pages); a refusal is a 403 naming why, before anything is done.
+ */
+export async function checkedForm(c: Context): Promise<FormData> {
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch (err) {
+    throw new ApiError(400, `the form cannot be read: ${(err as Error).message}`);
+  }
+  const token = form.get(CSRF_FIELD);
+  const refused = csrfRefusal(c, typeof token === 'string' ? token : '');
+  if (refused) throw new ApiError(403, refused);
+  return form;
 }

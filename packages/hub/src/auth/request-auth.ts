@@ -15,6 +15,8 @@ export interface AuthVariables {
   actor: Actor;
   /** The session cookie's secret, when the actor came by cookie. */
   sessionSecret: string | undefined;
+  /** The organisation an upload goes to, decided before its body is read. */
+  targetOrganisation: number | undefined;
 }
 
 declare module 'hono' {
@@ -72,6 +74,9 @@ export function authenticate(auth: HubAuth): MiddlewareHandler {
   };
 }
 
+const SIGN_IN_FIRST = 'sign in first (or send an API token: Authorization: Bearer <token>)';
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="erpcert hub"' };
+
 export function actorOf(c: Context): Actor {
   return c.get('actor') ?? ANONYMOUS;
 }
@@ -83,7 +88,7 @@ export function actorOf(c: Context): Actor {
  */
 export function allow(c: Context, action: Action, organisationId: number, what = 'this'): void {
   const actor = actorOf(c);
-  if (actor.kind === 'anonymous') throw new ApiError(401, 'sign in first (or send an API token)');
+  if (actor.kind === 'anonymous') throw new ApiError(401, SIGN_IN_FIRST, CHALLENGE);
   if (can(actor, action, organisationId)) return;
   if (action !== 'read' && can(actor, 'read', organisationId))
     throw new ApiError(403, `your role or token may not ${ACTION_WORDS[action]}`);
@@ -93,7 +98,7 @@ export function allow(c: Context, action: Action, organisationId: number, what =
 /** The organisations whose objects the actor may read; 401 when nobody is signed in. */
 export function readable(c: Context): number[] {
   const actor = actorOf(c);
-  if (actor.kind === 'anonymous') throw new ApiError(401, 'sign in first (or send an API token)');
+  if (actor.kind === 'anonymous') throw new ApiError(401, SIGN_IN_FIRST, CHALLENGE);
   return organisationsWhere(actor, 'read');
 }
 
@@ -103,7 +108,7 @@ export function readable(c: Context): number[] {
  */
 export function organisationFor(c: Context, action: Action, requested: string | undefined): number {
   const actor = actorOf(c);
-  if (actor.kind === 'anonymous') throw new ApiError(401, 'sign in first (or send an API token)');
+  if (actor.kind === 'anonymous') throw new ApiError(401, SIGN_IN_FIRST, CHALLENGE);
   const allowed = organisationsWhere(actor, action);
   if (actor.kind === 'token') {
     if (allowed.length === 0) throw new ApiError(403, `your token may not ${ACTION_WORDS[action]}`);

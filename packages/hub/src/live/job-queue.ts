@@ -237,8 +237,13 @@ export class JobQueue {
     return r === undefined ? undefined : job(r as JobRow);
   }
 
-  async list(filter: { targetId?: number; limit?: number } = {}): Promise<Job[]> {
-    let q = this.db.selectFrom('jobs').selectAll();
+  /** The live runs of `organisations`, newest first. */
+  async list(organisations: readonly number[], filter: { targetId?: number; limit?: number } = {}): Promise<Job[]> {
+    if (organisations.length === 0) return [];
+    let q = this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('organisation_id', 'in', [...organisations]);
     if (filter.targetId !== undefined) q = q.where('target_id', '=', filter.targetId);
     const rows = await q
       .orderBy('id', 'desc')

@@ -4,7 +4,6 @@
  * connection settings are the conform flags that make sense for a shared target.
  */
 import type { Kysely } from 'kysely';
-import { DEFAULT_ORGANISATION_ID } from '../store/migrations/0003-accounts.js';
 import type { Database } from '../store/schema.js';
 import { NO_SECRET_MESSAGE, type SecretBox } from './secret-box.js';
 
@@ -160,7 +159,7 @@ export class SavedTargets {
   }
 
   /** Saves a new target, or the connection of a target known from published runs (same URL). */
-  async save(i: SavedTargetInput, organisationId: number = DEFAULT_ORGANISATION_ID): Promise<SavedTarget> {
+  async save(i: SavedTargetInput, organisationId: number): Promise<SavedTarget> {
     checkInput(i);
     const url = targetUrl(i.url);
     if (i.password != null && !this.box) throw new TargetInputError(NO_SECRET_MESSAGE, 422);
@@ -274,10 +273,13 @@ export class SavedTargets {
     return t;
   }
 
-  async list(): Promise<SavedTarget[]> {
+  /** The saved targets of `organisations`. */
+  async list(organisations: readonly number[]): Promise<SavedTarget[]> {
+    if (organisations.length === 0) return [];
     const rows = await this.db
       .selectFrom('targets')
       .selectAll()
+      .where('organisation_id', 'in', [...organisations])
       .where('saved_at', 'is not', null)
       .orderBy('name')
       .execute();

@@ -123,7 +123,7 @@ describe.each(testDialects)('the store on %s', (dialect) => {
     expect(await ids({ label: 'nightly' })).toEqual([r3.id, r1.id]);
     expect(await ids({ limit: 1 })).toEqual([r3.id]);
     expect(await ids({ before: r3.id })).toEqual([r2.id, r1.id]);
-    const targets = await t.store.targets();
+    const targets = await t.store.targets([ORG]);
     const h = targets.find((x) => x.id === targetId);
     expect(h?.runCount).toBe(3);
     expect(h?.latest?.id).toBe(r3.id);
@@ -157,7 +157,9 @@ describe.each(testDialects)('the store on %s', (dialect) => {
     const newest = await put('https://v1.example.com', 'V2', '9.9.0');
     const other = await put('https://v2.example.com', 'V3', '9.9.0');
     await put('https://v2.example.com', 'V4', '9.8.0');
-    expect((await t.store.latestRunsAtVersion('9.9.0')).map((r) => r.id).sort()).toEqual([newest.id, other.id].sort());
+    expect((await t.store.latestRunsAtVersion('9.9.0', [ORG])).map((r) => r.id).sort()).toEqual(
+      [newest.id, other.id].sort(),
+    );
   });
 
   it("leaves nothing behind when a run's transaction fails", async () => {
@@ -205,7 +207,7 @@ describe.runIf(testDialects.includes('postgres'))('the store on postgres, when t
     const logged: string[] = [];
     const store = await HubStore.open(database, { log: (l) => logged.push(l) });
     try {
-      expect(await store.targets()).toEqual([]);
+      expect(await store.targets([ORG])).toEqual([]);
       const name = new URL(database).pathname.slice(1);
       const admin = new pg.Client({ connectionString: database.replace(`/${name}`, '/postgres') });
       await admin.connect();
@@ -217,7 +219,7 @@ describe.runIf(testDialects.includes('postgres'))('the store on postgres, when t
       await vi.waitFor(() =>
         expect(logged.join('\n')).toMatch(/a PostgreSQL connection to .* failed: terminating connection/),
       );
-      expect(await store.targets()).toEqual([]);
+      expect(await store.targets([ORG])).toEqual([]);
     } finally {
       await store.close();
       await drop();

@@ -29,6 +29,7 @@ export interface TargetSummary {
   readonly name: string;
   readonly url: string;
   readonly embedded: boolean;
+  readonly organisationId: number;
   readonly runCount: number;
   /** The newest conformance run's totals, if any. */
   readonly latest: RunSummary | null;
@@ -207,9 +208,15 @@ export class HubStore {
     return rows.map((r) => runSummary(r as RunRow));
   }
 
-  /** Every target with its latest conformance run and its last 20 runs. */
-  async targets(): Promise<TargetSummary[]> {
-    const targets = await this.db.selectFrom('targets').selectAll().orderBy('name').execute();
+  /** Every target of `organisations` with its latest conformance run and its last 20 runs. */
+  async targets(organisations: readonly number[]): Promise<TargetSummary[]> {
+    if (organisations.length === 0) return [];
+    const targets = await this.db
+      .selectFrom('targets')
+      .selectAll()
+      .where('organisation_id', 'in', [...organisations])
+      .orderBy('name')
+      .execute();
     const counts = await this.db
       .selectFrom('runs')
       .select(['target_id', (eb) => eb.fn.countAll().as('n')])
@@ -225,6 +232,7 @@ export class HubStore {
           name: t.name,
           url: t.url,
           embedded: t.target_key === 'embedded',
+          organisationId: Number(t.organisation_id),
           runCount: count.get(id) ?? 0,
           latest: latest ?? null,
           recent: await this.targetRuns(id, { limit: 20 }),
@@ -281,11 +289,13 @@ export class HubStore {
     return rows.map((r) => ({ runId: Number(r.run_id), rule: r.rule_id, area: r.area, verdict: r.verdict }));
   }
 
-  /** The newest conformance run of each target made with erpcert `version`. */
-  async latestRunsAtVersion(version: string): Promise<RunSummary[]> {
+  /** The newest conformance run of each target of `organisations` made with erpcert `version`. */
+  async latestRunsAtVersion(version: string, organisations: readonly number[]): Promise<RunSummary[]> {
+    if (organisations.length === 0) return [];
     const newest = this.db
       .selectFrom('runs')
       .select(['target_id', (eb) => eb.fn.max('id').as('max_id')])
+      .where('organisation_id', 'in', [...organisations])
       .where('erpcert_version', '=', version)
       .where('kind', '=', 'conformance')
       .groupBy('target_id')

@@ -14,7 +14,7 @@ describe.each(testDialects)('the migrations on %s', (dialect) => {
       for (const _ of applied) expect((await migrator.migrateDown()).error).toBeUndefined();
       await expect(t.store.db.selectFrom('runs').select('id').execute()).rejects.toThrow();
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      expect(await t.store.targets()).toEqual([]);
+      expect(await t.store.targets([DEFAULT_ORGANISATION_ID])).toEqual([]);
     } finally {
       await t.dispose();
     }
