@@ -166,7 +166,7 @@ describe('a live run of the real erpcert conform', () => {
       });
       serve?.once('exit', (c) => reject(new Error(`erpcert serve exited ${c}`)));
     });
-    const { startHub, SavedTargets, JobQueue, SecretBox } = await import('@erpcert/hub');
+    const { startHub, SavedTargets, JobQueue, SecretBox, DEFAULT_ORGANISATION_ID } = await import('@erpcert/hub');
     hub = await startHub({
       port: 0,
       database: join(dir, 'hub.sqlite'),
@@ -177,7 +177,7 @@ describe('a live run of the real erpcert conform', () => {
       timing: { pollMs: 100 },
     });
     const targets = new SavedTargets(hub.store.db, new SecretBox('e2e-secret-0123456789abcdef'));
-    const t = await targets.save({ url, user: 'erpcert', password: 'erpcert', compcode: 1 });
+    const t = await targets.save({ url, user: 'erpcert', password: 'erpcert', compcode: 1 }, DEFAULT_ORGANISATION_ID);
     const queue = new JobQueue(hub.store.db, hub.store.dialect);
     const job = await queue.enqueue(t.id, { kind: 'conformance', profile: 'gate', only: ['REST.VERSION.*'] });
     hub.pool?.wake();
