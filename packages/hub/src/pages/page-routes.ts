@@ -71,6 +71,9 @@ function errorPage(status: number, message: string): Html {
 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
 
+/** The pages nobody needs to be signed in for: signing in, and the stylesheet and script. */
+const PUBLIC_PAGE = /^\/(sign-in(\/link)?|assets\/[a-z0-9.-]+)$/;
+
 export function pageRoutes(o: PageOptions): Hono {
   const { store } = o;
   const log = o.log ?? ((line: string) => console.error(line));
@@ -85,6 +88,9 @@ export function pageRoutes(o: PageOptions): Hono {
       actor.kind === 'user' && secret
         ? { email: actor.email, memberships: actor.memberships, csrf: csrfTokenOf(secret) }
         : undefined;
+    // every page but signing in and the assets needs someone: nobody is sent to the sign-in page (onError)
+    if (actor.kind === 'anonymous' && !isApi(c.req.path) && !PUBLIC_PAGE.test(c.req.path))
+      throw new ApiError(401, 'sign in first');
     await withViewer(viewer, () => next());
     if (isApi(c.req.path)) return;
     for (const [k, v] of Object.entries(SECURITY_HEADERS))
