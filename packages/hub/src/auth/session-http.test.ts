@@ -122,7 +122,7 @@ describe('sessions, the throttle and CSRF over HTTP', () => {
       const [method = 'POST', pattern = ''] = route.split(' ');
       const path = pattern.replace(/:[a-z]+(\{[^}]*\})?/g, '1');
       const api = path.startsWith('/api/');
-      let body: BodyInit;
+      let body: string | FormData | URLSearchParams;
       let type: Record<string, string> = {};
       if (api) {
         body = '{}';
