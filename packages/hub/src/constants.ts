@@ -4,7 +4,7 @@
  */
 export { DEFAULT_LIMITS } from './ingest/limits.js';
 
-/** The environment variable holding the hub's token, on the hub's side and on the publishing side. */
+/** The environment variable holding an organisation's API token on the publishing side (the hub does not read it). */
 export const TOKEN_ENV = 'ERPCERT_HUB_TOKEN';
 
 /** The default SQLite file, relative to the working folder. */
