@@ -169,6 +169,37 @@ describe('accounts, sessions, links, tokens, throttle, audit', () => {
     expect((await auth.throttle.check('fresh@example.com', '10.9.9.8')).allowed).toBe(true);
   });
 
+  it('makes or updates a user from a verified OpenID Connect identity, its memberships from the groups', async () => {
+    const vendor = await auth.accounts.createOrganisation('oidc-vendor', 'Vendor');
+    const other = await auth.accounts.createOrganisation('oidc-other', 'Other');
+    const id = {
+      issuer: 'https://idp.example.com',
+      subject: 'sub-1',
+      email: 'Oidc@Example.com',
+      memberships: { 'oidc-vendor': 'engineer', 'no-such-org': 'admin' },
+    } as const;
+    const userId = await auth.accounts.upsertVerifiedIdentity(id);
+    expect((await auth.accounts.user(userId))?.email).toBe('oidc@example.com');
+    expect((await auth.accounts.memberships(userId)).map((m) => [m.organisationSlug, m.role])).toEqual([
+      ['oidc-vendor', 'engineer'],
+    ]);
+    // the same subject again: the same user, memberships now exactly the identity's
+    const again = await auth.accounts.upsertVerifiedIdentity({
+      ...id,
+      email: 'renamed@example.com',
+      memberships: { 'oidc-other': 'viewer' },
+    });
+    expect(again).toBe(userId);
+    expect((await auth.accounts.user(userId))?.email).toBe('renamed@example.com');
+    expect((await auth.accounts.memberships(userId)).map((m) => [m.organisationId, m.role])).toEqual([
+      [other.id, 'viewer'],
+    ]);
+    expect(vendor.id).not.toBe(other.id);
+    // the session it opens resolves to that user
+    const s = await auth.sessions.open(userId, 'oidc');
+    expect((await auth.sessions.resolve(s.secret))?.userId).toBe(userId);
+  });
+
   it('the audit log redacts secret-named details and secret-looking values', async () => {
     const session = await auth.sessions.open((await auth.accounts.createUser('audit@example.com')).id, 'link');
     await auth.audit.record({
