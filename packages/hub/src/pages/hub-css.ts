@@ -18,6 +18,10 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .top { display: flex; gap: 2em; align-items: center; padding: .6em 1.5em; background: #14213d; }
 .top a { color: #ffffff; }
 .brand { font-weight: 700; text-decoration: none; font-size: 1.1em; }
+.account { margin-left: auto; display: flex; gap: .6em; align-items: center; }
+.account form { margin: 0; }
+.secret { font-family: monospace; word-break: break-all; background: #fff7d6; padding: .4em; }
+form.inline { display: inline; }
 .top ul { display: flex; gap: 1.2em; list-style: none; margin: 0; padding: 0; }
 .top a[aria-current="page"] { text-decoration-thickness: 3px; }
 main { padding: 1em 1.5em 2em; max-width: 96em; }

@@ -5,13 +5,14 @@
  */
 import type { RunSummary } from '../store/run-summary.js';
 import { type Html, href, html, type Part } from './html.js';
+import { currentViewer } from './page-context.js';
 
 export const STYLESHEET = '/assets/hub.css';
 
 export interface PageOptions {
   readonly title: string;
   /** Which navigation entry is the current page. */
-  readonly nav?: 'targets' | 'saved' | 'compare' | 'matrix' | 'upload';
+  readonly nav?: 'targets' | 'saved' | 'compare' | 'matrix' | 'upload' | 'organisations' | 'account' | 'sign-in';
   /** Breadcrumb links before the title: [text, href]. */
   readonly crumbs?: readonly (readonly [string, string])[];
 }
@@ -22,7 +23,23 @@ const NAV: readonly (readonly [NonNullable<PageOptions['nav']>, string, string])
   ['compare', 'Compare', '/compare'],
   ['matrix', 'Matrix', '/matrix'],
   ['upload', 'Upload a run', '/upload'],
+  ['organisations', 'Organisations', '/organisations'],
 ];
+
+/** The hidden field every form of a signed-in page carries (auth/csrf.ts checks it). */
+export function csrfField(): Html {
+  const v = currentViewer();
+  return v ? html`<input type="hidden" name="csrf" value="${v.csrf}">` : html``;
+}
+
+/** Who is signed in, and the sign-out button; or the sign-in link. */
+function accountBar(o: PageOptions): Html {
+  const v = currentViewer();
+  if (!v)
+    return html`<p class="account"><a href="/sign-in"${o.nav === 'sign-in' ? html` aria-current="page"` : ''}>Sign in</a></p>`;
+  return html`<div class="account"><a href="/account"${o.nav === 'account' ? html` aria-current="page"` : ''}>${v.email}</a>
+<form method="post" action="/sign-out">${csrfField()}<button type="submit">Sign out</button></form></div>`;
+}
 
 export function page(o: PageOptions, body: Part): Html {
   return html`<!doctype html>
@@ -38,10 +55,11 @@ export function page(o: PageOptions, body: Part): Html {
 <header class="top">
 <a class="brand" href="/">erpcert hub</a>
 <nav aria-label="Hub">
-<ul>${NAV.map(
+<ul>${(currentViewer() ? NAV : []).map(
     ([key, text, to]) => html`<li><a href="${to}"${o.nav === key ? html` aria-current="page"` : ''}>${text}</a></li>`,
   )}</ul>
 </nav>
+${accountBar(o)}
 </header>
 <main id="main" tabindex="-1">
 ${

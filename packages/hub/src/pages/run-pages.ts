@@ -10,8 +10,7 @@ import { P95_NOT_RECORDED, type RuleEvidence, type StoredTarget } from '../api/r
 import type { StoredFile } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { evidenceText, type Html, href, html } from './html.js';
-import { outcomeWord, page, totalsLine, verdict, when } from './layout.js';
-import { tokenField } from './page-write.js';
+import { csrfField, outcomeWord, page, totalsLine, verdict, when } from './layout.js';
 
 export interface RuleFilter {
   readonly verdict?: string;
@@ -28,13 +27,13 @@ export interface Rerun {
 
 const RERUN_FORM = 'rerun-form';
 
-/** The run page's rerun form: the token and "every FAIL"; the area table's buttons submit it too (`form=`). */
+/** The run page's rerun form: the CSRF token and "every FAIL"; the area table's buttons submit it too (`form=`). */
 function rerunForm(run: RunSummary, rerun: Rerun): Html {
   if (rerun.why) return html`<p class="muted" id="rerun-note">Rerun: ${rerun.why}.</p>`;
   return html`<h2 id="rerun-heading">Rerun</h2>
 <form class="stack" method="post" action="${href(['runs', run.id, 'rerun'])}" id="${RERUN_FORM}" aria-labelledby="rerun-heading">
 <p>A rerun is a new live run of the saved target, linked to this one. Rerun every FAIL here, one area from the area table, or one rule from its page.</p>
-${tokenField()}
+${csrfField()}
 ${run.totals.FAIL > 0 ? html`<button type="submit" name="fails" value="1">Rerun every FAIL (${run.totals.FAIL})</button>` : html`<p>This run has no FAIL.</p>`}
 </form>`;
 }
@@ -222,7 +221,7 @@ ${
     ? html`<p class="muted" id="rerun-note">Rerun: ${rerun.why}.</p>`
     : html`<form class="stack" method="post" action="${href(['runs', run.id, 'rerun'])}" aria-label="Rerun ${rule.id}">
 <input type="hidden" name="rule" value="${rule.id}">
-${tokenField()}
+${csrfField()}
 <button type="submit">Rerun this rule</button>
 </form>`
 }
