@@ -7,11 +7,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.js';
 import * as liveRuns from './0002-live-runs.js';
 import * as accounts from './0003-accounts.js';
+import * as certification from './0004-certification.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
   '0002-live-runs': liveRuns,
   '0003-accounts': accounts,
+  '0004-certification': certification,
 };
 
 export const migrationProvider: MigrationProvider = {
