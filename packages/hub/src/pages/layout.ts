@@ -14,6 +14,8 @@ export interface PageOptions {
   readonly nav?: 'targets' | 'compare' | 'matrix' | 'upload';
   /** Breadcrumb links before the title: [text, href]. */
   readonly crumbs?: readonly (readonly [string, string])[];
+  /** A page for someone without an account (public, or a share link): no navigation into the hub. */
+  readonly bare?: boolean;
 }
 
 const NAV: readonly (readonly [NonNullable<PageOptions['nav']>, string, string])[] = [
@@ -35,12 +37,17 @@ export function page(o: PageOptions, body: Part): Html {
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
-<a class="brand" href="/">erpcert hub</a>
+${
+  o.bare
+    ? html`<span class="brand">erpcert hub</span>`
+    : html`<a class="brand" href="/">erpcert hub</a>
 <nav aria-label="Hub">
 <ul>${NAV.map(
-    ([key, text, to]) => html`<li><a href="${to}"${o.nav === key ? html` aria-current="page"` : ''}>${text}</a></li>`,
-  )}</ul>
-</nav>
+        ([key, text, to]) =>
+          html`<li><a href="${to}"${o.nav === key ? html` aria-current="page"` : ''}>${text}</a></li>`,
+      )}</ul>
+</nav>`
+}
 </header>
 <main id="main" tabindex="-1">
 ${
@@ -53,7 +60,7 @@ ${
 <h1>${o.title}</h1>
 ${body}
 </main>
-<footer class="bottom"><p>erpcert hub · every page is also in the JSON API under <a href="/api/v1/targets">/api/v1</a></p></footer>
+<footer class="bottom"><p>${o.bare ? 'erpcert hub · a read-only page' : html`erpcert hub · every page is also in the JSON API under <a href="/api/v1/targets">/api/v1</a>`}</p></footer>
 </body>
 </html>
 `;
