@@ -53,7 +53,8 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 form.filters { display: flex; flex-wrap: wrap; gap: .8em; align-items: flex-end; margin: .5em 0 1em; }
 form.filters label, form.stack label { display: flex; flex-direction: column; font-weight: 600; font-size: .9em; gap: .2em; }
 form.stack { display: grid; gap: .8em; max-width: 32em; }
-input, select, button { font: inherit; padding: .3em .5em; border: 1px solid #6b7280; border-radius: 4px; background: #fff; color: var(--fg); }
+form.inline { display: inline; }
+input, select, button, textarea { font: inherit; padding: .3em .5em; border: 1px solid #6b7280; border-radius: 4px; background: #fff; color: var(--fg); }
 button { background: #14213d; color: #fff; border-color: #14213d; cursor: pointer; }
 pre { background: #f6f8fa; border: 1px solid var(--line); padding: .6em; overflow: auto; max-height: 32em; white-space: pre-wrap; overflow-wrap: anywhere; }
 .alert { border: 2px solid var(--fail); background: var(--fail-bg); padding: .6em 1em; color: var(--fail); }
