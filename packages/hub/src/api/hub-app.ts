@@ -3,6 +3,8 @@
  * `app.request(...)`, served by @hono/node-server (server.ts). The browser pages (src/pages) mount beside it.
  */
 import { Hono } from 'hono';
+import { mountCertification } from '../certification/mount.js';
+import { type CertificationServices, certificationServices } from '../certification/services.js';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 import { JobQueue } from '../live/job-queue.js';
 import { liveRoutes } from '../live/live-routes.js';
@@ -35,6 +37,8 @@ export interface HubAppOptions {
     readonly queued?: () => void;
     readonly eventsPollMs?: number;
   };
+  /** Certification (issue 26): submissions, frozen runs, the public page and badges, share links. */
+  readonly certification?: CertificationServices;
 }
 
 /** The queue and saved targets of a store, with the credentials' key from `secret`. */
@@ -61,6 +65,8 @@ export function createHubApp(o: HubAppOptions): Hono {
     c.header('Cache-Control', 'no-cache');
     return c.body(LIVE_SCRIPT);
   });
+  // certification: its API and pages, before the pages' last route (the catch-all 404)
+  mountCertification(app, o.certification ?? certificationServices(o.store), { log });
   app.route(API_BASE, api);
   app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log, queue: live.queue }));
   app.notFound((c) => errorResponse(new ApiError(404, `no such resource: ${c.req.method} ${c.req.path}`), c, log));

@@ -58,7 +58,12 @@ export class ApiTokens {
     days: number;
     createdBy: number | null;
   }): Promise<{ token: ApiToken; secret: string }> {
-    if (typeof o.name !== 'string' || o.name.trim() === '' || o.name.length > 100 || [...o.name].some((ch) => ch.charCodeAt(0) < 32))
+    if (
+      typeof o.name !== 'string' ||
+      o.name.trim() === '' ||
+      o.name.length > 100 ||
+      [...o.name].some((ch) => ch.charCodeAt(0) < 32)
+    )
       throw new AccountError('a token needs a name of 1 to 100 characters');
     if (!Number.isInteger(o.days) || o.days < 1 || o.days > MAX_TOKEN_DAYS)
       throw new AccountError(`a token expires in 1 to ${MAX_TOKEN_DAYS} days`);

@@ -59,24 +59,33 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
   const docs = new RunDocuments(store);
   const app = new Hono();
 
-  app.use('*', async (c, next) => {
+  /** Every page: a refusal or a failure as an HTML page with its status; the pages' headers. */
+  const wrap = async (c: Context, run: () => Promise<Response>): Promise<Response> => {
+    let res: Response;
     try {
-      await next();
+      res = await run();
     } catch (err) {
       const e = asApiError(err);
       if (e instanceof ApiError || e instanceof IngestError)
-        c.res = c.html(errorPage(e.status, e.message).text, e.status as ContentfulStatusCode);
-      else if (e instanceof StoreInputError) c.res = c.html(errorPage(400, e.message).text, 400);
+        res = c.html(errorPage(e.status, e.message).text, e.status as ContentfulStatusCode);
+      else if (e instanceof StoreInputError) res = c.html(errorPage(400, e.message).text, 400);
       else {
         log(`hub: ${c.req.method} ${c.req.path} failed: ${(e as Error)?.stack ?? String(e)}`);
-        c.res = c.html(errorPage(500, 'The hub failed to make this page (its log says why).').text, 500);
+        res = c.html(errorPage(500, 'The hub failed to make this page (its log says why).').text, 500);
       }
     }
-    const isSvg = c.res.headers.get('content-type')?.startsWith('image/svg+xml');
-    const isFile = c.res.headers.get('content-security-policy') === FILE_CSP;
-    if (!isSvg && !isFile) for (const [k, v] of Object.entries(PAGE_HEADERS)) c.res.headers.set(k, v);
-    if (c.req.path.startsWith('/s/')) for (const [k, v] of Object.entries(SHARE_HEADERS)) c.res.headers.set(k, v);
-  });
+    const isSvg = res.headers.get('content-type')?.startsWith('image/svg+xml');
+    const isFile = res.headers.get('content-security-policy') === FILE_CSP;
+    if (!isSvg && !isFile) for (const [k, v] of Object.entries(PAGE_HEADERS)) res.headers.set(k, v);
+    if (c.req.path.startsWith('/s/')) for (const [k, v] of Object.entries(SHARE_HEADERS)) res.headers.set(k, v);
+    return res;
+  };
+  const pageRoute = (
+    method: 'GET' | 'POST',
+    path: string,
+    handler: Parameters<typeof route>[4],
+    o: { readonly form?: boolean } = {},
+  ) => route(app, s, method, path, handler, { ...o, wrap });
 
   const runView = async (c: Context, runId: number, error?: string, newLink?: string, status = 200) => {
     const run = await store.run(runId);
@@ -109,11 +118,9 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     }
   };
 
-  route(app, s, 'GET', '/runs/:id/certification', async (c, g) => runView(c, (g.run as RunSummary).id));
+  pageRoute('GET', '/runs/:id/certification', async (c, g) => runView(c, (g.run as RunSummary).id));
 
-  route(
-    app,
-    s,
+  pageRoute(
     'POST',
     '/runs/:id/certification/submit',
     async (c, g, form) => {
@@ -132,9 +139,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     { form: true },
   );
 
-  route(
-    app,
-    s,
+  pageRoute(
     'POST',
     '/runs/:id/certification/share',
     async (c, g, form) => {
@@ -156,9 +161,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     { form: true },
   );
 
-  route(
-    app,
-    s,
+  pageRoute(
     'POST',
     '/share-links/:id/revoke',
     async (c, g) => {
@@ -171,7 +174,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     { form: true },
   );
 
-  route(app, s, 'GET', '/certification', async (c) => {
+  pageRoute('GET', '/certification', async (c) => {
     const actor = actorOf(c);
     const toReview = await certification.submissions({ to: organisationsWhere(actor, 'review') });
     const ours = await certification.submissions({ by: organisationsWhere(actor, 'read') });
@@ -193,11 +196,9 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     return c.html(reviewPage(view).text, status as ContentfulStatusCode);
   };
 
-  route(app, s, 'GET', '/submissions/:id/review', async (c, g) => review(c, g.submission?.id ?? 0));
+  pageRoute('GET', '/submissions/:id/review', async (c, g) => review(c, g.submission?.id ?? 0));
 
-  route(
-    app,
-    s,
+  pageRoute(
     'POST',
     '/submissions/:id/review',
     async (c, g, form) => {
@@ -227,12 +228,12 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
 
   // ---- no account needed ----
 
-  route(app, s, 'GET', '/certified/implementations', async (c) => {
+  pageRoute('GET', '/certified/implementations', async (c) => {
     c.header('Cache-Control', 'public, max-age=60');
     return c.html(certifiedPage(await certification.certified()).text);
   });
 
-  route(app, s, 'GET', '/badges/:org/:badge', async (c) => {
+  pageRoute('GET', '/badges/:org/:badge', async (c) => {
     const m = /^(\d{1,12})\.svg$/.exec(c.req.param('badge') ?? '');
     const [latest] = m
       ? await certification.certified({ organisationSlug: c.req.param('org'), targetId: Number(m[1]) })
@@ -301,25 +302,25 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     return c.body(new Uint8Array(bytes));
   };
 
-  route(app, s, 'GET', '/certified/runs/:id', async (c) => {
+  pageRoute('GET', '/certified/runs/:id', async (c) => {
     const { cert, run } = await certifiedRun(c.req.param('id'));
     const target = await store.target(run.targetId);
     const files = await store.files(run.id);
     return c.html((await runPage(docs, run, target, files, filter(c), certifiedLinks(run, cert))).text);
   });
 
-  route(app, s, 'GET', '/certified/runs/:id/rules/:rule', async (c) => {
+  pageRoute('GET', '/certified/runs/:id/rules/:rule', async (c) => {
     const { cert, run } = await certifiedRun(c.req.param('id'));
     const ev = await rule(run, c.req.param('rule') ?? '');
     return c.html(rulePage(ev, await store.target(run.targetId), certifiedLinks(run, cert)).text);
   });
 
-  route(app, s, 'GET', '/certified/runs/:id/files/:path{.+}', async (c) => {
+  pageRoute('GET', '/certified/runs/:id/files/:path{.+}', async (c) => {
     const { run } = await certifiedRun(c.req.param('id'));
     return file(c, run);
   });
 
-  route(app, s, 'GET', '/s/:token', async (c) => {
+  pageRoute('GET', '/s/:token', async (c) => {
     const shared = await sharedRun(c);
     if (shared.gone !== undefined) return gone(c, shared.gone);
     const { run, link } = shared;
@@ -329,7 +330,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     return c.html((await runPage(docs, run, target, files, filter(c), links)).text);
   });
 
-  route(app, s, 'GET', '/s/:token/rules/:rule', async (c) => {
+  pageRoute('GET', '/s/:token/rules/:rule', async (c) => {
     const shared = await sharedRun(c);
     if (shared.gone !== undefined) return gone(c, shared.gone);
     const { run, link } = shared;
@@ -338,7 +339,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     return c.html(rulePage(ev, await store.target(run.targetId), links).text);
   });
 
-  route(app, s, 'GET', '/s/:token/files/:path{.+}', async (c) => {
+  pageRoute('GET', '/s/:token/files/:path{.+}', async (c) => {
     const shared = await sharedRun(c);
     if (shared.gone !== undefined) return gone(c, shared.gone);
     return file(c, shared.run);

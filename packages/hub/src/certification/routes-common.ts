@@ -29,10 +29,16 @@ export function route(
   method: Method,
   path: string,
   handler: (c: Context, g: Guarded, form?: FormData) => Promise<Response>,
-  o: { readonly form?: boolean } = {},
+  o: {
+    readonly form?: boolean;
+    /** Around the whole request, guard included (the pages turn refusals into HTML pages and set their headers). */
+    readonly wrap?: (c: Context, run: () => Promise<Response>) => Promise<Response>;
+  } = {},
 ): void {
   const access = accessOf(method, path);
-  app.on(method, path, async (c) => {
+  const wrap = o.wrap ?? ((_c: Context, run: () => Promise<Response>) => run());
+  app.on(method, path, (c) => wrap(c, () => handle(c)));
+  const handle = async (c: Context): Promise<Response> => {
     try {
       let form: FormData | undefined;
       if (o.form) {
@@ -48,7 +54,7 @@ export function route(
     } catch (err) {
       throw asApiError(err);
     }
-  });
+  };
 }
 
 /** A JSON object body, or 400 saying what to send. */

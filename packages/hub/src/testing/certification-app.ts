@@ -11,7 +11,6 @@ import type { Role } from '../auth/actor.js';
 import { type HubAuth, hubAuth } from '../auth/hub-auth.js';
 import { authenticate } from '../auth/request-auth.js';
 import { csrfTokenOf, SESSION_COOKIE } from '../auth/sessions.js';
-import { mountCertification } from '../certification/mount.js';
 import { type CertificationServices, certificationServices } from '../certification/services.js';
 import type { HubStore } from '../store/hub-store.js';
 import { type CertificationFixture, seedCertification } from './certification-fixture.js';
@@ -52,8 +51,7 @@ export async function certificationApp(store: HubStore, start = '2026-11-27T12:0
   const services = certificationServices(store, { now: clock, audit: auth.audit });
   const app = new Hono();
   app.use('*', authenticate(auth));
-  mountCertification(app, services, { log: () => {} });
-  app.route('/', createHubApp({ store, log: () => {} }));
+  app.route('/', createHubApp({ store, log: () => {}, certification: services }));
   app.onError((err, c) => errorResponse(err, c, () => {}));
   return {
     app,
