@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { type OpenApiDocument, validateJsonBody } from '@erpcert/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { type CertificationApp, certificationApp, type Person } from '../testing/certification-app.js';
 import { HOSTILE_NAME } from '../testing/certification-fixture.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
@@ -6,6 +9,21 @@ import { CERTIFICATION_ACCESS } from './access.js';
 import { certificationApi } from './certification-api.js';
 import { certificationPages } from './certification-page-routes.js';
 import { FROZEN_MESSAGE } from './frozen-runs.js';
+
+const openapi = parse(readFileSync(new URL('../../hub.openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument;
+const pointerSegment = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The answer's JSON is what hub.openapi.yaml says of this path, method and status. */
+function expectDescribed(path: string, method: string, status: number, body: unknown) {
+  const declared = (openapi.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>)[
+    path
+  ]?.[method]?.responses[String(status)];
+  expect(declared, `${method} ${path} ${status} is not in hub.openapi.yaml`).toBeDefined();
+  const pointer = declared?.$ref
+    ? '#/components/schemas/Error'
+    : `#/paths/${pointerSegment(path)}/${method}/responses/${status}/content/application~1json/schema`;
+  expect(validateJsonBody(openapi, pointer, body).errors).toEqual([]);
+}
 
 const json = (body: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(body) });
 
@@ -62,10 +80,13 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
       expect([name, res.status]).toEqual([name, status]);
     }
     const unsignedAnswer = (await (await submit('engineer', unsigned.id)).json()) as { error: string };
+    expectDescribed('/runs/{id}/submissions', 'post', 400, unsignedAnswer);
     expect(unsignedAnswer.error).toContain('erpcert certify');
     const res = await submit('engineer', signed.id);
     expect(res.status).toBe(201);
-    const { submission } = (await res.json()) as { submission: { id: number; state: string } };
+    const created = await res.json();
+    expectDescribed('/runs/{id}/submissions', 'post', 201, created);
+    const { submission } = created as { submission: { id: number; state: string } };
     expect(submission.state).toBe('submitted');
     expect(res.headers.get('location')).toBe(`/api/v1/submissions/${submission.id}`);
     const audit = await h.auth.audit.list(h.fixture.vendor);
@@ -98,6 +119,8 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
       signature: { status: string; text: string };
     };
     expect(detail.signature.status).toBe('verified');
+    expectDescribed('/submissions/{id}', 'get', 200, detail);
+    expectDescribed('/submissions', 'get', 200, inbox);
     expect(detail.signature.text).toMatch(/^verified, key sha256:/);
 
     const decide = (person: Person, body: unknown) =>
@@ -137,6 +160,7 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
       certified: { runId: number; name: string; reportUrl: string; badgeUrl: string }[];
     };
     expect(pub.certified.map((c) => [c.runId, c.name])).toEqual([[signed.id, HOSTILE_NAME]]);
+    expectDescribed('/certified', 'get', 200, pub);
     const [entry] = pub.certified;
     expect(entry?.badgeUrl).toBe(`/badges/vendor/${signed.targetId}.svg`);
     const page = await call(undefined, 'GET', '/certified/implementations');
@@ -171,7 +195,9 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
       note: 'REST.VERSION.SYSTEMVERSION fails.',
     });
     expect(res.status).toBe(200);
-    const mine = (await (await call('viewer', 'GET', `/api/v1/runs/${signed.id}/submissions`)).json()) as {
+    const mineBody = await (await call('viewer', 'GET', `/api/v1/runs/${signed.id}/submissions`)).json();
+    expectDescribed('/runs/{id}/submissions', 'get', 200, mineBody);
+    const mine = mineBody as {
       submissions: { state: string; note: string }[];
       certified: unknown;
     };
@@ -186,7 +212,9 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     expect((await call('engineer', 'POST', `/api/v1/runs/${run.id}/share-links`, { days: 365 })).status).toBe(400);
     const made = await call('engineer', 'POST', `/api/v1/runs/${run.id}/share-links`, { days: 2 });
     expect(made.status).toBe(201);
-    const { url, link } = (await made.json()) as { url: string; link: { id: number; expiresAt: string } };
+    const madeBody = await made.json();
+    expectDescribed('/runs/{id}/share-links', 'post', 201, madeBody);
+    const { url, link } = madeBody as { url: string; link: { id: number; expiresAt: string } };
     expect(url).toMatch(/^\/s\/ehr_[A-Za-z0-9_-]{43}$/);
     expect(link.expiresAt).toBe('2026-11-29T12:00:00.000Z');
     const token = url.slice(3);
@@ -237,5 +265,28 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     const gone = await call(undefined, 'GET', url);
     expect(gone.status).toBe(410);
     expect(await gone.text()).toContain('revoked');
+  });
+
+  it("the pages' forms: refused without the session's CSRF token or from another site, taken with it", async () => {
+    const runId = h.fixture.signed.id;
+    const { cookie, 'x-csrf-token': csrf } = h.as('engineer');
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      h.app.request(`/runs/${runId}/certification/submit`, {
+        method: 'POST',
+        headers: { cookie: cookie ?? '', 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
+    const noToken = await post('certifier=certbody');
+    expect(noToken.status).toBe(403);
+    expect(noToken.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await noToken.text()).toContain('CSRF');
+    const crossSite = await post(`certifier=certbody&csrf=${csrf}`, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    expect(await h.services.certification.submissions({ by: [h.fixture.vendor] })).toEqual([]);
+    const ok = await post(`certifier=certbody&csrf=${csrf}`);
+    expect([ok.status, ok.headers.get('location')]).toEqual([303, `/runs/${runId}/certification`]);
+    const page = await h.app.request(`/runs/${runId}/certification`, { headers: { cookie: cookie ?? '' } });
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'none'");
+    expect(await page.text()).toContain('submitted');
   });
 });
