@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunChanges } from '../certification/run-changes.js';
 import { ingestFiles } from '../ingest/ingest.js';
 import { FROZEN_MESSAGE } from '../store/migrations/0004-certification.js';
-import { type CertificationFixture, seedCertification } from '../testing/certification-fixture.js';
+import { type CertificationFixture, HOSTILE_NAME, seedCertification } from '../testing/certification-fixture.js';
 import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
 import { CertificationError } from './certification-store.js';
@@ -70,7 +70,11 @@ describe.each(testDialects)('certification in the store on %s', (dialect) => {
       specSha256: f.signed.specSha256,
       passed: f.signed.totals.PASS,
       rules: f.signed.totals.rules,
+      name: HOSTILE_NAME,
     });
+    // a saved target renamed afterwards does not rename what was certified
+    await t.store.db.updateTable('targets').set({ name: 'Renamed' }).where('id', '=', f.signed.targetId).execute();
+    expect((await c.certificationOf(f.signed.id))?.name).toBe(HOSTILE_NAME);
   });
 
   it('a rejected run is not frozen and may be submitted again', async () => {

@@ -49,7 +49,7 @@ export interface CertifiedRun {
   readonly organisation: OrganisationRef;
   readonly certifier: OrganisationRef;
   readonly targetId: number;
-  /** The implementation: the target's name. */
+  /** The implementation: its target's name when it was certified. */
   readonly name: string;
   /** Its version: the run's build label (or its label). */
   readonly version: string | null;
@@ -242,12 +242,19 @@ export class Certification {
         .executeTakeFirst();
       // decided at the same moment by another request
       if (Number(r.numUpdatedRows) !== 1) throw new CertificationError(409, `submission ${id} was already decided`);
-      if (decision === 'certified')
+      if (decision === 'certified') {
+        const target = await trx
+          .selectFrom('runs')
+          .innerJoin('targets', 'targets.id', 'runs.target_id')
+          .select('targets.name')
+          .where('runs.id', '=', s.runId)
+          .executeTakeFirstOrThrow();
         await trx
           .insertInto('frozen_runs')
-          .values({ run_id: s.runId, submission_id: id, certified_at: at })
+          .values({ run_id: s.runId, submission_id: id, certified_at: at, implementation: target.name })
           .onConflict((oc) => oc.column('run_id').doNothing())
           .execute();
+      }
     });
     return this.submissionOrThrow(id);
   }
@@ -259,7 +266,6 @@ export class Certification {
     let q = this.db
       .selectFrom('frozen_runs as f')
       .innerJoin('runs as r', 'r.id', 'f.run_id')
-      .innerJoin('targets as t', 't.id', 'r.target_id')
       .innerJoin('organisations as o', 'o.id', 'r.organisation_id')
       .innerJoin('certification_submissions as s', 's.id', 'f.submission_id')
       .innerJoin('organisations as c', 'c.id', 's.certifier_id')
@@ -273,7 +279,7 @@ export class Certification {
         'r.spec_sha256',
         'r.pass_count',
         'r.rule_count',
-        't.name as target_name',
+        'f.implementation',
         'o.id as o_id',
         'o.slug as o_slug',
         'o.name as o_name',
@@ -290,7 +296,7 @@ export class Certification {
       organisation: { id: Number(r.o_id), slug: r.o_slug, name: r.o_name },
       certifier: { id: Number(r.c_id), slug: r.c_slug, name: r.c_name },
       targetId: Number(r.target_id),
-      name: r.target_name,
+      name: r.implementation,
       version: r.build ?? r.label,
       erpcertVersion: r.erpcert_version,
       specSha256: r.spec_sha256,

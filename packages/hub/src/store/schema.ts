@@ -297,6 +297,8 @@ export interface FrozenRunTable {
   readonly run_id: number;
   readonly submission_id: number;
   readonly certified_at: string;
+  /** The implementation's name as certified: its target's name at that moment. */
+  readonly implementation: string;
 }
 
 /** A read-only link to one run for someone without an account (0004): the token stored as its SHA-256. */

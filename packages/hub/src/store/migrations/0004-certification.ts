@@ -107,6 +107,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('run_id', 'integer', (c) => c.primaryKey().references('runs.id'))
     .addColumn('submission_id', 'integer', (c) => c.notNull().references('certification_submissions.id'))
     .addColumn('certified_at', 'text', (c) => c.notNull())
+    // the implementation's name as certified (its target's name then: a saved target may be renamed later)
+    .addColumn('implementation', 'text', (c) => c.notNull())
     .execute();
 
   await db.schema
