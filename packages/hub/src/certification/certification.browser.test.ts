@@ -5,6 +5,8 @@
  * opens read-only; the vendor makes a share link, which opens without an account and is expired once the hub's
  * clock (injected, never a sleep) passes its expiry. No dialog opens: the target's name carries a `<script>`.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -14,6 +16,32 @@ import { type CertificationApp, certificationApp, type Person } from '../testing
 import { HOSTILE_NAME } from '../testing/certification-fixture.js';
 import { chromiumMissing, launchChromium } from '../testing/chromium.js';
 import { freshStore, type TestStore } from '../testing/test-databases.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly help: string;
+  readonly nodes: readonly { readonly target: readonly string[] }[];
+}
+
+/** axe-core on the page as it is: no serious or critical violation. */
+async function accessible(page: Page, name: string): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(async () => {
+    // axe and document are the page's globals (the test runs in Node, without the DOM types)
+    const g = globalThis as unknown as {
+      axe: { run(ctx: unknown, o: unknown): Promise<{ violations: unknown[] }> };
+      document: unknown;
+    };
+    return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations;
+  })) as AxeViolation[];
+  const bad = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad, name).toEqual([]);
+}
 
 // the reason it may skip is written in chromiumMissing (never under CI)
 describe.skipIf(chromiumMissing !== undefined)(
@@ -68,6 +96,7 @@ describe.skipIf(chromiumMissing !== undefined)(
 
       // the vendor submits its signed run
       const runPage = await open(vendor, `/runs/${runId}/certification`);
+      await accessible(runPage, 'run certification');
       await runPage.getByLabel('Certifying body').selectOption({ label: 'Certifying Body' });
       await runPage.getByRole('button', { name: 'Submit for certification' }).click();
       await runPage.waitForURL(`**/runs/${runId}/certification`);
@@ -76,10 +105,12 @@ describe.skipIf(chromiumMissing !== undefined)(
 
       // the certifier finds it, sees the signature verified now, and certifies it with a note
       const inbox = await open(certifier, '/certification');
+      await accessible(inbox, 'inbox');
       const submissionLink = inbox.getByRole('table', { name: 'Submissions' }).first().getByRole('link').first();
       await submissionLink.click();
       await inbox.waitForURL('**/submissions/*/review');
       expect(await inbox.locator('#signature-check').textContent()).toMatch(/verified, key sha256:/);
+      await accessible(inbox, 'review');
       await inbox.getByLabel('Note (what the review found)').fill('Every judged rule reviewed; signature verified.');
       await inbox.getByRole('button', { name: 'Certify' }).click();
       await inbox.waitForURL('**/submissions/*/review');
@@ -89,6 +120,7 @@ describe.skipIf(chromiumMissing !== undefined)(
 
       // without an account: the public page lists it with its badge, and the report opens read-only
       const pub = await open(nobody, '/certified/implementations');
+      await accessible(pub, 'certified implementations');
       const listed = pub.getByRole('table', { name: 'Certified implementations' });
       expect(await listed.getByRole('rowheader').first().textContent()).toBe(HOSTILE_NAME);
       const badge = listed.getByRole('img', { name: `erpcert certified badge of ${HOSTILE_NAME}` });
@@ -98,6 +130,7 @@ describe.skipIf(chromiumMissing !== undefined)(
       await listed.getByRole('link', { name: `Run #${runId}` }).click();
       await pub.waitForURL(`**/certified/runs/${runId}`);
       expect(await pub.locator('#read-only').textContent()).toContain('Certified by Certifying Body');
+      await accessible(pub, 'certified report');
 
       // the vendor's run page now says it is frozen, and makes a share link for one day
       await runPage.reload();
@@ -110,6 +143,7 @@ describe.skipIf(chromiumMissing !== undefined)(
       // a customer without an account opens it, and a rule's page through it
       const customer = await open(nobody, shareUrl);
       expect(await customer.getByRole('heading', { level: 1 }).textContent()).toBe(`Run #${runId}`);
+      await accessible(customer, 'shared run');
       await customer.getByRole('table', { name: 'Rules' }).getByRole('link').first().click();
       await customer.waitForURL('**/s/*/rules/*');
       expect(await customer.locator('#read-only').textContent()).toContain('A read-only view');
@@ -119,6 +153,7 @@ describe.skipIf(chromiumMissing !== undefined)(
       const res = await customer.goto(shareUrl);
       expect(res?.status()).toBe(410);
       expect(await customer.locator('#share-gone').textContent()).toContain('expired');
+      await accessible(customer, 'expired share link');
 
       expect(dialogs).toEqual([]);
       await Promise.all([vendor.close(), certifier.close(), nobody.close()]);

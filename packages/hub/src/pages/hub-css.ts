@@ -16,7 +16,7 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .skip:focus { left: .5em; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .top { display: flex; gap: 2em; align-items: center; padding: .6em 1.5em; background: #14213d; }
-.top a { color: #ffffff; }
+.top a, .top .brand { color: #ffffff; }
 .brand { font-weight: 700; text-decoration: none; font-size: 1.1em; }
 .top ul { display: flex; gap: 1.2em; list-style: none; margin: 0; padding: 0; }
 .top a[aria-current="page"] { text-decoration-thickness: 3px; }
