@@ -123,6 +123,16 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     expectDescribed('/submissions', 'get', 200, inbox);
     expect(detail.signature.text).toMatch(/^verified, key sha256:/);
 
+    // the certifier reviews the run read-only through the submission; another organisation cannot
+    const reviewRun = await call('certifier', 'GET', `/submissions/${submission.id}/run`);
+    expect(reviewRun.status).toBe(200);
+    const reviewText = await reviewRun.text();
+    expect(reviewText).toContain(`href="/submissions/${submission.id}/run/rules/`);
+    expect(reviewText).not.toContain(`href="/runs/${signed.id}`);
+    expect((await call('certifier', 'GET', `/submissions/${submission.id}/run/files/results.json`)).status).toBe(200);
+    expect((await call('outsider', 'GET', `/submissions/${submission.id}/run`)).status).toBe(404);
+    expect((await call(undefined, 'GET', `/submissions/${submission.id}/run`)).status).toBe(401);
+
     const decide = (person: Person, body: unknown) =>
       call(person, 'POST', `/api/v1/submissions/${submission.id}/decision`, body);
     const refusals: [string, Person, unknown, number][] = [

@@ -226,6 +226,34 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     { form: true },
   );
 
+  /** The submitted run as its reviewers see it: read-only, linking only inside the submission. */
+  const submittedLinks = (id: number, run: RunSummary) =>
+    readOnlyLinks(
+      ['submissions', id, 'run'],
+      html`<p class="note" id="read-only">Run #${run.id} as submitted for certification (submission #${id}): read-only. <a href="${href(['submissions', id, 'review'])}">Back to the review</a>.</p>`,
+    );
+
+  pageRoute('GET', '/submissions/:id/run', async (c, g) => {
+    const { submission, run } = g;
+    if (!submission || !run) throw new ApiError(404, 'there is no submission');
+    const target = await store.target(run.targetId);
+    const files = await store.files(run.id);
+    return c.html((await runPage(docs, run, target, files, filter(c), submittedLinks(submission.id, run))).text);
+  });
+
+  pageRoute('GET', '/submissions/:id/run/rules/:rule', async (c, g) => {
+    const { submission, run } = g;
+    if (!submission || !run) throw new ApiError(404, 'there is no submission');
+    const ev = await rule(run, c.req.param('rule') ?? '');
+    return c.html(rulePage(ev, await store.target(run.targetId), submittedLinks(submission.id, run)).text);
+  });
+
+  pageRoute('GET', '/submissions/:id/run/files/:path{.+}', async (c, g) => {
+    const { submission, run } = g;
+    if (!submission || !run) throw new ApiError(404, 'there is no submission');
+    return file(c, run);
+  });
+
   // ---- no account needed ----
 
   pageRoute('GET', '/certified/implementations', async (c) => {

@@ -35,7 +35,7 @@ function submissionRows(list: readonly Submission[]): Html {
 <thead><tr><th scope="col">Submission</th><th scope="col">Run</th><th scope="col">From</th><th scope="col">To</th><th scope="col">State</th><th scope="col">Submitted</th><th scope="col">Decided</th><th scope="col">Note</th></tr></thead>
 <tbody>${list.map(
     (s) =>
-      html`<tr><th scope="row"><a href="${href(['submissions', s.id, 'review'])}">#${s.id}</a></th><td><a href="${href(['runs', s.runId])}">#${s.runId}</a></td><td>${s.organisation.name}</td><td>${s.certifier.name}</td><td>${stateWord(s)}</td><td>${when(s.submittedAt)}<br><span class="muted">${s.submittedBy}</span></td><td>${s.decidedAt ? html`${when(s.decidedAt)}<br><span class="muted">${s.decidedBy}</span>` : '—'}</td><td>${s.note ?? ''}</td></tr>`,
+      html`<tr><th scope="row"><a href="${href(['submissions', s.id, 'review'])}">#${s.id}</a></th><td><a href="${href(['submissions', s.id, 'run'])}">#${s.runId}</a></td><td>${s.organisation.name}</td><td>${s.certifier.name}</td><td>${stateWord(s)}</td><td>${when(s.submittedAt)}<br><span class="muted">${s.submittedBy}</span></td><td>${s.decidedAt ? html`${when(s.decidedAt)}<br><span class="muted">${s.decidedBy}</span>` : '—'}</td><td>${s.note ?? ''}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -141,13 +141,13 @@ export function reviewPage(v: ReviewView): Html {
 <dt>State</dt><dd>${stateWord(s)}</dd>
 <dt>From</dt><dd>${s.organisation.name} · ${s.submittedBy} · ${when(s.submittedAt)}</dd>
 <dt>To</dt><dd>${s.certifier.name}</dd>
-<dt>Run</dt><dd><a href="${href(['runs', run.id])}">#${run.id}</a> · build ${run.build ?? '—'} · erpcert ${run.erpcertVersion}</dd>
+<dt>Run</dt><dd><a href="${href(['submissions', s.id, 'run'])}">#${run.id}</a> · build ${run.build ?? '—'} · erpcert ${run.erpcertVersion}</dd>
 <dt>Spec SHA-256</dt><dd><code>${run.specSha256 ?? '—'}</code></dd>
 <dt>Verdicts</dt><dd>${totalsLine(run)}</dd>
 <dt>Signature, checked now</dt><dd id="signature-check">${verdict(check.status === 'verified' ? 'PASS' : 'FAIL')} ${signatureText(check.status, check.key)}${check.detail ? html`<br><span class="muted">${check.detail}</span>` : ''}</dd>
 ${s.decidedAt ? html`<dt>Decided</dt><dd>${s.decidedBy} · ${when(s.decidedAt)}</dd><dt>Note</dt><dd id="decision-note">${s.note ?? ''}</dd>` : ''}
 </dl>
-<p>Review the run: <a href="${href(['runs', run.id])}">its page</a>, its rules and their evidence.</p>
+<p>Review the run: <a id="review-run" href="${href(['submissions', s.id, 'run'])}">its page</a>, its rules, their evidence and its files, read-only.</p>
 ${
   v.canDecide && s.state === 'submitted'
     ? html`<form class="stack" method="post" action="${href(['submissions', s.id, 'review'])}" aria-label="Decide">

@@ -111,6 +111,14 @@ describe.skipIf(chromiumMissing !== undefined)(
       await inbox.waitForURL('**/submissions/*/review');
       expect(await inbox.locator('#signature-check').textContent()).toMatch(/verified, key sha256:/);
       await accessible(inbox, 'review');
+      // the run as submitted, read-only (the certifier is no member of the vendor)
+      await inbox.locator('#review-run').click();
+      await inbox.waitForURL('**/submissions/*/run');
+      expect(await inbox.locator('#read-only').textContent()).toContain('as submitted for certification');
+      await inbox.getByRole('table', { name: 'Rules' }).getByRole('link').first().click();
+      await inbox.waitForURL('**/submissions/*/run/rules/*');
+      await inbox.getByRole('link', { name: 'Back to the review' }).click();
+      await inbox.waitForURL('**/submissions/*/review');
       await inbox.getByLabel('Note (what the review found)').fill('Every judged rule reviewed; signature verified.');
       await inbox.getByRole('button', { name: 'Certify' }).click();
       await inbox.waitForURL('**/submissions/*/review');
