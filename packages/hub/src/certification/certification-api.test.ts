@@ -298,5 +298,8 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     const page = await h.app.request(`/runs/${runId}/certification`, { headers: { cookie: cookie ?? '' } });
     expect(page.headers.get('content-security-policy')).toContain("script-src 'none'");
     expect(await page.text()).toContain('submitted');
+    // the run's own page leads there
+    const runPage = await (await h.app.request(`/runs/${runId}`, { headers: { cookie: cookie ?? '' } })).text();
+    expect(runPage).toContain(`href="/runs/${runId}/certification"`);
   });
 });

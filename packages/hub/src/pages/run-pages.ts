@@ -72,6 +72,7 @@ ${run.only ? html`<dt>Only</dt><dd>${run.only}</dd>` : ''}
 <dt>erpcert</dt><dd>${run.erpcertVersion}</dd>
 ${run.specSha256 ? html`<dt>Spec SHA-256</dt><dd><code>${run.specSha256}</code></dd>` : ''}
 <dt>Signature</dt><dd>${run.signature.text}${run.signature.detail ? html`<br><span class="muted">${run.signature.detail}</span>` : ''}</dd>
+${links.hub ? html`<dt>Certification</dt><dd><a href="${href(['runs', run.id, 'certification'])}">Submit for certification, share read-only</a></dd>` : ''}
 ${run.parentRunId === null || !links.hub ? '' : html`<dt>Rerun of</dt><dd><a href="${href(['runs', run.parentRunId])}">#${run.parentRunId}</a></dd>`}
 <dt>Files</dt><dd>${files.map(
     (f, i) => html`${i > 0 ? ', ' : ''}<a href="${links.file(run, f.path)}">${f.path}</a>`,
