@@ -302,4 +302,28 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     const runPage = await (await h.app.request(`/runs/${runId}`, { headers: { cookie: cookie ?? '' } })).text();
     expect(runPage).toContain(`href="/runs/${runId}/certification"`);
   });
+
+  it("a share link's page that fails logs the route, never the link's token", async () => {
+    const lines: string[] = [];
+    const t2 = await freshStore(dialect);
+    const own = await certificationApp(t2.store, undefined, (line) => lines.push(line));
+    const run = own.fixture.unsigned;
+    const made = await own.app.request(`/api/v1/runs/${run.id}/share-links`, {
+      method: 'POST',
+      headers: own.as('engineer'),
+    });
+    const { url } = (await made.json()) as { url: string };
+    t2.store.files = async () => {
+      throw new Error('the disk is gone');
+    };
+    try {
+      const res = await own.app.request(url);
+      expect(res.status).toBe(500);
+      expect(await res.text()).not.toContain('the disk is gone');
+    } finally {
+      await t2.dispose();
+    }
+    expect(lines.join('\n')).toContain('GET /s/:token failed');
+    expect(lines.join('\n')).not.toContain(url.slice(3));
+  });
 });

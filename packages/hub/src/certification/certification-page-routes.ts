@@ -70,7 +70,8 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
         res = c.html(errorPage(e.status, e.message).text, e.status as ContentfulStatusCode);
       else if (e instanceof StoreInputError) res = c.html(errorPage(400, e.message).text, 400);
       else {
-        log(`hub: ${c.req.method} ${c.req.path} failed: ${(e as Error)?.stack ?? String(e)}`);
+        // a share link's token is a secret: the log names the route, not the path
+        log(`hub: ${c.req.method} ${c.req.routePath} failed: ${(e as Error)?.stack ?? String(e)}`);
         res = c.html(errorPage(500, 'The hub failed to make this page (its log says why).').text, 500);
       }
     }

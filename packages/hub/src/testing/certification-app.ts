@@ -29,7 +29,11 @@ export interface CertificationApp {
   advance(ms: number): void;
 }
 
-export async function certificationApp(store: HubStore, start = '2026-11-27T12:00:00.000Z'): Promise<CertificationApp> {
+export async function certificationApp(
+  store: HubStore,
+  start = '2026-11-27T12:00:00.000Z',
+  log: (line: string) => void = () => {},
+): Promise<CertificationApp> {
   let now = new Date(start).getTime();
   const clock = () => new Date(now);
   const auth = hubAuth(store.db, { now: clock, scrypt: { N: 1024, r: 8, p: 1 } });
@@ -51,7 +55,7 @@ export async function certificationApp(store: HubStore, start = '2026-11-27T12:0
   const services = certificationServices(store, { now: clock, audit: auth.audit });
   const app = new Hono();
   app.use('*', authenticate(auth));
-  app.route('/', createHubApp({ store, log: () => {}, certification: services }));
+  app.route('/', createHubApp({ store, log, certification: services }));
   app.onError((err, c) => errorResponse(err, c, () => {}));
   return {
     app,
