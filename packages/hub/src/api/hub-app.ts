@@ -15,6 +15,9 @@ import type { OidcSettings } from '../auth/oidc/oidc-settings.js';
 import type { OidcTransactionStore } from '../auth/oidc/oidc-transactions.js';
 import { oidcSignIn } from '../auth/oidc-sign-in.js';
 import { authenticate } from '../auth/request-auth.js';
+import { certificationApi } from '../certification/certification-api.js';
+import { certificationPages } from '../certification/certification-page-routes.js';
+import { type CertificationServices, certificationServices } from '../certification/services.js';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 import { JobQueue } from '../live/job-queue.js';
 import { liveRoutes } from '../live/live-routes.js';
@@ -60,6 +63,11 @@ export interface HubAppOptions {
     readonly onSignedIn?: OnSignedIn;
     readonly transactions?: OidcTransactionStore;
   };
+  /**
+   * Certification (issue 26): submissions, frozen runs, the public page and badges, share links. @defaultValue over
+   * the store, with the accounts' audit log, proxy setting and clock
+   */
+  readonly certification?: CertificationServices;
 }
 
 /**
@@ -89,7 +97,13 @@ export function createHubApp(o: HubAppOptions): Hono {
     }
     await next();
   });
+  const cert =
+    o.certification ??
+    certificationServices(o.store, { audit: auth.audit, trustProxy: auth.trustProxy, now: auth.now });
   api.route('/', authRoutes(auth));
+  // certification's API (its own access table, certification/access.ts): in the API, so that its routes count in
+  // the 405 answers' Allow
+  api.route('/', certificationApi(cert));
   api.route('/', runRoutes(o.store, o.limits ?? DEFAULT_LIMITS, auth.audit, auth.trustProxy));
   api.route('/', targetRoutes(o.store));
   api.route('/', compareRoutes(o.store));
@@ -107,6 +121,9 @@ export function createHubApp(o: HubAppOptions): Hono {
   app.route(API_BASE, api);
   // before the pages: their last route answers any other path with a 404 page
   if (o.oidc) app.route('/', oidcRoutes({ onSignedIn: oidcSignIn(auth), ...o.oidc, log }));
+  // certification's pages, some public (the certified implementations, badges, share links): before the pages,
+  // whose middleware sends everyone else to the sign-in page
+  app.route('/', certificationPages(cert, { log }));
   app.route('/', pageRoutes({ store: o.store, auth, limits: o.limits, log, live }));
   const routes = apiRoutes(api);
   app.notFound((c) => {

@@ -19,7 +19,7 @@ import { ruleEvidence } from './run-views.js';
 
 const MIB = 1024 * 1024;
 
-const TYPES: Readonly<Record<string, string>> = {
+export const TYPES: Readonly<Record<string, string>> = {
   json: 'application/json; charset=utf-8',
   jsonl: 'application/jsonl; charset=utf-8',
   html: 'text/html; charset=utf-8',

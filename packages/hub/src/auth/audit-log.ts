@@ -28,7 +28,10 @@ export type AuditAction =
   | 'create-token'
   | 'revoke-token'
   | 'share'
-  | 'certify';
+  | 'certify'
+  | 'submit'
+  | 'delete-run'
+  | 'relabel-run';
 
 export interface AuditEntry {
   readonly id: number;

@@ -12,9 +12,21 @@ export const STYLESHEET = '/assets/hub.css';
 export interface PageOptions {
   readonly title: string;
   /** Which navigation entry is the current page. */
-  readonly nav?: 'targets' | 'saved' | 'compare' | 'matrix' | 'upload' | 'organisations' | 'account' | 'sign-in';
+  readonly nav?:
+    | 'targets'
+    | 'saved'
+    | 'compare'
+    | 'matrix'
+    | 'upload'
+    | 'certification'
+    | 'certified'
+    | 'organisations'
+    | 'account'
+    | 'sign-in';
   /** Breadcrumb links before the title: [text, href]. */
   readonly crumbs?: readonly (readonly [string, string])[];
+  /** A page for someone without an account (public, or a share link): no navigation into the hub. */
+  readonly bare?: boolean;
 }
 
 const NAV: readonly (readonly [NonNullable<PageOptions['nav']>, string, string])[] = [
@@ -23,6 +35,8 @@ const NAV: readonly (readonly [NonNullable<PageOptions['nav']>, string, string])
   ['compare', 'Compare', '/compare'],
   ['matrix', 'Matrix', '/matrix'],
   ['upload', 'Upload a run', '/upload'],
+  ['certification', 'Certification', '/certification'],
+  ['certified', 'Certified implementations', '/certified/implementations'],
   ['organisations', 'Organisations', '/organisations'],
 ];
 
@@ -53,13 +67,18 @@ export function page(o: PageOptions, body: Part): Html {
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
-<a class="brand" href="/">erpcert hub</a>
+${
+  o.bare
+    ? html`<span class="brand">erpcert hub</span>`
+    : html`<a class="brand" href="/">erpcert hub</a>
 <nav aria-label="Hub">
 <ul>${(currentViewer() ? NAV : []).map(
-    ([key, text, to]) => html`<li><a href="${to}"${o.nav === key ? html` aria-current="page"` : ''}>${text}</a></li>`,
-  )}</ul>
+        ([key, text, to]) =>
+          html`<li><a href="${to}"${o.nav === key ? html` aria-current="page"` : ''}>${text}</a></li>`,
+      )}</ul>
 </nav>
-${accountBar(o)}
+${accountBar(o)}`
+}
 </header>
 <main id="main" tabindex="-1">
 ${
@@ -72,7 +91,7 @@ ${
 <h1>${o.title}</h1>
 ${body}
 </main>
-<footer class="bottom"><p>erpcert hub · every page is also in the JSON API under <a href="/api/v1/targets">/api/v1</a></p></footer>
+<footer class="bottom"><p>${o.bare ? 'erpcert hub · a read-only page' : html`erpcert hub · every page is also in the JSON API under <a href="/api/v1/targets">/api/v1</a>`}</p></footer>
 </body>
 </html>
 `;

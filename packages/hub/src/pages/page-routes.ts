@@ -32,7 +32,7 @@ import { page, STYLESHEET } from './layout.js';
 import { addLivePageRoutes } from './live-page-routes.js';
 import { withViewer } from './page-context.js';
 import { pageWrite } from './page-write.js';
-import { type Rerun, rulePage, runPage } from './run-pages.js';
+import { HUB_LINKS, type Rerun, rulePage, runPage } from './run-pages.js';
 import { historyPage, targetsPage } from './targets-pages.js';
 import { trendsPage } from './trends-page.js';
 import { type UploadForm, uploadPage } from './upload-page.js';
@@ -166,7 +166,7 @@ export function pageRoutes(o: PageOptions): Hono {
       area: c.req.query('area') || undefined,
       q: c.req.query('q') || undefined,
     };
-    return c.html((await runPage(docs, run, target, files, filter, await rerunOf(run.id))).text);
+    return c.html((await runPage(docs, run, target, files, filter, HUB_LINKS, await rerunOf(run.id))).text);
   });
 
   app.get('/runs/:id/rules/:rule', async (c) => {
@@ -174,7 +174,7 @@ export function pageRoutes(o: PageOptions): Hono {
     const d = await docs.document(run);
     if (d.kind === 'load') throw new ApiError(404, `run ${run.id} is a load run: it has scenarios, not rules`);
     const ev = ruleEvidence(d.doc, run, c.req.param('rule'));
-    return c.html(rulePage(ev, await store.target(run.targetId), await rerunOf(run.id)).text);
+    return c.html(rulePage(ev, await store.target(run.targetId), HUB_LINKS, await rerunOf(run.id)).text);
   });
 
   app.get('/compare', async (c) => {

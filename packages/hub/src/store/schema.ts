@@ -262,6 +262,59 @@ export interface SignInAttemptTable {
   readonly succeeded: number;
 }
 
+/** An organisation that certifies others' runs (0004): its certifiers review the runs submitted to it. */
+export interface CertifyingBodyTable {
+  readonly organisation_id: number;
+  readonly created_at: string;
+}
+
+export type SubmissionState = 'submitted' | 'certified' | 'rejected';
+
+/** A run submitted by its organisation to a certifying body (0004), and the certifier's decision. */
+export interface CertificationSubmissionTable {
+  readonly id: Generated<number>;
+  readonly run_id: number;
+  /** The submitting organisation: the run's. */
+  readonly organisation_id: number;
+  /** The certifying body. */
+  readonly certifier_id: number;
+  readonly state: SubmissionState;
+  /** Who submitted and who decided, as the audit log names an actor (never a secret). */
+  readonly submitted_by: string;
+  readonly submitted_at: string;
+  readonly decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly decided_at: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The signature as the review checked it. */
+  readonly signature_status: ColumnType<
+    SignatureStatus | null,
+    SignatureStatus | null | undefined,
+    SignatureStatus | null
+  >;
+  readonly signature_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A certified run (0004): frozen, by the store and by triggers; a row here is never changed nor removed. */
+export interface FrozenRunTable {
+  readonly run_id: number;
+  readonly submission_id: number;
+  readonly certified_at: string;
+  /** The implementation's name as certified: its target's name at that moment. */
+  readonly implementation: string;
+}
+
+/** A read-only link to one run for someone without an account (0004): the token stored as its SHA-256. */
+export interface ShareLinkTable {
+  readonly id: Generated<number>;
+  readonly run_id: number;
+  readonly organisation_id: number;
+  readonly token_hash: string;
+  readonly created_by: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface Database {
   readonly targets: TargetTable;
   readonly runs: RunTable;
@@ -280,4 +333,8 @@ export interface Database {
   readonly api_tokens: ApiTokenTable;
   readonly audit_log: AuditLogTable;
   readonly sign_in_attempts: SignInAttemptTable;
+  readonly certifying_bodies: CertifyingBodyTable;
+  readonly certification_submissions: CertificationSubmissionTable;
+  readonly frozen_runs: FrozenRunTable;
+  readonly share_links: ShareLinkTable;
 }
