@@ -1,9 +1,10 @@
 /**
  * Benchmark (`pnpm bench`): Schemathesis against the hub's API (issue 25 "An API for everything"). Starts a seeded
- * hub on 127.0.0.1 (port 0, a SQLite file in a temporary folder, a random token and secret): conformance and load
- * runs published through ingest, a saved target and a queued live run (no executor: it stays queued), then runs
- * the pinned Schemathesis of packages/contract (the same virtual environment under tools/cache/) over the hub's
- * OpenAPI document with `--checks all`, the token as a bearer header, a fixed seed. Prints the findings by check and
+ * hub on 127.0.0.1 (port 0, a SQLite file in a temporary folder, an admin's session, an API token of every scope
+ * and a random secret): conformance and load runs published through ingest, a saved target and a queued live run
+ * (no executor: it stays queued), then runs the pinned Schemathesis of packages/contract (the same virtual
+ * environment under tools/cache/) over the hub's OpenAPI document with `--checks all`, the API token as a bearer
+ * header, a fixed seed. Prints the findings by check and
  * writes reports/bench/hub-schemathesis/<timestamp>/results.json and summary.md. Exits 1 on a server error
  * (a 500 on any input is a bug) or any other finding: what Schemathesis found was fixed in the hub or its document.
  *
@@ -23,8 +24,10 @@ import {
   SchemathesisUnavailableError,
 } from '../../contract/scripts/schemathesis-venv.js';
 import { HUB_OPENAPI } from '../src/api/openapi-document.js';
+import { csrfTokenOf, SESSION_COOKIE } from '../src/auth/sessions.js';
 import { ingestFiles } from '../src/ingest/ingest.js';
 import { startHub } from '../src/server.js';
+import { DEFAULT_ORGANISATION_ID } from '../src/store/migrations/0003-accounts.js';
 import { benchConformance, benchLoad, benchRules, conformanceFolder, loadFolder } from './bench-hub-runs.js';
 
 const SERVER_ERROR_CODES = new Set(['ST101', 'ST102']);
@@ -81,15 +84,27 @@ try {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'erpcert-hub-schemathesis-'));
-const token = randomBytes(24).toString('hex');
 const hubLog: string[] = [];
 const hub = await startHub({
   port: 0,
   database: join(work, 'hub.sqlite'),
-  token,
   secret: randomBytes(32).toString('hex'),
   log: (line) => hubLog.push(line),
 });
+// an admin of the default organisation (its session seeds a saved target) and an API token of every scope for
+// Schemathesis: the hub has accounts, no shared token
+const admin = await hub.auth.accounts.createUser('bench@example.com');
+await hub.auth.accounts.setMembership(admin.id, DEFAULT_ORGANISATION_ID, 'admin');
+const session = (await hub.auth.sessions.open(admin.id, 'link')).secret;
+const token = (
+  await hub.auth.tokens.create({
+    organisationId: DEFAULT_ORGANISATION_ID,
+    name: 'schemathesis',
+    scopes: ['publish', 'read', 'run'],
+    days: 1,
+    createdBy: admin.id,
+  })
+).secret;
 let report: StReport;
 let exitCode: number;
 let output: string;
@@ -108,7 +123,11 @@ try {
       loadFolder(benchLoad({ target: 0, build, startedAt: new Date(Date.UTC(2026, 0, 2, build)).toISOString() })),
       { build: `1.${build}.0` },
     );
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const auth = {
+    cookie: `${SESSION_COOKIE}=${session}`,
+    'x-csrf-token': csrfTokenOf(session),
+    'content-type': 'application/json',
+  };
   const saved = await fetch(`${hub.url}/api/v1/saved-targets`, {
     method: 'POST',
     headers: auth,

@@ -6,7 +6,7 @@ export { ROLES } from './auth/oidc/group-mapping.js';
 export { CALLBACK_PATH as OIDC_CALLBACK_PATH, OIDC_DEFAULTS, OIDC_SECRET_ENV } from './auth/oidc/oidc-settings.js';
 export { DEFAULT_LIMITS } from './ingest/limits.js';
 
-/** The environment variable holding the hub's token, on the hub's side and on the publishing side. */
+/** The environment variable holding an organisation's API token on the publishing side (the hub does not read it). */
 export const TOKEN_ENV = 'ERPCERT_HUB_TOKEN';
 
 /** The default SQLite file, relative to the working folder. */

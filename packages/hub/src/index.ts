@@ -4,13 +4,16 @@
  */
 
 export { API_BASE, createHubApp, type HubAppOptions } from './api/hub-app.js';
+export { Accounts, type VerifiedIdentity } from './auth/accounts.js';
+export { type Actor, type Membership, ROLES, type Role, SCOPES, type Scope } from './auth/actor.js';
+export { ApiTokens } from './auth/api-tokens.js';
+export { type AuthOptions, type HubAuth, hubAuth } from './auth/hub-auth.js';
 export {
   type GroupMapping,
-  type Membership,
+  type Membership as OidcMembership,
   mapGroups,
   ORG_SLUG,
   type OrgRole,
-  ROLES,
 } from './auth/oidc/group-mapping.js';
 export type { OidcIdentity, OnSignedIn } from './auth/oidc/oidc-identity.js';
 export { oidcSignInLink } from './auth/oidc/oidc-pages.js';
@@ -25,6 +28,9 @@ export {
   oidcSettings,
 } from './auth/oidc/oidc-settings.js';
 export { MemoryTransactions, type OidcTransaction, type OidcTransactionStore } from './auth/oidc/oidc-transactions.js';
+export { oidcSignIn } from './auth/oidc-sign-in.js';
+export { type Action, can } from './auth/permissions.js';
+export { startSession } from './auth/sign-in.js';
 export { DEFAULT_DATABASE, TOKEN_ENV } from './constants.js';
 export { type Ingested, ingestFiles, ingestZip } from './ingest/ingest.js';
 export { IngestError } from './ingest/ingest-error.js';
@@ -55,5 +61,6 @@ export {
 export { LIVE_SCRIPT_PATH, liveRunSection } from './pages/live-run.js';
 export { type HubOptions, type RunningHub, startHub } from './server.js';
 export { HubStore, type RunFilter, type TargetSummary } from './store/hub-store.js';
+export { DEFAULT_ORGANISATION_ID } from './store/migrations/0003-accounts.js';
 export { DatabaseOpenError, isPostgresUrl, shownDatabase } from './store/open-store.js';
 export type { RunSummary } from './store/run-summary.js';

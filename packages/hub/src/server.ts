@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { parseTargetGuard, type Resolver } from '@erpcert/contract';
 import { serve } from '@hono/node-server';
 import { createHubApp, type HubAppOptions, liveParts } from './api/hub-app.js';
+import { type AuthOptions, type HubAuth, hubAuth } from './auth/hub-auth.js';
 import { DEFAULT_DATABASE } from './constants.js';
 import type { IngestLimits } from './ingest/limits.js';
 import { type LiveRunExecutor, WorkerPool } from './live/worker-pool.js';
@@ -17,7 +18,8 @@ export interface HubOptions {
   readonly port?: number;
   /** A SQLite file path or a postgres:// URL. */
   readonly database?: string;
-  readonly token?: string;
+  /** Accounts: the clock, the scrypt cost, session and throttle policies, a trusted TLS proxy. */
+  readonly auth?: AuthOptions;
   readonly limits?: IngestLimits;
   readonly log?: (line: string) => void;
   /** ERPCERT_HUB_SECRET: the key of saved targets' credentials. */
@@ -47,6 +49,8 @@ export interface HubOptions {
 export interface RunningHub {
   readonly url: string;
   readonly store: HubStore;
+  /** Accounts, sessions, tokens, audit log (erpcert hub --init-admin uses it). */
+  readonly auth: HubAuth;
   /** The worker pool, when the hub was given an executor. */
   readonly pool: WorkerPool | undefined;
   close(): Promise<void>;
@@ -61,6 +65,7 @@ export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
     await store.close();
     throw err;
   }
+  const auth = hubAuth(store.db, o.auth);
   const pool = o.executor
     ? new WorkerPool({
         store,
@@ -74,7 +79,7 @@ export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
     : undefined;
   const app = createHubApp({
     store,
-    token: o.token,
+    auth,
     limits: o.limits,
     log: o.log,
     live: { ...live, queued: () => pool?.wake(), eventsPollMs: o.timing?.eventsPollMs },
@@ -92,6 +97,7 @@ export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
     return {
       url: `http://${shownHost}:${port}`,
       store,
+      auth,
       pool,
       close: async () => {
         await pool?.stop();

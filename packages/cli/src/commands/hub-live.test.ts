@@ -2,25 +2,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminSession, hubWithAdmin } from '../testing/hub-admin.js';
 import { erpcert } from '../testing/run-cli.js';
-import { type Served, startChild, stopChild } from '../testing/serve-child.js';
+import { type Served, stopChild } from '../testing/serve-child.js';
 
-const TOKEN = 'hub-live-token-77c1';
 const PASSWORD = 'PLANTED-cli-hub-31f0';
 const root = mkdtempSync(join(tmpdir(), 'erpcert-hub-live-'));
 let hub: Served | undefined;
 let url = '';
+let admin: AdminSession;
 
 beforeAll(async () => {
   // the target below is on loopback: opened by --allow-targets (refused by default)
-  hub = await startChild(
-    'hub',
+  admin = await hubWithAdmin(
     ['--workers', '1', '--allow-targets', '127.0.0.1/32', '--database', join(root, 'hub.sqlite')],
     {
       cwd: root,
-      env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN, ERPCERT_HUB_SECRET: 'cli-hub-secret-0123456789abcdef' },
+      env: { ...process.env, ERPCERT_HUB_SECRET: 'cli-hub-secret-0123456789abcdef' },
     },
   );
+  hub = admin.hub;
   url = hub.url;
 });
 
@@ -35,7 +36,8 @@ describe('erpcert hub with ERPCERT_HUB_SECRET and --workers', () => {
     for (let i = 0; i < 100 && !hub!.stderr.includes('live run(s) at once'); i++)
       await new Promise((r) => setTimeout(r, 50));
     expect(hub!.stderr).toContain('executing up to 1 live run(s) at once');
-    const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+    // the admin's session: saving a target needs a person (engineer or admin)
+    const headers = admin.headers;
     // a target nobody listens on: conform says it cannot reach it, and the run ends failed with that message
     const saved = await fetch(`${url}/api/v1/saved-targets`, {
       method: 'POST',
@@ -58,12 +60,12 @@ describe('erpcert hub with ERPCERT_HUB_SECRET and --workers', () => {
     };
     for (let i = 0; i < 600 && ['queued', 'running'].includes(run.state); i++) {
       await new Promise((r) => setTimeout(r, 200));
-      run = (await (await fetch(`${url}/api/v1/live-runs/${id}`)).json()) as typeof run;
+      run = (await (await fetch(`${url}/api/v1/live-runs/${id}`, { headers })).json()) as typeof run;
     }
     expect(run.state).toBe('failed');
     expect(run.exitCode).toBe(2);
     expect(run.message).toMatch(/^erpcert conform could not run: /);
-    const events = await (await fetch(`${url}/api/v1/live-runs/${id}/events`)).text();
+    const events = await (await fetch(`${url}/api/v1/live-runs/${id}/events`, { headers })).text();
     expect(events).toContain('event: log');
     expect(`${events}${hub!.stderr}${run.message}`).not.toContain(PASSWORD);
   }, 180_000);

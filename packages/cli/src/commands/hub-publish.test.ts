@@ -5,10 +5,13 @@ import { Masker } from '@erpcert/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleResults } from '../reports/testing.js';
 import { writeReports } from '../reports/write-reports.js';
+import { type AdminSession, hubWithAdmin } from '../testing/hub-admin.js';
 import { erpcert } from '../testing/run-cli.js';
-import { type Served, startChild, stopChild } from '../testing/serve-child.js';
+import { type Served, stopChild } from '../testing/serve-child.js';
 
-const TOKEN = 'hub-test-token-4b1d';
+/** An API token with the publish scope, made by the admin once the hub is up (what CI holds). */
+let TOKEN = '';
+let admin: AdminSession;
 const root = mkdtempSync(join(tmpdir(), 'erpcert-hub-cli-'));
 const folder = join(root, 'reports', 'run1');
 writeReports(sampleResults(), folder, { docsBase: '', masker: new Masker() });
@@ -17,17 +20,22 @@ let hub: Served | undefined;
 let url = '';
 
 beforeAll(async () => {
-  hub = await startChild('hub', ['--database', join(root, 'hub', 'hub.sqlite')], {
-    cwd: root,
-    env: { ...process.env, ERPCERT_HUB_TOKEN: TOKEN },
-  });
+  admin = await hubWithAdmin(['--database', join(root, 'hub', 'hub.sqlite')], { cwd: root, env: process.env });
+  hub = admin.hub;
   url = hub.url;
+  TOKEN = await admin.token(['publish']);
 });
 
 afterAll(async () => {
   await stopChild(hub);
   rmSync(root, { recursive: true, force: true });
 });
+
+let read = '';
+const readToken = async () => {
+  read ||= await admin.token(['read']);
+  return read;
+};
 
 describe('erpcert hub and erpcert publish', () => {
   it('publishes a folder: new the first time, already there the second, the token never printed', async () => {
@@ -46,7 +54,7 @@ describe('erpcert hub and erpcert publish', () => {
     expect(again.stdout).toMatch(/^0 new, 1 already there$/m);
     for (const text of [first.stdout, first.stderr, again.stdout, again.stderr, hub!.stderr])
       expect(text).not.toContain(TOKEN);
-    const runs = (await (await fetch(`${url}/api/v1/targets`)).json()) as {
+    const runs = (await (await fetch(`${url}/api/v1/targets`, { headers: admin.headers })).json()) as {
       targets: { runCount: number; latest: { build: string } }[];
     };
     expect(runs.targets).toHaveLength(1);
@@ -59,19 +67,25 @@ describe('erpcert hub and erpcert publish', () => {
       'a wrong token',
       ['publish', 'reports/run1', '--hub', 'HUB'],
       { ERPCERT_HUB_TOKEN: 'wrong' },
-      /refused it \(401\): the token is not the hub's/,
+      /refused it \(401\): the token is unknown, revoked or expired/,
     ],
-    ['no --hub', ['publish', 'reports/run1'], { ERPCERT_HUB_TOKEN: TOKEN }, /--hub URL is required/],
+    [
+      'a token without the publish scope',
+      ['publish', 'reports/run1', '--hub', 'HUB'],
+      { ERPCERT_HUB_TOKEN: 'READ_TOKEN' },
+      /refused it \(403\): your token may not publish runs/,
+    ],
+    ['no --hub', ['publish', 'reports/run1'], { ERPCERT_HUB_TOKEN: 'TOKEN' }, /--hub URL is required/],
     [
       'a folder that is not there',
       ['publish', 'reports/none', '--hub', 'HUB'],
-      { ERPCERT_HUB_TOKEN: TOKEN },
+      { ERPCERT_HUB_TOKEN: 'TOKEN' },
       /reports\/none does not exist/,
     ],
     [
       'a folder without results.json',
       ['publish', 'reports', '--hub', 'HUB'],
-      { ERPCERT_HUB_TOKEN: TOKEN },
+      { ERPCERT_HUB_TOKEN: 'TOKEN' },
       /reports holds no results\.json: is it a report folder of erpcert conform or load\?/,
     ],
     [
@@ -88,14 +102,27 @@ describe('erpcert hub and erpcert publish', () => {
     ],
   ];
   it.each(refused)('exits 2 with %s, saying why', async (_name, args, env, message) => {
+    const tokens: Record<string, string> = { TOKEN, READ_TOKEN: await readToken() };
     const r = await erpcert(
       args.map((a) => (a === 'HUB' ? url : a)),
       root,
-      env,
+      Object.fromEntries(Object.entries(env).map(([k, v]) => [k, tokens[v ?? ''] ?? v])),
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toContain(TOKEN);
+  });
+
+  it('prints a one-time sign-in link for --init-admin that works once', async () => {
+    const link = /^(http:\/\/\S+\/sign-in\/link\?token=\S+)$/m.exec(hub!.stdout)?.[1] as string;
+    expect(hub!.stderr).toMatch(/admin@example\.com is admin of default: open the link above within 15 minutes/);
+    expect(hub!.stderr).not.toContain(new URL(link).searchParams.get('token') as string);
+    const again = await fetch(`${url}/api/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ link: new URL(link).searchParams.get('token') }),
+    });
+    expect(again.status).toBe(401);
   });
 
   it('exits 2 when its database cannot be opened, the password masked', async () => {

@@ -8,7 +8,9 @@ import { listenForStop } from '../stop-signals.js';
 
 /**
  * `erpcert hub`: the team hub (packages/hub) on a SQLite file under ./erpcert-hub/ by default, or on PostgreSQL.
- * Prints its URL on one line once it accepts requests; SIGTERM and SIGINT stop it.
+ * Prints its URL on one line once it accepts requests; SIGTERM and SIGINT stop it. `--init-admin EMAIL` makes that
+ * user (if new) the admin of an organisation (`--organisation`, made if new) and prints a one-time sign-in link on
+ * the next line, then goes on serving: the link works at once (single use, 15 minutes, stored hashed).
  */
 export const hub: Command = {
   name: 'hub',
@@ -38,6 +40,24 @@ export const hub: Command = {
       help: 'loopback and private addresses (CIDR blocks or single addresses) that saved targets may resolve to; by default only public addresses, and the embedded reference server by name. Link-local (169.254.169.254 among them), multicast and reserved addresses are never allowed',
     },
     {
+      name: 'init-admin',
+      type: 'string',
+      arg: 'EMAIL',
+      help: 'make EMAIL the admin of --organisation and print a one-time sign-in link (15 minutes), then serve',
+    },
+    {
+      name: 'organisation',
+      type: 'string',
+      arg: 'SLUG',
+      default: 'default',
+      help: 'the organisation --init-admin administers (made if new; `default` holds the runs from before accounts)',
+    },
+    {
+      name: 'trust-proxy',
+      type: 'boolean',
+      help: 'behind a TLS-terminating reverse proxy: trust its X-Forwarded-Proto (Secure cookies) and X-Forwarded-For',
+    },
+    {
       name: 'max-run-mb',
       type: 'int',
       arg: 'MB',
@@ -47,8 +67,9 @@ export const hub: Command = {
     ...oidcFlags,
   ],
   details: [
-    `Publishing needs a token: start the hub with ${TOKEN_ENV} set to a secret, and publish with the same value`,
-    '(erpcert publish DIR --hub URL, or conform and load with --publish URL). Reading the API is open for now.',
+    'Accounts: start once with --init-admin you@example.com and open the printed link; the admin adds members',
+    '(admin, certifier, engineer, viewer) and makes API tokens on the Organisations page. CI publishes with such a',
+    `token in ${TOKEN_ENV} (erpcert publish DIR --hub URL, or conform and load with --publish URL).`,
     'Live runs: save a target (the Saved targets page, or POST /api/v1/saved-targets), then start, cancel and',
     'rerun conform or load runs from its pages or the API; they are queued in the database and executed by this',
     "hub's worker pool (the erpcert bin in a child process). A saved target must resolve to public addresses",
@@ -82,7 +103,12 @@ export const hub: Command = {
     const secret = io.env[SECRET_ENV] || undefined;
     const raw = values.database as string;
     const database = isPostgresUrl(raw) ? raw : resolve(io.cwd, raw);
-    const token = io.env[TOKEN_ENV] || undefined;
+    const initAdmin = values['init-admin'] as string | undefined;
+    const organisation = values.organisation as string;
+    if (initAdmin !== undefined && !/^[^\s@]+@[^\s@]+$/.test(initAdmin))
+      throw new UsageError(`--init-admin needs an email address, got ${JSON.stringify(initAdmin)}`);
+    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(organisation))
+      throw new UsageError('--organisation is a slug: lower-case letters, digits and dashes');
     // listen for SIGTERM/SIGINT from the start: a stop during start-up still closes cleanly
     const signals = listenForStop();
     let running: RunningHub;
@@ -91,7 +117,7 @@ export const hub: Command = {
         host: values.host as string,
         port,
         database,
-        token,
+        auth: { trustProxy: values['trust-proxy'] === true },
         secret,
         ...(allowTargets !== undefined ? { allowTargets } : {}),
         ...(workers === 0 ? {} : { executor: liveExecutor(), workers: workers ?? defaultPoolSize() }),
@@ -105,6 +131,16 @@ export const hub: Command = {
       return 2;
     }
     io.out.write(`${running.url}\n`);
+    if (initAdmin !== undefined) {
+      try {
+        await initialAdmin(running, initAdmin, organisation, io.out, io.err);
+      } catch (err) {
+        signals.detach();
+        io.err.write(`erpcert hub: --init-admin: ${(err as Error).message}\n`);
+        await running.close();
+        return 2;
+      }
+    }
     io.err.write(
       `erpcert hub: listening on ${running.url} (database ${isPostgresUrl(raw) ? shownDatabase(raw) : raw}; ` +
         `API ${running.url}/api/v1; Ctrl-C stops)\n`,
@@ -117,11 +153,13 @@ export const hub: Command = {
     if (oidc)
       io.err.write(
         `erpcert hub: OpenID Connect sign-in at ${running.url}/auth/oidc (issuer ${oidc.issuer.href}, client ` +
-          `${oidc.clientId}); accounts and sessions are not built yet: a sign-in shows the verified identity only\n`,
+          `${oidc.clientId}); a sign-in makes or updates its user, with the memberships its groups map to\n`,
       );
     if (!secret) io.err.write(`erpcert hub: ${SECRET_ENV} is not set: targets can be saved, their passwords cannot\n`);
-    if (!token)
-      io.err.write(`erpcert hub: ${TOKEN_ENV} is not set: publishing is refused until the hub is started with it\n`);
+    if (io.env[TOKEN_ENV])
+      io.err.write(
+        `erpcert hub: ${TOKEN_ENV} is not read by the hub any more: make API tokens on the Organisations page\n`,
+      );
     const stopSignal = await signals.stopped();
     signals.detach();
     io.err.write(`erpcert hub: ${stopSignal}, stopping\n`);
@@ -129,3 +167,30 @@ export const hub: Command = {
     return 0;
   },
 };
+
+/** --init-admin: makes `email` the admin of `slug` (both made if new) and prints a one-time sign-in link to `out`. */
+export async function initialAdmin(
+  hub: RunningHub,
+  email: string,
+  slug: string,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): Promise<void> {
+  const { accounts } = hub.auth;
+  const org = (await accounts.organisationBySlug(slug)) ?? (await accounts.createOrganisation(slug, slug));
+  const user = (await accounts.userByEmail(email)) ?? (await accounts.createUser(email));
+  await accounts.setMembership(user.id, org.id, 'admin');
+  const secret = await accounts.createSignInLink(user.id);
+  await hub.auth.audit.record({
+    actor: 'erpcert hub --init-admin',
+    organisationId: org.id,
+    action: 'add-member',
+    subject: `user:${user.id} ${user.email}`,
+    detail: { role: 'admin' },
+  });
+  // the link is a secret: printed once, on the operator's terminal, never logged
+  out.write(`${hub.url}/sign-in/link?token=${encodeURIComponent(secret)}\n`);
+  err.write(
+    `erpcert hub: ${user.email} is admin of ${org.slug}: open the link above within 15 minutes (once) and set a password\n`,
+  );
+}

@@ -18,7 +18,8 @@ export const publish: Command = {
     { name: 'label', type: 'string', arg: 'LABEL', help: 'a label for the runs (nightly, release)' },
   ],
   details: [
-    `The hub's token comes from ${TOKEN_ENV} (the same value the hub was started with); it is never printed.`,
+    `The token comes from ${TOKEN_ENV}: an API token of your organisation with the publish scope (an org admin makes`,
+    "one on the hub's Organisations page); it is never printed.",
     'A folder published twice is one run on the hub: the second time it says "already there".',
   ].join('\n'),
   async run(values, positionals, io) {

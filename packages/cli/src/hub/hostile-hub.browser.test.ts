@@ -5,26 +5,40 @@
  *   built on hostile-run.ts) is run by a hub live run and its rerun; in chromium, the run pages, every rule page
  *   with that evidence, the compare page and the live-run page open no dialog, show the strings as text, hold no
  *   `javascript:` link, and carry a Content-Security-Policy without inline scripts;
- * - planted secrets: a target password, an API token and the hub secret (random) go through save target, start
- *   run, run ends, rerun, pages, API answers, the hub's log, the stored run's files and the database file, and none
- *   of them shows anywhere, in clear, URL-encoded or base64 (the target even echoes the password back).
+ * - planted secrets: a target password, the hub secret (random), the admin's sign-in link and session, and the API
+ *   token the admin made go through sign-in, save target, start run, run ends, rerun, pages, API answers, the hub's
+ *   log, the audit log, the stored run's files and the database file, and none of them shows anywhere, in clear,
+ *   URL-encoded or base64 (the target even echoes the password back).
+ * The admin signs in with the link `erpcert hub --init-admin` prints (its `initialAdmin`), saves the target with
+ * the session (cookie and CSRF token), and starts and reruns the runs with an organisation's API token.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { RunningHub } from '@erpcert/hub';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BREAKOUT, JS_URL, SCRIPT, SVG } from '../../../hub/src/testing/hostile-run.js';
 import { type HostileTarget, startHostileTarget } from '../../../hub/src/testing/hostile-target.js';
 import { findPlanted, hubSources, plantSecrets } from '../../../hub/src/testing/planted-secrets.js';
+import { initialAdmin } from '../commands/hub.js';
 import { launchChromium, skipWithoutChromium } from '../testing/chromium.js';
 import { liveExecutor } from './live-executor.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the test reads the API's JSON answers loosely, field by field
 type Json = Record<string, any>;
 
-const secrets = plantSecrets();
+const planted = plantSecrets();
+/**
+ * The values searched for: the planted password and hub secret; `token` becomes the API token the admin makes (the
+ * hub makes tokens: nobody plants one), `link` and `session` the admin's sign-in link and session cookie.
+ */
+const secrets: Record<'password' | 'token' | 'hubSecret' | 'link' | 'session', string> = {
+  ...planted,
+  link: '',
+  session: '',
+};
 const dir = mkdtempSync(join(tmpdir(), 'erpcert-hostile-hub-'));
 const database = join(dir, 'hub.sqlite');
 const logged: string[] = [];
@@ -35,8 +49,16 @@ const ids = { target: 0, first: 0, rerun: 0, runA: 0, runB: 0 };
 let failedRules: string[] = [];
 const api = { texts: {} as Record<string, string> };
 
+/** The admin's session: its cookie and CSRF token, sent with every call (a bearer token, when given, wins). */
+let session: Record<string, string> = {};
+let cookie = { name: '', value: '' };
+let writing: Record<string, string> = {};
+
 async function call(path: string, init: RequestInit = {}): Promise<{ status: number; text: string; json: Json }> {
-  const res = await fetch(`${hub.url}${path}`, init);
+  const res = await fetch(`${hub.url}${path}`, {
+    ...init,
+    headers: { ...session, ...((init.headers ?? {}) as Record<string, string>) },
+  });
   const text = await res.text();
   let json: Json = {};
   try {
@@ -46,7 +68,6 @@ async function call(path: string, init: RequestInit = {}): Promise<{ status: num
   if (path.startsWith('/api/')) api.texts[`${init.method ?? 'GET'} ${path}`] = text;
   return { status: res.status, text, json };
 }
-const writing = { authorization: `Bearer ${secrets.token}`, 'content-type': 'application/json' };
 
 async function ended(job: number): Promise<Json> {
   for (let i = 0; i < 1200; i++) {
@@ -63,7 +84,6 @@ beforeAll(async () => {
   hub = await startHub({
     port: 0,
     database,
-    token: secrets.token,
     secret: secrets.hubSecret,
     executor: liveExecutor({ tailMs: 100 }),
     workers: 1,
@@ -71,9 +91,37 @@ beforeAll(async () => {
     log: (line) => logged.push(line),
     timing: { pollMs: 100 },
   });
+  // erpcert hub --init-admin: the printed link, used once to sign in (the answers are not kept: they hold secrets)
+  const out = new PassThrough();
+  let printed = '';
+  out.on('data', (d: Buffer) => {
+    printed += d.toString('utf8');
+  });
+  await initialAdmin(hub, 'admin@example.com', 'default', out, new PassThrough());
+  secrets.link = new URL(printed.trim()).searchParams.get('token') ?? '';
+  expect(secrets.link).not.toBe('');
+  const signedIn = await fetch(`${hub.url}/api/v1/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ link: secrets.link }),
+  });
+  expect(signedIn.status).toBe(201);
+  const [name = '', value = ''] = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]?.split('=') ?? [];
+  cookie = { name, value };
+  secrets.session = value;
+  session = { cookie: `${name}=${value}`, 'x-csrf-token': ((await signedIn.json()) as Json).csrfToken };
+  const organisation = (await call('/api/v1/organisations')).json.organisations[0].id;
+  const made = await fetch(`${hub.url}/api/v1/organisations/${organisation}/tokens`, {
+    method: 'POST',
+    headers: { ...session, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'hostile runs', scopes: ['read', 'run'], days: 1 }),
+  });
+  expect(made.status).toBe(201);
+  secrets.token = ((await made.json()) as Json).secret;
+  writing = { authorization: `Bearer ${secrets.token}`, 'content-type': 'application/json' };
   const saved = await call('/api/v1/saved-targets', {
     method: 'POST',
-    headers: writing,
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ url: target.url, name: `hostile ${SCRIPT}`, user: 'tester', password: secrets.password }),
   });
   expect(saved.status, saved.text).toBe(201);
@@ -136,6 +184,7 @@ describe('a live run against a hostile target', () => {
   describe.skipIf(skipWithoutChromium)('in chromium', () => {
     async function visit(path: string, bypassCSP: boolean): Promise<Page> {
       const context = await browser!.newContext({ baseURL: hub.url, bypassCSP });
+      await context.addCookies([{ ...cookie, url: hub.url }]);
       const page = await context.newPage();
       // any dialog is a script the target chose, running in the hub's origin: it fails the test
       const dialogs: string[] = [];
@@ -209,7 +258,7 @@ describe('planted secrets', () => {
       const files = (await call(`/api/v1/runs/${run}/files`)).json.files as { path: string }[];
       expect(files.length).toBeGreaterThan(0);
       for (const f of files) {
-        const res = await fetch(`${hub.url}/api/v1/runs/${run}/files/${f.path}`);
+        const res = await fetch(`${hub.url}/api/v1/runs/${run}/files/${f.path}`, { headers: session });
         storedFiles[`run ${run} ${f.path}`] = Buffer.from(await res.arrayBuffer());
       }
     }
@@ -225,7 +274,7 @@ describe('planted secrets', () => {
         log: logged.join('\n'),
         storedFiles,
         database: databaseFiles,
-        // i26-auth: pass the audit log's entries here (auditLog), so that they are searched too
+        auditLog: await hub.auth.audit.raw(),
       }),
       { ...secrets },
     );

@@ -40,6 +40,7 @@ if (process.env.FAKE_WAIT) {
 
 const target = {
   id: 1,
+  organisationId: 1,
   name: 't',
   url: 'https://erp.example.com',
   authKind: 'basic' as const,
@@ -174,7 +175,7 @@ describe('a live run of the real erpcert conform', () => {
       });
       serve?.once('exit', (c) => reject(new Error(`erpcert serve exited ${c}`)));
     });
-    const { startHub, SavedTargets, JobQueue, SecretBox } = await import('@erpcert/hub');
+    const { startHub, SavedTargets, JobQueue, SecretBox, DEFAULT_ORGANISATION_ID } = await import('@erpcert/hub');
     hub = await startHub({
       port: 0,
       database: join(dir, 'hub.sqlite'),
@@ -192,7 +193,7 @@ describe('a live run of the real erpcert conform', () => {
       undefined,
       parseTargetGuard('127.0.0.1/32'),
     );
-    const t = await targets.save({ url, user: 'erpcert', password: 'erpcert', compcode: 1 });
+    const t = await targets.save({ url, user: 'erpcert', password: 'erpcert', compcode: 1 }, DEFAULT_ORGANISATION_ID);
     const queue = new JobQueue(hub.store.db, hub.store.dialect);
     const job = await queue.enqueue(t.id, { kind: 'conformance', profile: 'gate', only: ['REST.VERSION.*'] });
     hub.pool?.wake();

@@ -41,7 +41,7 @@ async function target(answer: (res: import('node:http').ServerResponse) => void)
 
 /** A hub executing with the real child; the hub resolves names with `resolver`. */
 async function runOnce(url: string, o: { allowTargets?: string; resolver?: Resolver }) {
-  const { startHub, SavedTargets, JobQueue } = await import('@erpcert/hub');
+  const { startHub, SavedTargets, JobQueue, DEFAULT_ORGANISATION_ID } = await import('@erpcert/hub');
   hub = await startHub({
     port: 0,
     database: join(dir, `hub-${Date.now()}-${Math.random().toString(36).slice(2)}.sqlite`),
@@ -56,7 +56,7 @@ async function runOnce(url: string, o: { allowTargets?: string; resolver?: Resol
     undefined,
     undefined,
     parseTargetGuard(o.allowTargets, o.resolver),
-  ).save({ url, user: 'erpcert', compcode: 1 });
+  ).save({ url, user: 'erpcert', compcode: 1 }, DEFAULT_ORGANISATION_ID);
   const queue = new JobQueue(hub.store.db, hub.store.dialect);
   const job = await queue.enqueue(saved.id, { kind: 'conformance', profile: 'gate', only: ['REST.VERSION.PATH'] });
   hub.pool?.wake();

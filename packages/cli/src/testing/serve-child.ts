@@ -11,6 +11,8 @@ export interface Served {
   readonly url: string;
   readonly child: ChildProcess;
   readonly stderr: string;
+  /** What it wrote to stdout so far (the URL line first). */
+  readonly stdout: string;
 }
 
 /** Starts `erpcert <command> --port 0 <args>` and resolves once it prints its URL. */
@@ -39,6 +41,9 @@ export function startChild(
           child,
           get stderr() {
             return err;
+          },
+          get stdout() {
+            return out;
           },
         });
     });

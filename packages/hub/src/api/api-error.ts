@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AccountError } from '../auth/accounts.js';
 import { IngestError } from '../ingest/ingest-error.js';
 import { TargetInputError } from '../live/saved-targets.js';
 import { SecretBoxError } from '../live/secret-box.js';
@@ -13,7 +14,7 @@ import { StoreInputError } from '../store/hub-store.js';
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 503,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
@@ -31,6 +32,7 @@ export function errorResponse(err: unknown, c: Context, log: (line: string) => v
     return c.json({ error: err.message } satisfies ErrorBody, err.status as ContentfulStatusCode);
   }
   if (err instanceof IngestError) return c.json({ error: err.message } satisfies ErrorBody, err.status);
+  if (err instanceof AccountError) return c.json({ error: err.message } satisfies ErrorBody, err.status);
   if (err instanceof TargetInputError) return c.json({ error: err.message } satisfies ErrorBody, err.status);
   if (err instanceof SecretBoxError) return c.json({ error: err.message } satisfies ErrorBody, 422);
   if (err instanceof StoreInputError) return c.json({ error: err.message } satisfies ErrorBody, 400);

@@ -1,14 +1,23 @@
 /**
  * The hub's HTTP API under /api/v1 (described by specs/hub.openapi.yaml), as a Hono app: tested in-process with
  * `app.request(...)`, served by @hono/node-server (server.ts). The browser pages (src/pages) mount beside it.
+ * Every request is authenticated first (an API token, else the session cookie, else nobody: src/auth); every
+ * state-changing request that came by cookie passes the one CSRF check (auth/csrf.ts).
  */
 import type { TargetGuard } from '@erpcert/contract';
 import { Hono } from 'hono';
+import { authRoutes } from '../auth/auth-routes.js';
+import { csrfRefusal } from '../auth/csrf.js';
+import { type AuthOptions, type HubAuth, hubAuth } from '../auth/hub-auth.js';
 import type { OnSignedIn } from '../auth/oidc/oidc-identity.js';
-import { identityPage } from '../auth/oidc/oidc-pages.js';
 import { oidcRoutes } from '../auth/oidc/oidc-routes.js';
 import type { OidcSettings } from '../auth/oidc/oidc-settings.js';
 import type { OidcTransactionStore } from '../auth/oidc/oidc-transactions.js';
+import { oidcSignIn } from '../auth/oidc-sign-in.js';
+import { authenticate } from '../auth/request-auth.js';
+import { certificationApi } from '../certification/certification-api.js';
+import { certificationPages } from '../certification/certification-page-routes.js';
+import { type CertificationServices, certificationServices } from '../certification/services.js';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 import { JobQueue } from '../live/job-queue.js';
 import { liveRoutes } from '../live/live-routes.js';
@@ -25,10 +34,13 @@ import { targetRoutes } from './target-routes.js';
 
 export const API_BASE = '/api/v1';
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export interface HubAppOptions {
   readonly store: HubStore;
-  /** The token that may publish (ERPCERT_HUB_TOKEN); without one, writing is refused. */
-  readonly token?: string;
+  /** Accounts, sessions, tokens and the audit log; made from `authOptions` when not given. */
+  readonly auth?: HubAuth;
+  readonly authOptions?: AuthOptions;
   readonly limits?: IngestLimits;
   /** Where unexpected errors are written (never a token). */
   readonly log?: (line: string) => void;
@@ -45,16 +57,18 @@ export interface HubAppOptions {
   readonly oidc?: {
     readonly settings: OidcSettings;
     /**
-     * What a verified sign-in does (accounts and sessions: i26-auth). @defaultValue a page that shows the verified
-     * identity and its memberships; no session is kept.
+     * What a verified sign-in does. @defaultValue the user made or updated with the identity's memberships, a
+     * session opened (auth/oidc-sign-in.ts).
      */
     readonly onSignedIn?: OnSignedIn;
     readonly transactions?: OidcTransactionStore;
   };
+  /**
+   * Certification (issue 26): submissions, frozen runs, the public page and badges, share links. @defaultValue over
+   * the store, with the accounts' audit log, proxy setting and clock
+   */
+  readonly certification?: CertificationServices;
 }
-
-/** Until accounts and sessions exist: the verified identity shown, nothing kept. */
-const showIdentity: OnSignedIn = (c, identity, { returnTo }) => c.html(identityPage(identity, returnTo).text);
 
 /**
  * The queue and saved targets of a store, with the credentials' key from `secret` and the SSRF allow-list `guard`
@@ -73,14 +87,31 @@ export function liveParts(
 
 export function createHubApp(o: HubAppOptions): Hono {
   const log = o.log ?? ((line: string) => console.error(line));
+  const auth = o.auth ?? hubAuth(o.store.db, o.authOptions);
   const api = new Hono();
-  api.route('/', runRoutes(o.store, o.token, o.limits ?? DEFAULT_LIMITS));
+  // a request by cookie that changes something carries the session's CSRF token (header X-CSRF-Token)
+  api.use('*', async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const refused = csrfRefusal(c);
+      if (refused) throw new ApiError(403, refused);
+    }
+    await next();
+  });
+  const cert =
+    o.certification ??
+    certificationServices(o.store, { audit: auth.audit, trustProxy: auth.trustProxy, now: auth.now });
+  api.route('/', authRoutes(auth));
+  // certification's API (its own access table, certification/access.ts): in the API, so that its routes count in
+  // the 405 answers' Allow
+  api.route('/', certificationApi(cert));
+  api.route('/', runRoutes(o.store, o.limits ?? DEFAULT_LIMITS, auth.audit, auth.trustProxy));
   api.route('/', targetRoutes(o.store));
   api.route('/', compareRoutes(o.store));
-  api.route('/', keyRoutes(o.store, o.token));
+  api.route('/', keyRoutes(o.store, auth.audit, auth.trustProxy));
   const live = o.live ?? liveParts(o.store, o.secret);
-  api.route('/', liveRoutes({ store: o.store, token: o.token, ...live }));
+  api.route('/', liveRoutes({ store: o.store, audit: auth.audit, trustProxy: auth.trustProxy, ...live }));
   const app = new Hono();
+  app.use('*', authenticate(auth));
   // the live section's script: external, so that the pages' CSP needs no inline script
   app.get(LIVE_SCRIPT_PATH, (c) => {
     c.header('Content-Type', 'text/javascript; charset=utf-8');
@@ -89,8 +120,11 @@ export function createHubApp(o: HubAppOptions): Hono {
   });
   app.route(API_BASE, api);
   // before the pages: their last route answers any other path with a 404 page
-  if (o.oidc) app.route('/', oidcRoutes({ onSignedIn: showIdentity, ...o.oidc, log }));
-  app.route('/', pageRoutes({ store: o.store, token: o.token, limits: o.limits, log, live }));
+  if (o.oidc) app.route('/', oidcRoutes({ onSignedIn: oidcSignIn(auth), ...o.oidc, log }));
+  // certification's pages, some public (the certified implementations, badges, share links): before the pages,
+  // whose middleware sends everyone else to the sign-in page
+  app.route('/', certificationPages(cert, { log }));
+  app.route('/', pageRoutes({ store: o.store, auth, limits: o.limits, log, live }));
   const routes = apiRoutes(api);
   app.notFound((c) => {
     const path = c.req.path;

@@ -3,6 +3,8 @@
  * documents are kept in a small cache keyed by the run's digest.
  */
 import type { LoadRunDocument, ResultsDocument } from '@erpcert/runs';
+import type { Context } from 'hono';
+import { allow } from '../auth/request-auth.js';
 import type { HubStore } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { ApiError } from './api-error.js';
@@ -18,10 +20,11 @@ export class RunDocuments {
 
   constructor(private readonly store: HubStore) {}
 
-  /** The run or a 404. */
-  async run(id: number): Promise<RunSummary> {
+  /** The run or a 404 (also when it belongs to an organisation the request's actor may not read). */
+  async run(id: number, c: Context): Promise<RunSummary> {
     const run = await this.store.run(id);
     if (!run) throw new ApiError(404, `there is no run ${id}`);
+    allow(c, 'read', run.organisationId, `run ${id}`);
     return run;
   }
 

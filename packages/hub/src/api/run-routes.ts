@@ -5,6 +5,8 @@
 import { coverageLine, judgedCoverage } from '@erpcert/runs';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { AuditLog } from '../auth/audit-log.js';
+import { actorOf, clientAddress, organisationFor } from '../auth/request-auth.js';
 import { ingestFiles } from '../ingest/ingest.js';
 import type { IngestLimits } from '../ingest/limits.js';
 import { formatBytes } from '../ingest/limits.js';
@@ -12,13 +14,12 @@ import { readZip } from '../ingest/read-zip.js';
 import { type RunFiles, RunFilesBuilder } from '../ingest/run-files.js';
 import type { HubStore } from '../store/hub-store.js';
 import { ApiError, intParam } from './api-error.js';
-import { requireToken } from './bearer-token.js';
 import { RunDocuments } from './run-documents.js';
 import { ruleEvidence } from './run-views.js';
 
 const MIB = 1024 * 1024;
 
-const TYPES: Readonly<Record<string, string>> = {
+export const TYPES: Readonly<Record<string, string>> = {
   json: 'application/json; charset=utf-8',
   jsonl: 'application/jsonl; charset=utf-8',
   html: 'text/html; charset=utf-8',
@@ -63,13 +64,17 @@ async function upload(req: Request, limits: IngestLimits): Promise<Upload> {
   );
 }
 
-export function runRoutes(store: HubStore, token: string | undefined, limits: IngestLimits): Hono {
+export function runRoutes(store: HubStore, limits: IngestLimits, audit: AuditLog, trustProxy: boolean): Hono {
   const docs = new RunDocuments(store);
   const app = new Hono();
 
   app.post(
     '/runs',
-    requireToken(token),
+    async (c, next) => {
+      // who may publish, and where, before the body is read
+      c.set('targetOrganisation', organisationFor(c, 'publish', c.req.query('organisation')));
+      await next();
+    },
     bodyLimit({
       maxSize: limits.maxRunBytes + MIB,
       onError: () => {
@@ -80,14 +85,24 @@ export function runRoutes(store: HubStore, token: string | undefined, limits: In
       const { files, fields } = await upload(c.req.raw, limits);
       const build = c.req.query('build') ?? fields.get('build');
       const label = c.req.query('label') ?? fields.get('label');
-      const { run, created } = await ingestFiles(store, files, { build, label });
+      const organisationId = c.get('targetOrganisation') as number;
+      const { run, created } = await ingestFiles(store, files, { build, label, organisationId });
+      if (created)
+        await audit.record({
+          actor: actorOf(c),
+          organisationId,
+          action: 'publish',
+          subject: `run ${run.id}`,
+          detail: { kind: run.kind, build: run.build, label: run.label, digest: run.digest },
+          address: clientAddress(c, trustProxy),
+        });
       c.header('Location', `/api/v1/runs/${run.id}`);
       return c.json({ created, run }, created ? 201 : 200);
     },
   );
 
   app.get('/runs/:id', async (c) => {
-    const run = await docs.run(intParam(c.req.param('id'), 'the run id'));
+    const run = await docs.run(intParam(c.req.param('id'), 'the run id'), c);
     const target = await store.target(run.targetId);
     const files = await store.files(run.id);
     const d = await docs.document(run);
@@ -122,7 +137,7 @@ export function runRoutes(store: HubStore, token: string | undefined, limits: In
   });
 
   app.get('/runs/:id/rules/:rule', async (c) => {
-    const run = await docs.run(intParam(c.req.param('id'), 'the run id'));
+    const run = await docs.run(intParam(c.req.param('id'), 'the run id'), c);
     const ruleId = c.req.param('rule');
     const d = await docs.document(run);
     if (d.kind === 'load') throw new ApiError(404, `run ${run.id} is a load run: it has scenarios, not rules`);
@@ -130,12 +145,12 @@ export function runRoutes(store: HubStore, token: string | undefined, limits: In
   });
 
   app.get('/runs/:id/files', async (c) => {
-    const run = await docs.run(intParam(c.req.param('id'), 'the run id'));
+    const run = await docs.run(intParam(c.req.param('id'), 'the run id'), c);
     return c.json({ run: run.id, files: await store.files(run.id) });
   });
 
   app.get('/runs/:id/files/:path{.+}', async (c) => {
-    const run = await docs.run(intParam(c.req.param('id'), 'the run id'));
+    const run = await docs.run(intParam(c.req.param('id'), 'the run id'), c);
     const path = c.req.param('path');
     const bytes = await store.readFile(run.id, path);
     if (!bytes) throw new ApiError(404, `run ${run.id} holds no file ${path}`);

@@ -3,6 +3,7 @@
  * (`report diff` semantics, @erpcert/runs), the rule matrix and the load trends. The routes serialise these as
  * JSON; the pages (src/pages) render them as HTML.
  */
+
 import {
   type ConformanceDiff,
   diffConformance,
@@ -12,6 +13,7 @@ import {
   type ResultsDocument,
   reportRunFromDocument,
 } from '@erpcert/runs';
+import type { Context } from 'hono';
 import type { HubStore } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { ApiError } from './api-error.js';
@@ -59,9 +61,9 @@ export interface Comparison {
 }
 
 /** Two stored runs compared as `erpcert report diff` compares two folders (the same code). */
-export async function compareRuns(docs: RunDocuments, aId: number, bId: number): Promise<Comparison> {
-  const a = await docs.run(aId);
-  const b = await docs.run(bId);
+export async function compareRuns(docs: RunDocuments, aId: number, bId: number, c: Context): Promise<Comparison> {
+  const a = await docs.run(aId, c);
+  const b = await docs.run(bId, c);
   if (a.kind !== b.kind)
     throw new ApiError(409, `run ${a.id} is a ${a.kind} run and run ${b.id} a ${b.kind} run: compare two of one kind`);
   try {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ORGANISATION_ID } from '../store/migrations/0003-accounts.js';
 import { conformanceFolderFiles, loadFolderFiles, sampleConformance, sampleLoad } from '../testing/sample-runs.js';
 import { signedFolderFiles, testKey } from '../testing/sign-files.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
@@ -200,7 +201,7 @@ describe.each(testDialects)('ingest on %s', (dialect) => {
       expect(plain.run.signature).toMatchObject({ status: 'unsigned', text: 'unsigned' });
       const before = await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG1' }), key));
       expect(before.run.signature).toMatchObject({ status: 'not-registered', text: 'signed, key not registered' });
-      await t.store.registerKey(key.pem, 'vendor');
+      await t.store.registerKey(key.pem, 'vendor', DEFAULT_ORGANISATION_ID);
       const after = await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG2' }), key));
       expect(after.run.signature).toEqual({
         status: 'verified',
@@ -213,7 +214,7 @@ describe.each(testDialects)('ingest on %s', (dialect) => {
     });
 
     it('signature INVALID when a signed file was changed', async () => {
-      await t.store.registerKey(key.pem, 'vendor');
+      await t.store.registerKey(key.pem, 'vendor', DEFAULT_ORGANISATION_ID);
       const files = signedFolderFiles(sampleConformance({ runTag: 'SIG4' }), key);
       files.set('summary.md', Buffer.from('# edited after signing\n'));
       const { run } = await ingestFiles(t.store, files);

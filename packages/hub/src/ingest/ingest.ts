@@ -3,6 +3,7 @@
  * is stored. The signature is checked with the hub's registered keys before the run's transaction starts.
  */
 import type { HubStore } from '../store/hub-store.js';
+import { DEFAULT_ORGANISATION_ID } from '../store/migrations/0003-accounts.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { DEFAULT_LIMITS, type IngestLimits } from './limits.js';
 import { type PublishMeta, prepareRun } from './prepare-run.js';
@@ -17,9 +18,10 @@ export interface Ingested {
 }
 
 export async function ingestFiles(store: HubStore, files: RunFiles, meta: PublishMeta = {}): Promise<Ingested> {
+  const organisationId = meta.organisationId ?? DEFAULT_ORGANISATION_ID;
   const prepared = prepareRun(files, meta);
-  const signature = checkSignature(files, await store.publicKeys());
-  const { id, created } = await store.insertRun(prepared, signature);
+  const signature = checkSignature(files, await store.publicKeys(organisationId));
+  const { id, created } = await store.insertRun(prepared, signature, organisationId);
   const run = await store.run(id);
   if (!run) throw new Error(`run ${id} vanished after it was stored`);
   return { run, created };

@@ -24,6 +24,8 @@ export interface PublishMeta {
   readonly parentRunId?: number | null;
   /** A live run the hub executed: done or cancelled (a published folder: published). */
   readonly status?: 'published' | 'done' | 'cancelled' | 'interrupted';
+  /** The organisation the run goes to (issue 26): its signing keys check it, its target holds it. */
+  readonly organisationId?: number;
 }
 
 /** A run ready to store; `run` lacks the ids and the signature, which the store and the check add. */
@@ -32,7 +34,14 @@ export interface PreparedRun {
   readonly target: { readonly key: string; readonly url: string; readonly name: string };
   readonly run: Omit<
     RunTable,
-    'id' | 'target_id' | 'digest' | 'signature_status' | 'signature_key' | 'signature_detail' | 'created_at'
+    | 'id'
+    | 'target_id'
+    | 'digest'
+    | 'signature_status'
+    | 'signature_key'
+    | 'signature_detail'
+    | 'created_at'
+    | 'organisation_id'
   >;
   readonly verdicts: readonly Omit<RuleVerdictTable, 'run_id'>[];
   readonly figures: readonly Omit<LoadFigureTable, 'run_id'>[];

@@ -8,6 +8,7 @@ vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 import { parseTargetGuard } from '@erpcert/contract';
 import { type RunningHub, startHub } from '../server.js';
 import { HubStore } from '../store/hub-store.js';
+import { DEFAULT_ORGANISATION_ID } from '../store/migrations/0003-accounts.js';
 import { FakeExecutor } from '../testing/fake-executor.js';
 import { freshDatabase, postgresUrl, testDialects } from '../testing/test-databases.js';
 import { testResolver } from '../testing/test-resolver.js';
@@ -88,14 +89,14 @@ describe.skipIf(!postgresUrl)('two hub processes on one PostgreSQL', () => {
     try {
       const targets = new SavedTargets(store.db, undefined, undefined, parseTargetGuard(undefined, testResolver()));
       const queue = new JobQueue(store.db, store.dialect);
-      const t = await targets.save({ url: 'https://two.example' });
+      const t = await targets.save({ url: 'https://two.example' }, DEFAULT_ORGANISATION_ID);
       const ids: number[] = [];
       for (let i = 0; i < 20; i++)
         ids.push((await queue.enqueue(t.id, { kind: 'conformance', profile: 'gate', only: [] })).id);
       const a = hubProcess(database, 'fast');
       const b = hubProcess(database, 'fast');
       for (;;) {
-        const jobs = await queue.list({ limit: 100 });
+        const jobs = await queue.list([DEFAULT_ORGANISATION_ID], { limit: 100 });
         if (jobs.every((j) => j.state === 'done')) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -182,7 +183,7 @@ describe.each(testDialects)('kill -9 of a hub on %s', (dialect) => {
         undefined,
         undefined,
         parseTargetGuard(undefined, testResolver()),
-      ).save({ url: 'https://kill.example' });
+      ).save({ url: 'https://kill.example' }, DEFAULT_ORGANISATION_ID);
       const job = await new JobQueue(store.db, store.dialect).enqueue(t.id, {
         kind: 'conformance',
         profile: 'gate',

@@ -44,6 +44,8 @@ export type ProgressEvent =
 export interface Job {
   readonly id: number;
   readonly targetId: number;
+  /** Its target's organisation. */
+  readonly organisationId: number;
   readonly kind: 'conformance' | 'load';
   readonly settings: RunSettings;
   readonly state: JobState;
@@ -69,6 +71,7 @@ function job(r: JobRow): Job {
   return {
     id: Number(r.id),
     targetId: Number(r.target_id),
+    organisationId: Number(r.organisation_id),
     kind: r.kind as Job['kind'],
     settings: JSON.parse(r.settings as string) as RunSettings,
     state: r.state as JobState,
@@ -99,8 +102,10 @@ export class JobQueue {
   async enqueue(targetId: number, settings: RunSettings, parentRunId: number | null = null): Promise<Job> {
     const row = await this.db
       .insertInto('jobs')
-      .values({
+      .values((eb) => ({
         target_id: targetId,
+        // always its target's organisation
+        organisation_id: eb.selectFrom('targets').select('organisation_id').where('id', '=', targetId),
         kind: settings.kind,
         settings: JSON.stringify(settings),
         state: 'queued',
@@ -113,7 +118,7 @@ export class JobQueue {
         created_at: this.at(),
         started_at: null,
         finished_at: null,
-      })
+      }))
       .returningAll()
       .executeTakeFirstOrThrow();
     return job(row as JobRow);
@@ -232,8 +237,13 @@ export class JobQueue {
     return r === undefined ? undefined : job(r as JobRow);
   }
 
-  async list(filter: { targetId?: number; limit?: number } = {}): Promise<Job[]> {
-    let q = this.db.selectFrom('jobs').selectAll();
+  /** The live runs of `organisations`, newest first. */
+  async list(organisations: readonly number[], filter: { targetId?: number; limit?: number } = {}): Promise<Job[]> {
+    if (organisations.length === 0) return [];
+    let q = this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('organisation_id', 'in', [...organisations]);
     if (filter.targetId !== undefined) q = q.where('target_id', '=', filter.targetId);
     const rows = await q
       .orderBy('id', 'desc')

@@ -7,16 +7,22 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 import { LIVE_SCRIPT_PATH } from '../pages/live-run.js';
 import { type RunningHub, startHub } from '../server.js';
+import { type AuthFixture, seedAuth, TEST_SCRYPT } from '../testing/auth-fixture.js';
 import { FakeExecutor } from '../testing/fake-executor.js';
 import { freshDatabase, testDialects } from '../testing/test-databases.js';
 import { testResolver } from '../testing/test-resolver.js';
 import { JobQueue, RESTARTED } from './job-queue.js';
 
-const TOKEN = 'live-test-token-0123456789';
 const SECRET = 'live-test-secret-abcdefghijklmnop';
 // planted: it must appear nowhere the test can read, but in the executor's hands
 const PASSWORD = 'PLANTED-pw-7f3a9c-Zq';
-const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+/** An engineer's session (cookie and CSRF token), set when a hub starts: saves targets, starts and cancels runs. */
+let auth: Record<string, string> = {};
+let fx: AuthFixture;
+async function signIn(h: RunningHub): Promise<void> {
+  fx = await seedAuth(h.store, h.auth);
+  auth = { ...fx.headers('engineer'), 'content-type': 'application/json' };
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read the API's JSON answers loosely, field by field
 type Json = Record<string, any>;
@@ -46,7 +52,7 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     hub = await startHub({
       port: 0,
       database: fresh.database,
-      token: TOKEN,
+      auth: { scrypt: TEST_SCRYPT },
       secret: secret ?? undefined,
       executor,
       workers: 1,
@@ -54,10 +60,11 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
       log: (l) => logged.push(l),
       timing: { pollMs: 50, heartbeatMs: 50, eventsPollMs: 20 },
     });
+    await signIn(hub);
     return { hub, database: fresh.database };
   }
   const api = async (path: string, init: RequestInit = {}): Promise<{ status: number; text: string; json: Json }> => {
-    const res = await fetch(`${hub?.url}/api/v1${path}`, init);
+    const res = await fetch(`${hub?.url}/api/v1${path}`, { ...init, headers: init.headers ?? fx.headers('viewer') });
     const text = await res.text();
     let json: Json = {};
     try {
@@ -160,7 +167,7 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
 
     // everything the test can read: API answers, the hub's log, every table, the SQLite files
     const everything = [...answers, ...logged];
-    const tables = ['targets', 'jobs', 'job_events', 'runs', 'run_files', 'rule_verdicts'] as const;
+    const tables = ['targets', 'jobs', 'job_events', 'runs', 'run_files', 'rule_verdicts', 'audit_log'] as const;
     for (const table of tables)
       everything.push(JSON.stringify(await hub?.store.db.selectFrom(table).selectAll().execute()));
     const blobs = await hub?.store.db.selectFrom('blobs').select('bytes').execute();
@@ -186,7 +193,7 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
       (await api(`/live-runs/${a.json.id}`)).json.state === 'running' ? true : undefined,
     );
     // its page while it runs: the state, the rules judged so far, and the hub's own script (CSP: 'self', no inline)
-    const live = await fetch(`${hub?.url}/live-runs/${a.json.id}`);
+    const live = await fetch(`${hub?.url}/live-runs/${a.json.id}`, { headers: fx.headers('viewer') });
     const livePage = await live.text();
     expect(live.status).toBe(200);
     expect(live.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -203,12 +210,12 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     expect(end.json.judged['REST.VERSION.SYSTEMVERSION']).toBeUndefined();
     expect((await api(`/runs/${end.json.runId}`)).text).toContain('"status":"cancelled"');
     // once ended, its page needs no script (the pages' CSP allows none) and links the stored run
-    const endedPage = await fetch(`${hub?.url}/live-runs/${a.json.id}`);
+    const endedPage = await fetch(`${hub?.url}/live-runs/${a.json.id}`, { headers: fx.headers('viewer') });
     expect(endedPage.headers.get('content-security-policy')).toContain("script-src 'none'");
     const endedText = await endedPage.text();
     expect(endedText).toContain(`<a href="/runs/${end.json.runId}">run #${end.json.runId}</a>`);
     expect(endedText).not.toContain('<script');
-    expect((await fetch(`${hub?.url}/live-runs/999999`)).status).toBe(404);
+    expect((await fetch(`${hub?.url}/live-runs/999999`, { headers: fx.headers('viewer') })).status).toBe(404);
     expect(executor.runs.map((r) => r.jobId)).toEqual([a.json.id]);
     expect((await api(`/live-runs/${a.json.id}/cancel`, { method: 'POST', headers: auth })).status).toBe(409);
   });
@@ -239,10 +246,11 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     const first = await startHub({
       port: 0,
       database: fresh.database,
-      token: TOKEN,
+      auth: { scrypt: TEST_SCRYPT },
       secret: SECRET,
       resolver: testResolver(),
     });
+    await signIn(first);
     const tid = (
       (await (
         await fetch(`${first.url}/api/v1/saved-targets`, {
@@ -261,7 +269,7 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
     hub = await startHub({
       port: 0,
       database: fresh.database,
-      token: TOKEN,
+      auth: { scrypt: TEST_SCRYPT },
       secret: SECRET,
       executor: new FakeExecutor(),
       resolver: testResolver(),

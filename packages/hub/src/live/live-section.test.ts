@@ -10,6 +10,7 @@ import { HubStore } from '../store/hub-store.js';
 const view = (over: Partial<LiveRunView> = {}): LiveRunView => ({
   id: 4,
   targetId: 1,
+  organisationId: 1,
   kind: 'conformance',
   settings: { kind: 'conformance', profile: 'gate', only: [] },
   state: 'running',

@@ -31,6 +31,8 @@ export interface SavedTargetInput {
 /** A saved target as the API answers it: never the password. */
 export interface SavedTarget {
   readonly id: number;
+  /** The organisation it belongs to (issue 26). */
+  readonly organisationId: number;
   readonly name: string;
   readonly url: string;
   readonly authKind: AuthKind;
@@ -70,6 +72,7 @@ type TargetRow = Database['targets'] extends infer T ? { [K in keyof T]: unknown
 function shape(r: TargetRow): Omit<SavedTarget, 'password'> {
   return {
     id: Number(r.id),
+    organisationId: Number(r.organisation_id),
     name: r.name as string,
     url: r.target_key === EMBEDDED_TARGET ? EMBEDDED_TARGET : (r.url as string),
     authKind: (r.auth_kind as AuthKind | null) ?? 'basic',
@@ -190,7 +193,7 @@ export class SavedTargets {
   }
 
   /** Saves a new target, or the connection of a target known from published runs (same URL). */
-  async save(i: SavedTargetInput): Promise<SavedTarget> {
+  async save(i: SavedTargetInput, organisationId: number): Promise<SavedTarget> {
     checkInput(i);
     const url = targetUrl(i.url);
     if (i.password != null && !this.box) throw new TargetInputError(NO_SECRET_MESSAGE, 422);
@@ -200,6 +203,7 @@ export class SavedTargets {
       const existing = await trx
         .selectFrom('targets')
         .select(['id', 'saved_at'])
+        .where('organisation_id', '=', organisationId)
         .where('target_key', '=', url)
         .executeTakeFirst();
       if (existing?.saved_at)
@@ -216,6 +220,7 @@ export class SavedTargets {
           url,
           name: i.name ?? (url === EMBEDDED_TARGET ? 'embedded reference server' : url),
           created_at: at,
+          organisation_id: organisationId,
           ...values,
         })
         .returning('id')
@@ -229,13 +234,18 @@ export class SavedTargets {
   /** Updates a saved target's settings; a password of null removes it, undefined keeps it. */
   async update(id: number, i: SavedTargetInput): Promise<SavedTarget> {
     checkInput(i);
-    await this.getOrThrow(id);
+    const current = await this.getOrThrow(id);
     if (i.password != null && !this.box) throw new TargetInputError(NO_SECRET_MESSAGE, 422);
     const set: Record<string, unknown> = this.columns(i);
     if (i.url !== undefined) {
       const url = targetUrl(i.url);
       await this.checkUrl(url);
-      const other = await this.db.selectFrom('targets').select('id').where('target_key', '=', url).executeTakeFirst();
+      const other = await this.db
+        .selectFrom('targets')
+        .select('id')
+        .where('organisation_id', '=', current.organisationId)
+        .where('target_key', '=', url)
+        .executeTakeFirst();
       if (other && Number(other.id) !== id)
         throw new TargetInputError(`another target has url ${url}: #${other.id}`, 409);
       Object.assign(set, { url, target_key: url });
@@ -299,10 +309,13 @@ export class SavedTargets {
     return t;
   }
 
-  async list(): Promise<SavedTarget[]> {
+  /** The saved targets of `organisations`. */
+  async list(organisations: readonly number[]): Promise<SavedTarget[]> {
+    if (organisations.length === 0) return [];
     const rows = await this.db
       .selectFrom('targets')
       .selectAll()
+      .where('organisation_id', 'in', [...organisations])
       .where('saved_at', 'is not', null)
       .orderBy('name')
       .execute();

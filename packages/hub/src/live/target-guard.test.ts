@@ -8,12 +8,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 import { type RunningHub, startHub } from '../server.js';
+import { seedAuth, TEST_SCRYPT } from '../testing/auth-fixture.js';
 import { FakeExecutor } from '../testing/fake-executor.js';
 import { freshDatabase } from '../testing/test-databases.js';
 import { type TestResolver, testResolver } from '../testing/test-resolver.js';
 
-const TOKEN = 'guard-test-token-0123456789';
-const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+/** An engineer's session (cookie and CSRF token), set when a hub starts: saves targets, starts runs. */
+let auth: Record<string, string> = {};
 // biome-ignore lint/suspicious/noExplicitAny: the tests read the API's JSON answers loosely, field by field
 type Json = Record<string, any>;
 
@@ -32,18 +33,20 @@ async function start(o: { allowTargets?: string; resolver: TestResolver; executo
   hub = await startHub({
     port: 0,
     database: fresh.database,
-    token: TOKEN,
+    auth: { scrypt: TEST_SCRYPT },
     resolver: o.resolver,
     ...(o.allowTargets !== undefined ? { allowTargets: o.allowTargets } : {}),
     ...(o.executor ? { executor: o.executor, workers: 1 } : {}),
     log: () => {},
     timing: { pollMs: 50, heartbeatMs: 50, eventsPollMs: 20 },
   });
+  auth = { ...(await seedAuth(hub.store, hub.auth)).headers('engineer'), 'content-type': 'application/json' };
   return hub;
 }
 
 async function api(path: string, init: RequestInit = {}): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${hub?.url}/api/v1${path}`, init);
+  // the engineer's session unless the call says otherwise
+  const res = await fetch(`${hub?.url}/api/v1${path}`, { ...init, headers: init.headers ?? auth });
   return { status: res.status, json: (await res.json()) as Json };
 }
 const save = (url: string) => api('/saved-targets', { method: 'POST', headers: auth, body: JSON.stringify({ url }) });

@@ -188,6 +188,7 @@ export class WorkerPool {
           label: `live #${job.id}`,
           parentRunId: job.parentRunId,
           status,
+          organisationId: job.organisationId,
         });
         runId = run.id;
       }

@@ -16,8 +16,12 @@ a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible
 .skip:focus { left: .5em; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .top { display: flex; gap: 2em; align-items: center; padding: .6em 1.5em; background: #14213d; }
-.top a { color: #ffffff; }
+.top a, .top .brand { color: #ffffff; }
 .brand { font-weight: 700; text-decoration: none; font-size: 1.1em; }
+.account { margin-left: auto; display: flex; gap: .6em; align-items: center; }
+.account form { margin: 0; }
+.secret { font-family: monospace; word-break: break-all; background: #fff7d6; padding: .4em; }
+form.inline { display: inline; }
 .top ul { display: flex; gap: 1.2em; list-style: none; margin: 0; padding: 0; }
 .top a[aria-current="page"] { text-decoration-thickness: 3px; }
 main { padding: 1em 1.5em 2em; max-width: 96em; }
@@ -56,9 +60,8 @@ form.stack { display: grid; gap: .8em; max-width: 32em; }
 form.stack .field { display: flex; flex-direction: column; gap: .2em; }
 form.stack .field label { font-weight: 600; font-size: .9em; }
 form.stack label:has(> input[type="checkbox"]) { flex-direction: row; align-items: center; gap: .5em; }
-form.inline { display: inline; }
 caption { text-align: left; font-weight: 600; padding: .3em 0; }
-input, select, button { font: inherit; padding: .3em .5em; border: 1px solid #6b7280; border-radius: 4px; background: #fff; color: var(--fg); }
+input, select, button, textarea { font: inherit; padding: .3em .5em; border: 1px solid #6b7280; border-radius: 4px; background: #fff; color: var(--fg); }
 button { background: #14213d; color: #fff; border-color: #14213d; cursor: pointer; }
 pre { background: #f6f8fa; border: 1px solid var(--line); padding: .6em; overflow: auto; max-height: 32em; white-space: pre-wrap; overflow-wrap: anywhere; }
 .alert { border: 2px solid var(--fail); background: var(--fail-bg); padding: .6em 1em; color: var(--fail); }

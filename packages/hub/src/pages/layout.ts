@@ -5,15 +5,28 @@
  */
 import type { RunSummary } from '../store/run-summary.js';
 import { type Html, href, html, type Part } from './html.js';
+import { currentViewer } from './page-context.js';
 
 export const STYLESHEET = '/assets/hub.css';
 
 export interface PageOptions {
   readonly title: string;
   /** Which navigation entry is the current page. */
-  readonly nav?: 'targets' | 'saved' | 'compare' | 'matrix' | 'upload';
+  readonly nav?:
+    | 'targets'
+    | 'saved'
+    | 'compare'
+    | 'matrix'
+    | 'upload'
+    | 'certification'
+    | 'certified'
+    | 'organisations'
+    | 'account'
+    | 'sign-in';
   /** Breadcrumb links before the title: [text, href]. */
   readonly crumbs?: readonly (readonly [string, string])[];
+  /** A page for someone without an account (public, or a share link): no navigation into the hub. */
+  readonly bare?: boolean;
 }
 
 const NAV: readonly (readonly [NonNullable<PageOptions['nav']>, string, string])[] = [
@@ -22,7 +35,25 @@ const NAV: readonly (readonly [NonNullable<PageOptions['nav']>, string, string])
   ['compare', 'Compare', '/compare'],
   ['matrix', 'Matrix', '/matrix'],
   ['upload', 'Upload a run', '/upload'],
+  ['certification', 'Certification', '/certification'],
+  ['certified', 'Certified implementations', '/certified/implementations'],
+  ['organisations', 'Organisations', '/organisations'],
 ];
+
+/** The hidden field every form of a signed-in page carries (auth/csrf.ts checks it). */
+export function csrfField(): Html {
+  const v = currentViewer();
+  return v ? html`<input type="hidden" name="csrf" value="${v.csrf}">` : html``;
+}
+
+/** Who is signed in, and the sign-out button; or the sign-in link. */
+function accountBar(o: PageOptions): Html {
+  const v = currentViewer();
+  if (!v)
+    return html`<p class="account"><a href="/sign-in"${o.nav === 'sign-in' ? html` aria-current="page"` : ''}>Sign in</a></p>`;
+  return html`<div class="account"><a href="/account"${o.nav === 'account' ? html` aria-current="page"` : ''}>${v.email}</a>
+<form method="post" action="/sign-out">${csrfField()}<button type="submit">Sign out</button></form></div>`;
+}
 
 export function page(o: PageOptions, body: Part): Html {
   return html`<!doctype html>
@@ -36,12 +67,18 @@ export function page(o: PageOptions, body: Part): Html {
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
-<a class="brand" href="/">erpcert hub</a>
+${
+  o.bare
+    ? html`<span class="brand">erpcert hub</span>`
+    : html`<a class="brand" href="/">erpcert hub</a>
 <nav aria-label="Hub">
-<ul>${NAV.map(
-    ([key, text, to]) => html`<li><a href="${to}"${o.nav === key ? html` aria-current="page"` : ''}>${text}</a></li>`,
-  )}</ul>
+<ul>${(currentViewer() ? NAV : []).map(
+        ([key, text, to]) =>
+          html`<li><a href="${to}"${o.nav === key ? html` aria-current="page"` : ''}>${text}</a></li>`,
+      )}</ul>
 </nav>
+${accountBar(o)}`
+}
 </header>
 <main id="main" tabindex="-1">
 ${
@@ -54,7 +91,7 @@ ${
 <h1>${o.title}</h1>
 ${body}
 </main>
-<footer class="bottom"><p>erpcert hub · every page is also in the JSON API under <a href="/api/v1/targets">/api/v1</a></p></footer>
+<footer class="bottom"><p>${o.bare ? 'erpcert hub · a read-only page' : html`erpcert hub · every page is also in the JSON API under <a href="/api/v1/targets">/api/v1</a>`}</p></footer>
 </body>
 </html>
 `;

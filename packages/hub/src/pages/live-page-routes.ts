@@ -1,23 +1,28 @@
 /**
  * The pages that write live runs, as plain HTML forms (POST/redirect/GET, no JavaScript needed): save, edit and
  * delete a saved target; start a conformance or load run from its page; cancel a live run; rerun one rule, one area
- * or every FAIL of a stored run. Each POST goes through the pages' one write check (page-write.ts), then through the
- * same code as the API (saved-targets.ts, live-actions.ts): no second validator. A refusal shows the form again with
- * its message and what was typed (never a password or the token).
+ * or every FAIL of a stored run. Each POST goes through the pages' one write check (page-write.ts: the session's
+ * CSRF token, the role in the object's organisation), then through the same code as the API (saved-targets.ts,
+ * live-actions.ts): no second validator, and the same audit entries. Another organisation's targets, live runs and
+ * runs are 404. A refusal shows the form again with its message and what was typed (never a password).
  */
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, intParam } from '../api/api-error.js';
+import type { AuditAction, AuditDetail } from '../auth/audit-log.js';
+import type { HubAuth } from '../auth/hub-auth.js';
+import { organisationsWhere } from '../auth/permissions.js';
+import { actorOf, allow, clientAddress, readable } from '../auth/request-auth.js';
 import type { JobQueue } from '../live/job-queue.js';
 import { LiveActions, runSettings } from '../live/live-actions.js';
-import { type SavedTargets, TargetInputError } from '../live/saved-targets.js';
+import { type SavedTarget, type SavedTargets, TargetInputError } from '../live/saved-targets.js';
 import { SecretBoxError } from '../live/secret-box.js';
 import type { HubStore } from '../store/hub-store.js';
 import { type Html, href } from './html.js';
 import { LIVE_SCRIPT_PATH } from './live-run.js';
 import { liveRunPage } from './live-run-page.js';
-import { type PageForm, pageWrite } from './page-write.js';
+import { type PageForm, type PageNeed, pageWrite, pageWriteTo } from './page-write.js';
 import {
   type SavedTargetPageOptions,
   savedTargetPage,
@@ -28,7 +33,7 @@ import {
 
 export interface LivePageOptions {
   readonly store: HubStore;
-  readonly token: string | undefined;
+  readonly auth: HubAuth;
   readonly queue: JobQueue;
   readonly targets: SavedTargets;
   readonly queued?: () => void;
@@ -64,7 +69,29 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
   });
   for (const path of ['/saved-targets', '/saved-targets/*', '/live-runs/*', '/runs/:id/rerun']) app.post(path, small);
   const actions = new LiveActions(o);
-  const savedOr404 = (raw: string | undefined) => targets.getOrThrow(intParam(raw, 'the target id'));
+  /** A saved target the user may read, else 404 (missing, or another organisation's). */
+  const savedOr404 = async (c: Context, raw: string | undefined) => {
+    const id = intParam(raw, 'the target id');
+    const t = await targets.get(id);
+    if (!t) throw new ApiError(404, `there is no saved target ${id}`);
+    allow(c, 'read', t.organisationId, `saved target ${id}`);
+    return t;
+  };
+  const record = (c: Context, organisationId: number, action: AuditAction, subject: string, detail?: AuditDetail) =>
+    o.auth.audit.record({
+      actor: actorOf(c),
+      organisationId,
+      action,
+      subject,
+      detail,
+      address: clientAddress(c, o.auth.trustProxy),
+    });
+  /** The organisations where the user may save targets (the new target form's choice). */
+  const savable = (c: Context) => {
+    const actor = actorOf(c);
+    const ids = new Set(organisationsWhere(actor, 'save-target'));
+    return actor.kind === 'user' ? actor.memberships.filter((m) => ids.has(m.organisationId)) : [];
+  };
 
   const showTarget = async (
     c: Context,
@@ -73,19 +100,29 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
     extra: Partial<SavedTargetPageOptions>,
   ) => {
     const t = await targets.getOrThrow(id);
-    const jobs = await queue.list({ targetId: id, limit: 20 });
+    const jobs = await queue.list([t.organisationId], { targetId: id, limit: 20 });
     return c.html(savedTargetPage(t, { jobs, ...extra }).text, status);
   };
 
-  app.get('/saved-targets', async (c) => c.html(savedTargetsPage(await targets.list()).text));
+  app.get('/saved-targets', async (c) =>
+    c.html(savedTargetsPage(await targets.list(readable(c)), { organisations: savable(c) }).text),
+  );
 
   app.post('/saved-targets', async (c) => {
-    const { form, refusal } = await pageWrite(c, o.token);
+    const { form, refusal, organisationId } = await pageWrite(c, { action: 'save-target' });
     const again = async (status: ContentfulStatusCode, error: string) =>
-      c.html(savedTargetsPage(await targets.list(), { values: typedFields(form), error }).text, status);
-    if (refusal) return again(refusal.status, refusal.message);
+      c.html(
+        savedTargetsPage(await targets.list(readable(c)), {
+          values: typedFields(form),
+          error,
+          organisations: savable(c),
+        }).text,
+        status,
+      );
+    if (refusal || organisationId === undefined) return again(refusal?.status ?? 403, refusal?.message ?? 'refused');
     try {
-      const t = await targets.save(targetInput(form, false));
+      const t = await targets.save(targetInput(form, false), organisationId);
+      await record(c, organisationId, 'save-target', `target ${t.id}`, { url: t.url, name: t.name });
       return c.redirect(href(['saved-targets', t.id]), 303);
     } catch (err) {
       const r = refusalOf(err);
@@ -94,66 +131,88 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
   });
 
   app.get('/saved-targets/:id', async (c) => {
-    const t = await savedOr404(c.req.param('id'));
+    const t = await savedOr404(c, c.req.param('id'));
     return showTarget(c, t.id, 200, {});
   });
 
-  /** A POST to a saved target's form: the write check, the action, 303 to `next`, or the page again with the refusal. */
+  /**
+   * A POST to a saved target's form: the write check (`action` in the target's organisation), the action, 303 to
+   * where it answers, or the page again with the refusal.
+   */
   const targetForm = (
     form: NonNullable<SavedTargetPageOptions['error']>['form'],
-    act: (id: number, f: PageForm) => Promise<string>,
+    action: PageNeed['action'],
+    act: (c: Context, t: SavedTarget, f: PageForm) => Promise<string>,
   ) =>
     async function handler(c: Context) {
-      const t = await savedOr404(c.req.param('id'));
-      const { form: f, refusal } = await pageWrite(c, o.token);
+      const id = intParam(c.req.param('id'), 'the target id');
+      const w = await pageWriteTo(c, {
+        find: () => targets.get(id),
+        organisationOf: (t) => t.organisationId,
+        action,
+        what: `saved target ${id}`,
+      });
+      const f = w.form;
       const typed = {
         ...(form === 'edit' ? { values: typedFields(f) } : {}),
         start: Object.fromEntries(STARTS.flatMap((k) => (f.text(k) ? [[k, f.text(k) as string]] : []))),
       };
-      if (refusal) return showTarget(c, t.id, refusal.status, { ...typed, error: { form, message: refusal.message } });
+      const refused = (status: ContentfulStatusCode, message: string) =>
+        w.reads
+          ? showTarget(c, id, status, { ...typed, error: { form, message } })
+          : c.html(o.errorPage(status, message).text, status);
+      if (w.refusal || !w.object) return refused(w.refusal?.status ?? 403, w.refusal?.message ?? 'refused');
       try {
-        return c.redirect(await act(t.id, f), 303);
+        return c.redirect(await act(c, w.object, f), 303);
       } catch (err) {
         const r = refusalOf(err);
-        return showTarget(c, t.id, r.status, { ...typed, error: { form, message: r.message } });
+        return refused(r.status, r.message);
       }
     };
 
   app.post(
     '/saved-targets/:id',
-    targetForm('edit', async (id, f) => {
-      await targets.update(id, targetInput(f, true));
-      return href(['saved-targets', id]);
+    targetForm('edit', 'save-target', async (c, t, f) => {
+      const input = targetInput(f, true);
+      const updated = await targets.update(t.id, input);
+      await record(c, t.organisationId, 'update-target', `target ${t.id}`, {
+        url: updated.url,
+        changed: Object.keys(input).sort(),
+      });
+      return href(['saved-targets', t.id]);
     }),
   );
 
   app.post(
     '/saved-targets/:id/delete',
-    targetForm('delete', async (id) => {
-      await targets.remove(id);
+    targetForm('delete', 'save-target', async (c, t) => {
+      await targets.remove(t.id);
+      await record(c, t.organisationId, 'delete-target', `target ${t.id}`, { url: t.url });
       return '/saved-targets';
     }),
   );
 
   app.post(
     '/saved-targets/:id/conform',
-    targetForm('conform', async (id, f) => {
+    targetForm('conform', 'run', async (c, t, f) => {
       const only = (f.text('only') ?? '').split(/[\s,]+/).filter((g) => g !== '');
-      const job = await actions.start(id, runSettings({ kind: 'conformance', profile: f.text('profile'), only }));
+      const job = await actions.start(t.id, runSettings({ kind: 'conformance', profile: f.text('profile'), only }));
+      await record(c, t.organisationId, 'start-run', `live run ${job.id}`, { target: t.id, kind: job.kind });
       return href(['live-runs', job.id]);
     }),
   );
 
   app.post(
     '/saved-targets/:id/load',
-    targetForm('load', async (id, f) => {
+    targetForm('load', 'run', async (c, t, f) => {
       const settings = runSettings({
         kind: 'load',
         scenario: f.text('scenario'),
         engine: f.text('engine'),
         durationSeconds: wholeNumber(f.text('durationSeconds')),
       });
-      const job = await actions.start(id, settings);
+      const job = await actions.start(t.id, settings);
+      await record(c, t.organisationId, 'start-run', `live run ${job.id}`, { target: t.id, kind: job.kind });
       return href(['live-runs', job.id]);
     }),
   );
@@ -161,6 +220,7 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
   const showLiveRun = async (c: Context, id: number, status: ContentfulStatusCode, error?: string) => {
     const job = await queue.get(id);
     if (!job) throw new ApiError(404, `there is no live run ${id}`);
+    allow(c, 'read', job.organisationId, `live run ${id}`);
     const view = { ...job, judged: await queue.judged(id) };
     const body = liveRunPage(view, await targets.get(job.targetId), { error });
     if (body.text.includes(LIVE_SCRIPT_PATH)) c.header('Content-Security-Policy', o.liveCsp);
@@ -171,27 +231,50 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
 
   app.post('/live-runs/:id/cancel', async (c) => {
     const id = intParam(c.req.param('id'), 'the live run id');
-    const { refusal } = await pageWrite(c, o.token);
-    if (refusal) return showLiveRun(c, id, refusal.status, refusal.message);
+    const w = await pageWriteTo(c, {
+      find: () => queue.get(id),
+      organisationOf: (j) => j.organisationId,
+      action: 'run',
+      what: `live run ${id}`,
+    });
+    const refused = (status: ContentfulStatusCode, message: string) =>
+      w.reads ? showLiveRun(c, id, status, message) : c.html(o.errorPage(status, message).text, status);
+    if (w.refusal || !w.object) return refused(w.refusal?.status ?? 403, w.refusal?.message ?? 'refused');
+    const job = w.object;
     try {
       await actions.cancel(id);
+      await record(c, job.organisationId, 'cancel-run', `live run ${id}`);
       return c.redirect(href(['live-runs', id]), 303);
     } catch (err) {
       const r = refusalOf(err);
-      return showLiveRun(c, id, r.status, r.message);
+      return refused(r.status, r.message);
     }
   });
 
   app.post('/runs/:id/rerun', async (c) => {
     const runId = intParam(c.req.param('id'), 'the run id');
     const back = [`Back to run #${runId}`, href(['runs', runId])] as const;
-    const { form, refusal } = await pageWrite(c, o.token);
-    if (refusal) return c.html(o.errorPage(refusal.status, refusal.message, back).text, refusal.status);
+    const w = await pageWriteTo(c, {
+      find: () => o.store.run(runId),
+      organisationOf: (r) => r.organisationId,
+      action: 'run',
+      what: `run ${runId}`,
+    });
+    const { form } = w;
+    if (w.refusal || !w.object) {
+      const status = w.refusal?.status ?? 403;
+      return c.html(o.errorPage(status, w.refusal?.message ?? 'refused', back).text, status);
+    }
+    const run = w.object;
     const rule = form.text('rule');
     const area = form.text('area');
     const what = rule ? { rule } : area ? { area } : form.text('fails') ? { fails: true } : {};
     try {
       const job = await actions.rerun(runId, what);
+      await record(c, run.organisationId, 'rerun', `live run ${job.id}`, {
+        run: runId,
+        only: job.settings.kind === 'conformance' ? job.settings.only : [],
+      });
       return c.redirect(href(['live-runs', job.id]), 303);
     } catch (err) {
       const r = refusalOf(err);

@@ -1,20 +1,26 @@
 /**
  * The live pages in-process, as a browser without JavaScript uses them: plain forms, POST/redirect/GET. Saved
  * targets (save, edit, delete; the password never shown again), starting conform and load from a target's page,
- * cancel, rerun a rule / an area / every FAIL; every write refused without the hub token or from another site.
+ * cancel, rerun a rule / an area / every FAIL; every write refused without the session's CSRF token, from another
+ * site, for a role that may not do it (403), or in another organisation (404).
  * No worker pool here: started runs stay queued, which is what these pages show.
  */
 import { parseTargetGuard } from '@erpcert/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHubApp, liveParts } from '../api/hub-app.js';
+import { hubAuth } from '../auth/hub-auth.js';
+import { SESSION_COOKIE } from '../auth/sessions.js';
 import { ingestFiles } from '../ingest/ingest.js';
+import { type AuthFixture, seedAuth, TEST_SCRYPT, type Who } from '../testing/auth-fixture.js';
 import { ERP_URL, FIRST_VERDICTS, type PageFixture, seedPageFixture } from '../testing/page-fixture.js';
 import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
 import { testResolver } from '../testing/test-resolver.js';
 import { LIVE_PAGE_CSP, PAGE_CSP } from './page-routes.js';
 
-const TOKEN = 'live-pages-token-0123456789';
+/** A form's `csrf` field: replaced by the poster's session CSRF token when sent. */
+const TOKEN = '<the session CSRF token>';
+const CSRF_REFUSED = /no valid CSRF token/;
 const SECRET = 'live-pages-secret-abcdefghijklmnop';
 // planted: no page may ever show it
 const PASSWORD = 'PLANTED-page-pw-5d1e-Xy';
@@ -28,19 +34,30 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
   let t: TestStore;
   let app: ReturnType<typeof createHubApp>;
   let f: PageFixture;
+  let fx: AuthFixture;
   const pages: string[] = [];
+  /** The session cookie of `who` (an engineer unless said: saves targets, starts, cancels and reruns). */
+  const cookie = (who: Who): Record<string, string> =>
+    who === 'anonymous' ? {} : { cookie: `${SESSION_COOKIE}=${fx.users[who as 'engineer'].session}` };
 
-  const get = async (path: string) => {
-    const res = await app.request(path);
+  const get = async (path: string, who: Who = 'engineer') => {
+    const res = await app.request(path, { headers: cookie(who) });
     const body = await res.text();
     pages.push(body);
     return { res, body };
   };
-  const post = async (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) => {
+  const post = async (
+    path: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+    who: Who = 'engineer',
+  ) => {
+    const { token, ...rest } = fields;
+    const csrf = token === TOKEN ? fx.users[who as 'engineer'].csrf : token;
     const res = await app.request(path, {
       method: 'POST',
-      body: new URLSearchParams(fields).toString(),
-      headers: { ...SAME_SITE, ...headers },
+      body: new URLSearchParams(csrf === undefined ? rest : { ...rest, csrf }).toString(),
+      headers: { ...SAME_SITE, ...cookie(who), ...headers },
     });
     const body = await res.text();
     pages.push(body);
@@ -50,9 +67,11 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
 
   beforeAll(async () => {
     t = await freshStore(dialect);
+    const auth = hubAuth(t.store.db, { scrypt: TEST_SCRYPT });
+    fx = await seedAuth(t.store, auth);
     app = createHubApp({
       store: t.store,
-      token: TOKEN,
+      auth,
       secret: SECRET,
       log: () => {},
       // the saved targets' names (*.test) resolve to a public documentation address, as the SSRF guard requires
@@ -71,7 +90,7 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
       const { body: form } = await get('/saved-targets');
       expect(form).toMatch(/<h1>Saved targets<\/h1>/);
       expect(form).toMatch(/<input id="new-password" type="password" name="password"/);
-      expect(form).toMatch(/<label>Hub token <input type="password" name="token"/);
+      expect(form).toMatch(/<input type="hidden" name="csrf" value="[^"]+">/);
       const saved = await post('/saved-targets', {
         url: 'http://erp.test:8080/',
         name: 'Test ERP',
@@ -108,8 +127,8 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
         /compcode must be a whole number/,
       ],
       ['a URL saved already', { url: 'http://erp.test:8080', token: TOKEN }, {}, 409, /is saved already/],
-      ['a wrong token', { url: 'http://y.test', token: 'nope' }, {}, 401, /token is not the hub&apos;s/],
-      ['no token', { url: 'http://y.test' }, {}, 401, /token is not the hub&apos;s/],
+      ['a wrong CSRF token', { url: 'http://y.test', token: 'nope' }, {}, 403, CSRF_REFUSED],
+      ['no CSRF token', { url: 'http://y.test' }, {}, 403, CSRF_REFUSED],
       [
         'a post from another site',
         { url: 'http://y.test', token: TOKEN },
@@ -182,11 +201,38 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
       expect(refused.body).toMatch(/<input id="edit-portalPath" name="portalPath" value="no-slash"/);
     });
 
-    it('deletes a saved target with the token, and not without', async () => {
+    it('refuses a viewer saving a target (403: the role), saving nothing', async () => {
+      const before = (await get('/api/v1/saved-targets')).body;
+      const { res, body } = await post('/saved-targets', { url: 'http://viewer.test', token: TOKEN }, {}, 'viewer');
+      expect(res.status).toBe(403);
+      expect(body).toMatch(/may not save, change or delete targets/);
+      expect((await get('/api/v1/saved-targets')).body).toBe(before);
+    });
+
+    it("another organisation's admin finds no saved target, and can neither start, edit nor delete it (404)", async () => {
+      expect((await get(`/saved-targets/${id}`, 'outsider')).res.status).toBe(404);
+      expect((await get('/saved-targets', 'outsider')).body).not.toContain(`/saved-targets/${id}`);
+      const before = JSON.parse((await get('/api/v1/live-runs')).body).liveRuns.length;
+      for (const action of ['conform', 'delete', ''])
+        expect(
+          (
+            await post(
+              `/saved-targets/${id}${action ? `/${action}` : ''}`,
+              { url: 'http://x.test', token: TOKEN },
+              {},
+              'outsider',
+            )
+          ).res.status,
+        ).toBe(404);
+      expect((await get(`/saved-targets/${id}`)).res.status).toBe(200);
+      expect(JSON.parse((await get('/api/v1/live-runs')).body).liveRuns.length).toBe(before);
+    });
+
+    it('deletes a saved target with the CSRF token, and not without', async () => {
       const other = await post('/saved-targets', { url: 'http://gone.test', token: TOKEN });
       const gone = idOf(other.location, 'saved-targets');
       const refused = await post(`/saved-targets/${gone}/delete`, { token: 'nope' });
-      expect(refused.res.status).toBe(401);
+      expect(refused.res.status).toBe(403);
       expect((await get(`/saved-targets/${gone}`)).res.status).toBe(200);
       const deleted = await post(`/saved-targets/${gone}/delete`, { token: TOKEN });
       expect(deleted.res.status).toBe(303);
@@ -253,7 +299,7 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
         /durationSeconds must be a whole number/,
       ],
       ['a load without scenario', 'load', { durationSeconds: '5' }, 400, /scenario is required/],
-      ['a start without the token', 'conform', { token: '' }, 401, /token is not the hub&apos;s/],
+      ['a start without the CSRF token', 'conform', { token: '' }, 403, CSRF_REFUSED],
     ];
     it.each(refusedStarts)('refuses %s on the target page, queueing nothing', async (_n, kind, fields, status, msg) => {
       const before = JSON.parse((await get('/api/v1/live-runs')).body).liveRuns.length;
@@ -268,7 +314,11 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
       const started = await post(`/saved-targets/${id}/conform`, { profile: 'gate', token: TOKEN });
       const job = idOf(started.location, 'live-runs');
       const refused = await post(`/live-runs/${job}/cancel`, { token: 'nope' });
-      expect(refused.res.status).toBe(401);
+      expect(refused.res.status).toBe(403);
+      const byViewer = await post(`/live-runs/${job}/cancel`, { token: TOKEN }, {}, 'viewer');
+      expect(byViewer.res.status).toBe(403);
+      expect(byViewer.body).toMatch(/may not start, cancel or rerun live runs/);
+      expect((await post(`/live-runs/${job}/cancel`, { token: TOKEN }, {}, 'outsider')).res.status).toBe(404);
       expect(JSON.parse((await get(`/api/v1/live-runs/${job}`)).body).state).toBe('queued');
       const cancelled = await post(`/live-runs/${job}/cancel`, { token: TOKEN });
       expect(cancelled.res.status).toBe(303);
@@ -345,14 +395,16 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
         404,
         /there is no run 999999/,
       ],
-      [
-        'a wrong token',
-        () => `/runs/${f.first}/rerun`,
-        { fails: '1', token: 'nope' },
-        401,
-        /token is not the hub&apos;s/,
-      ],
+      ['a wrong CSRF token', () => `/runs/${f.first}/rerun`, { fails: '1', token: 'nope' }, 403, CSRF_REFUSED],
       ['another site', () => `/runs/${f.first}/rerun`, { fails: '1', token: TOKEN }, 403, /another site/],
+      ['a viewer', () => `/runs/${f.first}/rerun`, { fails: '1', token: TOKEN }, 403, /may not start, cancel or rerun/],
+      [
+        "another organisation's admin",
+        () => `/runs/${f.first}/rerun`,
+        { fails: '1', token: TOKEN },
+        404,
+        /there is no run/,
+      ],
     ];
     it.each(refusedReruns)('refuses %s with a page that says why', async (name, path, fields, status, msg) => {
       const before = JSON.parse((await get('/api/v1/live-runs')).body).liveRuns.length;
@@ -360,6 +412,7 @@ describe.each(testDialects)('the live pages on %s', (dialect) => {
         path(),
         fields,
         name === 'another site' ? { 'sec-fetch-site': 'cross-site' } : {},
+        name === 'a viewer' ? 'viewer' : name === "another organisation's admin" ? 'outsider' : 'engineer',
       );
       expect(res.status).toBe(status);
       expect(body).toMatch(msg);

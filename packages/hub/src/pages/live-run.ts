@@ -6,7 +6,7 @@
  */
 import type { Job } from '../live/job-queue.js';
 import { type Html, href, html } from './html.js';
-import { tokenField } from './page-write.js';
+import { csrfField } from './layout.js';
 
 export const LIVE_SCRIPT_PATH = '/assets/live-run.js';
 
@@ -48,7 +48,7 @@ ${
   ended || !options.cancel
     ? ''
     : html`<form class="stack" method="post" action="${href(['live-runs', job.id, 'cancel'])}" data-live-cancel="" aria-label="Cancel live run #${job.id}">
-${tokenField()}
+${csrfField()}
 <button type="submit">Cancel this run</button>
 <p class="muted">A cancelled run stops its tests and still cleans up what it created.</p>
 </form>`

@@ -1,6 +1,7 @@
 import { coverageLine, judgedCoverage } from '@erpcert/runs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHubApp } from '../api/hub-app.js';
+import { type AuthFixture, seedAuth } from '../testing/auth-fixture.js';
 import { BINARY, HOSTILE_RULE, hostileConformance, JS_URL } from '../testing/hostile-run.js';
 import {
   ERP_URL,
@@ -17,20 +18,21 @@ import { freshStore, type TestStore, testDialects } from '../testing/test-databa
 import { zipFiles } from '../testing/zip-writer.js';
 import { PAGE_CSP } from './page-routes.js';
 
-const TOKEN = 'page-token-0123456789';
-
 describe.each(testDialects)('the pages on %s', (dialect) => {
   let t: TestStore;
   let app: ReturnType<typeof createHubApp>;
   let f: PageFixture;
+  let fx: AuthFixture;
+  /** A page as the engineer of the organisation sees it. */
   const get = async (path: string) => {
-    const res = await app.request(path);
+    const res = await app.request(path, { headers: { cookie: fx.headers('engineer').cookie as string } });
     return { res, body: await res.text() };
   };
 
   beforeAll(async () => {
     t = await freshStore(dialect);
-    app = createHubApp({ store: t.store, token: TOKEN, log: () => {} });
+    fx = await seedAuth(t.store);
+    app = createHubApp({ store: t.store, auth: fx.auth, log: () => {} });
     f = await seedPageFixture(t.store);
   });
   afterAll(async () => {
@@ -261,64 +263,73 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
   });
 
   describe('upload', () => {
-    const form = (zip: Buffer | undefined, token: string, extra: Record<string, string> = {}) => {
+    const form = (zip: Buffer | undefined, csrf: string, extra: Record<string, string> = {}) => {
       const data = new FormData();
       if (zip) data.append('zip', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'run.zip');
-      data.append('token', token);
+      data.append('csrf', csrf);
       for (const [k, v] of Object.entries(extra)) data.append(k, v);
       return data;
     };
-    const post = (body: FormData, headers: Record<string, string> = {}) =>
-      app.request('/upload', { method: 'POST', body, headers: { host: 'localhost', ...headers } });
+    const post = (body: FormData, headers: Record<string, string> = {}, who: 'engineer' | 'viewer' = 'engineer') =>
+      app.request('/upload', {
+        method: 'POST',
+        body,
+        headers: { host: 'localhost', cookie: fx.headers(who).cookie as string, ...headers },
+      });
+    const TOKEN = () => fx.users.engineer.csrf;
     const zip = () => zipFiles(conformanceFolderFiles(sampleConformance({ runTag: 'UPLOAD1' })), 'folder/');
 
-    it('has labelled controls for the zip, build, label and token', async () => {
+    it("has labelled controls for the zip, build and label, and the session's CSRF token", async () => {
       const { body } = await get('/upload');
       expect(body).toMatch(/<label>Report folder \(zip\) <input type="file" name="zip"/);
-      expect(body).toMatch(/<label>Hub token <input type="password" name="token"/);
+      expect(body).toContain(`<input type="hidden" name="csrf" value="${fx.users.engineer.csrf}">`);
+      expect(body).not.toMatch(/name="token"/);
     });
 
     it('stores an uploaded zip and sends the browser to the run', async () => {
-      const res = await post(form(zip(), TOKEN, { build: 'up-1' }), { origin: 'http://localhost' });
+      const res = await post(form(zip(), TOKEN(), { build: 'up-1' }), { origin: 'http://localhost' });
       expect(res.status).toBe(303);
       const id = Number(/^\/runs\/(\d+)$/.exec(res.headers.get('location') ?? '')?.[1]);
       expect((await t.store.run(id))?.build).toBe('up-1');
     });
 
     const refused: [string, () => FormData, Record<string, string>, number, RegExp][] = [
-      ['a file that is not a zip', () => form(Buffer.from('not a zip at all'), TOKEN), {}, 400, /zip/i],
+      ['a file that is not a zip', () => form(Buffer.from('not a zip at all'), TOKEN()), {}, 400, /zip/i],
       [
         'a folder without results.json',
-        () => form(zipFiles(new Map([['notes.txt', Buffer.from('hello')]])), TOKEN),
+        () => form(zipFiles(new Map([['notes.txt', Buffer.from('hello')]])), TOKEN()),
         {},
         400,
         /results\.json/,
       ],
-      ['a wrong token', () => form(zip(), 'nope'), {}, 401, /token is not the hub&apos;s/],
-      ['no file', () => form(undefined, TOKEN), {}, 400, /choose the zip/],
-      ['a post from another site', () => form(zip(), TOKEN), { 'sec-fetch-site': 'cross-site' }, 403, /another site/],
-      ['another origin', () => form(zip(), TOKEN), { origin: 'https://evil.example' }, 403, /another origin/],
-      ['an opaque origin (a sandboxed frame)', () => form(zip(), TOKEN), { origin: 'null' }, 403, /opaque origin/],
+      ['a wrong CSRF token', () => form(zip(), 'nope'), {}, 403, /no valid CSRF token/],
+      ['no CSRF token', () => form(zip(), ''), {}, 403, /no valid CSRF token/],
+      ["another session's CSRF token", () => form(zip(), fx.users.admin.csrf), {}, 403, /no valid CSRF token/],
+      ['no file', () => form(undefined, TOKEN()), {}, 400, /choose the zip/],
+      ['a post from another site', () => form(zip(), TOKEN()), { 'sec-fetch-site': 'cross-site' }, 403, /another site/],
+      ['another origin', () => form(zip(), TOKEN()), { origin: 'https://evil.example' }, 403, /another origin/],
+      ['an opaque origin (a sandboxed frame)', () => form(zip(), TOKEN()), { origin: 'null' }, 403, /opaque origin/],
     ];
     it.each(refused)(
       'refuses %s with the message on the form, storing nothing',
       async (_n, body, headers, status, msg) => {
-        const before = (await t.store.targets()).reduce((n, x) => n + x.runCount, 0);
+        const before = (await t.store.targets([fx.org, fx.rival])).reduce((n, x) => n + x.runCount, 0);
         const res = await post(body(), headers);
         expect(res.status).toBe(status);
         const html = await res.text();
         expect(html).toMatch(/<p class="alert" role="alert" id="upload-error">/);
         expect(html).toMatch(msg);
         expect(res.headers.get('content-security-policy')).toBe(PAGE_CSP);
-        expect((await t.store.targets()).reduce((n, x) => n + x.runCount, 0)).toBe(before);
+        expect((await t.store.targets([fx.org, fx.rival])).reduce((n, x) => n + x.runCount, 0)).toBe(before);
       },
     );
 
-    it('says uploading is disabled when the hub has no token', async () => {
-      const closed = createHubApp({ store: t.store, log: () => {} });
-      const res = await closed.request('/upload', { method: 'POST', body: form(zip(), 'anything') });
+    it('refuses an upload by a viewer: the role publishes nothing', async () => {
+      const res = await post(form(zip(), fx.users.viewer.csrf), {}, 'viewer');
       expect(res.status).toBe(403);
-      expect(await res.text()).toMatch(/writing is disabled: the hub was started without ERPCERT_HUB_TOKEN/);
+      expect(await res.text()).toMatch(/may not publish runs/);
+      const page = await app.request('/upload', { headers: { cookie: fx.headers('viewer').cookie as string } });
+      expect(await page.text()).toMatch(/Your role publishes nothing/);
     });
   });
 

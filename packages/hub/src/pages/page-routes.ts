@@ -10,6 +10,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, intParam } from '../api/api-error.js';
 import { RunDocuments } from '../api/run-documents.js';
 import { compareRuns, loadTrends, type RuleMatrix, ruleEvidence, ruleMatrix } from '../api/run-views.js';
+import { readableTarget } from '../api/target-routes.js';
+import type { HubAuth } from '../auth/hub-auth.js';
+import { organisationsWhere } from '../auth/permissions.js';
+import { actorOf, clientAddress, readable } from '../auth/request-auth.js';
+import { csrfTokenOf } from '../auth/sessions.js';
 import { ingestFiles } from '../ingest/ingest.js';
 import { IngestError } from '../ingest/ingest-error.js';
 import { DEFAULT_LIMITS, formatBytes, type IngestLimits } from '../ingest/limits.js';
@@ -19,20 +24,22 @@ import { LiveActions } from '../live/live-actions.js';
 import { type SavedTargets, TargetInputError } from '../live/saved-targets.js';
 import { type HubStore, StoreInputError } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
+import { accountRoutes } from './account-routes.js';
 import { comparePage, matrixPage } from './compare-pages.js';
 import { type Html, href, html } from './html.js';
 import { HUB_CSS } from './hub-css.js';
 import { page, STYLESHEET } from './layout.js';
 import { addLivePageRoutes } from './live-page-routes.js';
+import { withViewer } from './page-context.js';
 import { pageWrite } from './page-write.js';
-import { type Rerun, rulePage, runPage } from './run-pages.js';
+import { HUB_LINKS, type Rerun, rulePage, runPage } from './run-pages.js';
 import { historyPage, targetsPage } from './targets-pages.js';
 import { trendsPage } from './trends-page.js';
 import { type UploadForm, uploadPage } from './upload-page.js';
 
 export interface PageOptions {
   readonly store: HubStore;
-  readonly token?: string;
+  readonly auth: HubAuth;
   readonly limits?: IngestLimits;
   readonly log?: (line: string) => void;
   /** Live runs: the queue and the saved targets, for the saved targets' and live runs' pages. */
@@ -70,6 +77,9 @@ function errorPage(
 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/');
 
+/** The pages nobody needs to be signed in for: signing in, and the stylesheet and script. */
+const PUBLIC_PAGE = /^\/(sign-in(\/link)?|assets\/[a-z0-9.-]+)$/;
+
 export function pageRoutes(o: PageOptions): Hono {
   const { store } = o;
   const log = o.log ?? ((line: string) => console.error(line));
@@ -85,13 +95,25 @@ export function pageRoutes(o: PageOptions): Hono {
   const app = new Hono();
 
   app.use('*', async (c, next) => {
-    await next();
+    const actor = actorOf(c);
+    const secret = c.get('sessionSecret');
+    const viewer =
+      actor.kind === 'user' && secret
+        ? { email: actor.email, memberships: actor.memberships, csrf: csrfTokenOf(secret) }
+        : undefined;
+    // every page but signing in and the assets needs someone: nobody is sent to the sign-in page (onError)
+    if (actor.kind === 'anonymous' && !isApi(c.req.path) && !PUBLIC_PAGE.test(c.req.path))
+      throw new ApiError(401, 'sign in first');
+    await withViewer(viewer, () => next());
     if (isApi(c.req.path)) return;
     for (const [k, v] of Object.entries(SECURITY_HEADERS))
       if (!(k === 'Content-Security-Policy' && c.res.headers.get(k) === LIVE_PAGE_CSP)) c.res.headers.set(k, v);
   });
 
   app.onError((err, c) => {
+    // nobody signed in: the sign-in page, and back here afterwards
+    if (err instanceof ApiError && err.status === 401 && c.req.method === 'GET')
+      return c.redirect(href(['sign-in'], { next: c.req.path + (new URL(c.req.url).search || '') }), 303);
     if (err instanceof ApiError || err instanceof IngestError)
       return c.html(errorPage(err.status, err.message).text, err.status as ContentfulStatusCode);
     if (err instanceof TargetInputError)
@@ -107,17 +129,12 @@ export function pageRoutes(o: PageOptions): Hono {
     return c.body(HUB_CSS);
   });
 
-  const targetOr404 = async (raw: string | undefined) => {
-    const id = intParam(raw, 'the target id');
-    const target = await store.target(id);
-    if (!target) throw new ApiError(404, `there is no target ${id}`);
-    return target;
-  };
+  app.route('/', accountRoutes(o.auth));
 
-  app.get('/', async (c) => c.html((await targetsPage(store)).text));
+  app.get('/', async (c) => c.html((await targetsPage(store, readable(c))).text));
 
   app.get('/targets/:id', async (c) => {
-    const target = await targetOr404(c.req.param('id'));
+    const target = await readableTarget(store, c.req.param('id'), c);
     const kind = c.req.query('kind');
     return c.html(
       (
@@ -137,27 +154,27 @@ export function pageRoutes(o: PageOptions): Hono {
   });
 
   app.get('/targets/:id/trends', async (c) => {
-    const target = await targetOr404(c.req.param('id'));
+    const target = await readableTarget(store, c.req.param('id'), c);
     return c.html(trendsPage(target, await loadTrends(store, target.id)).text);
   });
 
   app.get('/runs/:id', async (c) => {
-    const run = await docs.run(intParam(c.req.param('id'), 'the run id'));
+    const run = await docs.run(intParam(c.req.param('id'), 'the run id'), c);
     const [target, files] = await Promise.all([store.target(run.targetId), store.files(run.id)]);
     const filter = {
       verdict: c.req.query('verdict') || undefined,
       area: c.req.query('area') || undefined,
       q: c.req.query('q') || undefined,
     };
-    return c.html((await runPage(docs, run, target, files, filter, await rerunOf(run.id))).text);
+    return c.html((await runPage(docs, run, target, files, filter, HUB_LINKS, await rerunOf(run.id))).text);
   });
 
   app.get('/runs/:id/rules/:rule', async (c) => {
-    const run = await docs.run(intParam(c.req.param('id'), 'the run id'));
+    const run = await docs.run(intParam(c.req.param('id'), 'the run id'), c);
     const d = await docs.document(run);
     if (d.kind === 'load') throw new ApiError(404, `run ${run.id} is a load run: it has scenarios, not rules`);
     const ev = ruleEvidence(d.doc, run, c.req.param('rule'));
-    return c.html(rulePage(ev, await store.target(run.targetId), await rerunOf(run.id)).text);
+    return c.html(rulePage(ev, await store.target(run.targetId), HUB_LINKS, await rerunOf(run.id)).text);
   });
 
   app.get('/compare', async (c) => {
@@ -165,7 +182,7 @@ export function pageRoutes(o: PageOptions): Hono {
     const b = c.req.query('b') ?? '';
     if (!a || !b) return c.html(comparePage(undefined, a, b).text);
     try {
-      const cmp = await compareRuns(docs, intParam(a, 'the older run (A)'), intParam(b, 'the newer run (B)'));
+      const cmp = await compareRuns(docs, intParam(a, 'the older run (A)'), intParam(b, 'the newer run (B)'), c);
       return c.html(comparePage(cmp, a, b).text);
     } catch (err) {
       if (err instanceof ApiError)
@@ -175,17 +192,17 @@ export function pageRoutes(o: PageOptions): Hono {
   });
 
   app.get('/matrix', async (c) => {
-    const targets = await store.targets();
+    const targets = await store.targets(readable(c));
     const choice = { target: c.req.query('target'), last: c.req.query('last'), version: c.req.query('version') };
     let m: RuleMatrix | undefined;
     let title = 'Rule matrix';
     try {
       let columns: RunSummary[] | undefined;
       if (choice.version) {
-        columns = await store.latestRunsAtVersion(choice.version);
+        columns = await store.latestRunsAtVersion(choice.version, readable(c));
         title = `Rule matrix of every target at erpcert ${choice.version}`;
       } else if (choice.target) {
-        const target = await targetOr404(choice.target);
+        const target = await readableTarget(store, choice.target, c);
         const last = intParam(choice.last, 'last', 20);
         if (last > MAX_MATRIX_RUNS) throw new ApiError(400, `last must be at most ${MAX_MATRIX_RUNS}`);
         columns = await store.targetRuns(target.id, { kind: 'conformance', limit: last });
@@ -203,9 +220,19 @@ export function pageRoutes(o: PageOptions): Hono {
     return c.html(matrixPage(targets, choice, m, title).text);
   });
 
-  if (o.live) addLivePageRoutes(app, { store, token: o.token, ...o.live, liveCsp: LIVE_PAGE_CSP, errorPage });
+  if (o.live) addLivePageRoutes(app, { store, auth: o.auth, ...o.live, liveCsp: LIVE_PAGE_CSP, errorPage });
 
-  app.get('/upload', (c) => c.html(uploadPage({ enabled: Boolean(o.token) }).text));
+  /** The organisations the signed-in user may publish to. */
+  const publishable = (c: import('hono').Context) => {
+    const actor = actorOf(c);
+    const ids = new Set(organisationsWhere(actor, 'publish'));
+    return actor.kind === 'user' ? actor.memberships.filter((m) => ids.has(m.organisationId)) : [];
+  };
+
+  app.get('/upload', (c) => {
+    readable(c);
+    return c.html(uploadPage({ organisations: publishable(c) }).text);
+  });
 
   app.post(
     '/upload',
@@ -214,7 +241,7 @@ export function pageRoutes(o: PageOptions): Hono {
       onError: (c) =>
         c.html(
           uploadPage({
-            enabled: Boolean(o.token),
+            organisations: publishable(c),
             error: `the upload is larger than the hub accepts (${formatBytes(limits.maxRunBytes)})`,
           }).text,
           413,
@@ -222,15 +249,25 @@ export function pageRoutes(o: PageOptions): Hono {
     }),
     async (c) => {
       const refuse = (status: ContentfulStatusCode, error: string, form?: UploadForm) =>
-        c.html(uploadPage({ enabled: Boolean(o.token), form, error }).text, status);
-      const { form, refusal } = await pageWrite(c, o.token);
+        c.html(uploadPage({ organisations: publishable(c), form, error }).text, status);
+      const { form, refusal, organisationId } = await pageWrite(c, { action: 'publish' });
       const kept: UploadForm = { build: form.text('build'), label: form.text('label') };
-      if (refusal) return refuse(refusal.status, refusal.message, kept);
+      if (refusal || organisationId === undefined)
+        return refuse(refusal?.status ?? 403, refusal?.message ?? 'refused', kept);
       const zip = form.data.get('zip');
       if (!(zip instanceof File) || zip.size === 0) return refuse(400, 'choose the zip of a report folder', kept);
       try {
         const files = await readZip(Buffer.from(await zip.arrayBuffer()), limits);
-        const { run } = await ingestFiles(store, files, kept);
+        const { run, created } = await ingestFiles(store, files, { ...kept, organisationId });
+        if (created)
+          await o.auth.audit.record({
+            actor: actorOf(c),
+            organisationId,
+            action: 'publish',
+            subject: `run ${run.id}`,
+            detail: { kind: run.kind, build: run.build, label: run.label, digest: run.digest, via: 'upload page' },
+            address: clientAddress(c, o.auth.trustProxy),
+          });
         return c.redirect(href(['runs', run.id]), 303);
       } catch (err) {
         if (err instanceof IngestError || err instanceof ApiError)

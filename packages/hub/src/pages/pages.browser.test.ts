@@ -1,6 +1,7 @@
 /**
  * The hub's pages in a real browser (Debian's chromium through playwright-core), found by role and name as a person
- * or a screen reader finds them: publish a run through the upload form, find it, open a FAIL and its exchange;
+ * or a screen reader finds them: sign in with a password, publish a run through the upload form, find it, open a
+ * FAIL and its exchange; as a viewer, try to start a run and be refused;
  * compare two runs; open the load trends. axe-core checks every page (no serious or critical violation), a planted
  * `<script>` never runs, and a screenshot of each page is kept under test-output/pages/.
  */
@@ -8,17 +9,20 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseTargetGuard } from '@erpcert/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SavedTargets } from '../live/saved-targets.js';
 import { type RunningHub, startHub } from '../server.js';
+import { type AuthFixture, seedAuth, TEST_PASSWORD, TEST_SCRYPT } from '../testing/auth-fixture.js';
 import { chromiumMissing, launchChromium } from '../testing/chromium.js';
 import { BREAKOUT, HOSTILE_RULE, JS_URL, SCRIPT } from '../testing/hostile-run.js';
 import { ERP_URL, type PageFixture, seedPageFixture } from '../testing/page-fixture.js';
 import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
 import { freshDatabase } from '../testing/test-databases.js';
+import { testResolver } from '../testing/test-resolver.js';
 import { zipFiles } from '../testing/zip-writer.js';
 
-const TOKEN = 'browser-token-0123456789';
 const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'pages');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -38,6 +42,7 @@ describe.skipIf(chromiumMissing !== undefined)(
     let browser: Browser;
     let context: BrowserContext;
     let f: PageFixture;
+    let fx: AuthFixture;
     const dialogs: string[] = [];
     const cspViolations: string[] = [];
 
@@ -45,7 +50,14 @@ describe.skipIf(chromiumMissing !== undefined)(
       mkdirSync(SHOTS, { recursive: true });
       const db = await freshDatabase('sqlite');
       drop = db.drop;
-      hub = await startHub({ port: 0, database: db.database, token: TOKEN, log: () => {} });
+      hub = await startHub({
+        port: 0,
+        database: db.database,
+        auth: { scrypt: TEST_SCRYPT },
+        secret: 'browser-test-secret-0123456789abcdef',
+        log: () => {},
+      });
+      fx = await seedAuth(hub.store, hub.auth);
       f = await seedPageFixture(hub.store);
       browser = await launchChromium();
       context = await browser.newContext({ baseURL: hub.url, viewport: { width: 1280, height: 900 } });
@@ -88,6 +100,79 @@ describe.skipIf(chromiumMissing !== undefined)(
       expect(bad, name).toEqual([]);
     }
 
+    /** Signs in on the sign-in page as a person does, in a browser context of its own or the shared one. */
+    async function signIn(into: BrowserContext, email: string): Promise<Page> {
+      const page = await into.newPage();
+      await page.goto('/');
+      // nobody signed in: the sign-in page, coming back here afterwards
+      await page.waitForURL(/\/sign-in\?next=%2F$/);
+      await check(page, 'sign-in');
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/$/);
+      expect(await page.getByRole('link', { name: email }).isVisible()).toBe(true);
+      return page;
+    }
+
+    it('sign in with a password (a wrong one first): the pages open, the session cookie is HttpOnly and SameSite', async () => {
+      const page = await context.newPage();
+      await page.goto('/sign-in');
+      await page.getByLabel('Email').fill(fx.users.engineer.email);
+      await page.getByLabel('Password').fill('not the password at all');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForLoadState('load');
+      expect(await page.getByRole('alert').textContent()).toBe('the email or the password is wrong');
+      await page.close();
+      const signed = await signIn(context, fx.users.engineer.email);
+      const [cookie] = await context.cookies();
+      expect(cookie).toMatchObject({ name: 'erpcert_session', httpOnly: true, sameSite: 'Lax', path: '/' });
+      await check(signed, 'targets-signed-in');
+    });
+
+    it('as a viewer, try to start a run: refused, and nothing is queued', async () => {
+      const saved = await hub.auth.accounts.user(fx.users.engineer.id);
+      expect(saved).toBeDefined();
+      // a saved target of the organisation (engineers save them)
+      const target = await new SavedTargets(
+        hub.store.db,
+        undefined,
+        undefined,
+        parseTargetGuard(undefined, testResolver()),
+      ).save({ url: 'https://saved.example' }, fx.org);
+      const viewerContext = await browser.newContext({ baseURL: hub.url });
+      try {
+        const page = await signIn(viewerContext, fx.users.viewer.email);
+        // from the saved target's page, as a person tries it: the start form answers 403 and says why
+        const landed = page.waitForResponse((r) => r.url().endsWith(`/saved-targets/${target.id}/conform`));
+        await page.goto(`/saved-targets/${target.id}`);
+        await page.getByRole('button', { name: 'Start conform' }).click();
+        expect((await landed).status()).toBe(403);
+        expect(await page.getByRole('alert').textContent()).toBe(
+          'your role or token may not start, cancel or rerun live runs',
+        );
+        expect(await hub.store.db.selectFrom('jobs').select('id').execute()).toEqual([]);
+        // and by the API, with the viewer's own session and CSRF token
+        // the viewer's own session and CSRF token, as the page carries it: the role, not a missing token, refuses
+        const csrf = await page.locator('input[name="csrf"]').first().getAttribute('value');
+        const res = await page.request.post(`/api/v1/saved-targets/${target.id}/live-runs`, {
+          headers: { 'x-csrf-token': csrf ?? '', 'content-type': 'application/json' },
+          data: { kind: 'conformance', profile: 'gate' },
+        });
+        expect(res.status()).toBe(403);
+        expect(((await res.json()) as { error: string }).error).toBe(
+          'your role or token may not start, cancel or rerun live runs',
+        );
+        expect(await hub.store.db.selectFrom('jobs').select('id').execute()).toEqual([]);
+        // the upload form says why it is closed, and a post through it is refused too
+        await page.goto('/upload');
+        expect(await page.getByText('Your role publishes nothing').isVisible()).toBe(true);
+        expect(await page.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+      } finally {
+        await viewerContext.close();
+      }
+    });
+
     it('publish a run through the upload form, find it from the targets page, open a FAIL and its exchange', async () => {
       const upload = await open('/upload');
       await check(upload, 'upload');
@@ -111,7 +196,6 @@ describe.skipIf(chromiumMissing !== undefined)(
         .getByLabel('Report folder (zip)')
         .setInputFiles({ name: 'report.zip', mimeType: 'application/zip', buffer: zip });
       await upload.getByRole('textbox', { name: /^Build/ }).fill('b3');
-      await upload.getByLabel('Hub token').fill(TOKEN);
       await upload.getByRole('button', { name: 'Upload' }).click();
       await upload.waitForURL(/\/runs\/\d+$/);
       const runId = Number(/\/runs\/(\d+)$/.exec(upload.url())?.[1]);
@@ -193,6 +277,8 @@ describe.skipIf(chromiumMissing !== undefined)(
         ['with the CSP bypassed (escaping alone)', true],
       ] as const) {
         const ctx = await browser.newContext({ baseURL: hub.url, bypassCSP });
+        // a viewer's session: reading is all this needs
+        await ctx.addCookies([{ name: 'erpcert_session', value: fx.users.viewer.session, url: hub.url }]);
         const page = await ctx.newPage();
         const seen: string[] = [];
         page.on('dialog', async (d) => {
@@ -227,7 +313,6 @@ describe.skipIf(chromiumMissing !== undefined)(
         mimeType: 'application/zip',
         buffer: zipFiles(new Map([['notes.txt', Buffer.from('not a report')]])),
       });
-      await page.getByLabel('Hub token').fill(TOKEN);
       await page.getByRole('button', { name: 'Upload' }).click();
       await page.waitForLoadState('load');
       expect(await page.getByRole('alert').textContent()).toMatch(/results\.json/);

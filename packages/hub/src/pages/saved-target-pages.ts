@@ -2,17 +2,17 @@
  * Saved targets in the browser: the list with a form to save one (`/saved-targets`), and a saved target's page
  * (`/saved-targets/:id`) with its connection, the forms that start a conformance or load run, its live runs, and the
  * forms that edit or delete it. The password is a password input that is never filled in: the page says "set" or
- * "not set". Every form posts to the hub (POST/redirect/GET) and carries the hub token (page-write.ts).
+ * "not set". Every form posts to the hub (POST/redirect/GET) and carries the session's CSRF token (page-write.ts).
  */
+import type { Membership } from '../auth/actor.js';
 import type { Job, RunSettings } from '../live/job-queue.js';
 import { ENGINES, MAX_LOAD_SECONDS, PROFILES } from '../live/live-actions.js';
 import { AUTH_KINDS, type SavedTarget, type SavedTargetInput } from '../live/saved-targets.js';
 import { type Html, href, html } from './html.js';
-import { page, when } from './layout.js';
+import { csrfField, page, when } from './layout.js';
 import type { PageForm } from './page-write.js';
-import { tokenField } from './page-write.js';
 
-/** What was typed in a target form, shown again after a refusal (never the password or the token). */
+/** What was typed in a target form, shown again after a refusal (never the password). */
 export type TypedFields = Readonly<Record<string, string>>;
 
 interface Field {
@@ -57,7 +57,7 @@ export function targetInput(f: PageForm, editing: boolean): SavedTargetInput {
   return out as SavedTargetInput;
 }
 
-/** The typed values of a target form, to show it again (no password, no token). */
+/** The typed values of a target form, to show it again (no password). */
 export function typedFields(f: PageForm): TypedFields {
   return Object.fromEntries(FIELDS.flatMap((x) => (f.text(x.name) ? [[x.name, f.text(x.name) as string]] : [])));
 }
@@ -92,9 +92,19 @@ function targetForm(o: {
   readonly button: string;
   readonly idPrefix: string;
   readonly labelledBy: string;
+  /** A new target's organisation, chosen when the user may save targets in several. */
+  readonly organisations?: readonly Membership[];
 }): Html {
   const editing = o.password !== undefined;
+  const orgs = o.organisations ?? [];
   return html`<form class="stack" method="post" action="${o.action}" aria-labelledby="${o.labelledBy}">
+${
+  orgs.length > 1
+    ? html`<div class="field"><label for="${o.idPrefix}-organisation">Organisation</label><select id="${o.idPrefix}-organisation" name="organisation">${orgs.map(
+        (m) => html`<option value="${m.organisationId}">${m.organisationName}</option>`,
+      )}</select></div>`
+    : ''
+}
 ${FIELDS.slice(0, 2).map((x) => html`<div class="field">${fieldControl(x, o.values[x.name], o.idPrefix)}</div>`)}
 <div class="field"><label for="${o.idPrefix}-authKind">Authentication</label><select id="${o.idPrefix}-authKind" name="authKind">${AUTH_KINDS.map(
     (k) => html`<option value="${k}">${k === 'basic' ? 'HTTP Basic (user and password)' : k}</option>`,
@@ -103,7 +113,7 @@ ${FIELDS.slice(2, 3).map((x) => html`<div class="field">${fieldControl(x, o.valu
 <div class="field"><label for="${o.idPrefix}-password">Password${editing ? html` (${o.password}; leave empty to keep it)` : ''}</label><input id="${o.idPrefix}-password" type="password" name="password" autocomplete="new-password" maxlength="1000"></div>
 ${editing ? html`<div class="field"><label><input type="checkbox" name="forgetPassword" value="1"> Forget the saved password</label></div>` : ''}
 ${FIELDS.slice(3).map((x) => html`<div class="field">${fieldControl(x, o.values[x.name], o.idPrefix)}</div>`)}
-${tokenField()}
+${csrfField()}
 <button type="submit">${o.button}</button>
 </form>`;
 }
@@ -114,7 +124,12 @@ function alert(error: string | undefined): Html | string {
 
 export function savedTargetsPage(
   targets: readonly SavedTarget[],
-  o: { readonly values?: TypedFields; readonly error?: string } = {},
+  o: {
+    readonly values?: TypedFields;
+    readonly error?: string;
+    /** The organisations where the user may save targets. */
+    readonly organisations?: readonly Membership[];
+  } = {},
 ): Html {
   const body = html`
 <p>A saved target holds a connection (its password encrypted in the hub, never shown again), so that runs can be started against it from its page.</p>
@@ -131,7 +146,7 @@ ${
 }
 <h2 id="save-heading">Save a target</h2>
 ${alert(o.error)}
-${targetForm({ action: '/saved-targets', values: o.values ?? {}, button: 'Save the target', idPrefix: 'new', labelledBy: 'save-heading' })}`;
+${targetForm({ action: '/saved-targets', values: o.values ?? {}, button: 'Save the target', idPrefix: 'new', labelledBy: 'save-heading', organisations: o.organisations })}`;
   return page({ title: 'Saved targets', nav: 'saved' }, body);
 }
 
@@ -184,7 +199,7 @@ ${err('conform')}
     (p) => html`<option value="${p}"${(s.profile ?? 'gate') === p ? html` selected` : ''}>${p}</option>`,
   )}</select></label>
 <label><span>Only these rules (optional: rule ids or globs such as <code>REST.VERSION.*</code>, separated by commas or spaces)</span> <input name="only" value="${s.only ?? ''}" maxlength="4000"></label>
-${tokenField()}
+${csrfField()}
 <button type="submit">Start conform</button>
 </form>
 <h2 id="load-heading">Start a load run</h2>
@@ -195,7 +210,7 @@ ${err('load')}
     (e) => html`<option value="${e}"${(s.engine ?? 'autocannon') === e ? html` selected` : ''}>${e}</option>`,
   )}</select></label>
 <label>Duration in seconds (1 to ${MAX_LOAD_SECONDS}) <input name="durationSeconds" type="number" min="1" max="${MAX_LOAD_SECONDS}" value="${s.durationSeconds ?? '30'}" required></label>
-${tokenField()}
+${csrfField()}
 <button type="submit">Start load</button>
 </form>
 <h2 id="live-runs-heading">Live runs</h2>
@@ -214,7 +229,7 @@ ${targetForm({
 ${err('delete')}
 <p>Forgets the connection and its password. The target's published and live runs stay in its history.</p>
 <form class="stack" method="post" action="${href(['saved-targets', t.id, 'delete'])}" aria-labelledby="delete-heading">
-${tokenField()}
+${csrfField()}
 <button type="submit">Delete the saved target</button>
 </form>`;
   return page({ title: `Saved target ${t.name}`, nav: 'saved', crumbs: [['Saved targets', '/saved-targets']] }, body);

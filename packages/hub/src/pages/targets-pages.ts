@@ -4,8 +4,8 @@ import type { RunSummary } from '../store/run-summary.js';
 import { type Html, href, html } from './html.js';
 import { outcomeWord, page, runName, runStrip, totalsLine, verdict, when } from './layout.js';
 
-export async function targetsPage(store: HubStore): Promise<Html> {
-  const targets = await store.targets();
+export async function targetsPage(store: HubStore, organisations: readonly number[]): Promise<Html> {
+  const targets = await store.targets(organisations);
   const body =
     targets.length === 0
       ? html`<p>No runs have been published yet. <a href="/upload">Upload a report folder's zip</a>, or publish from CI with <code>erpcert publish DIR --hub URL</code>.</p>`

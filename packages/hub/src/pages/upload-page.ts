@@ -1,15 +1,12 @@
 /**
- * Upload a report folder's zip from the browser (`/upload`): a multipart form with the hub token as a field (a form
- * cannot send an Authorization header), read by the same `readZip` and `ingestFiles` as POST /api/v1/runs. A refused
- * upload shows the ingest's 4xx message on the form again; a stored run redirects to its page (303).
- *
- * Who may upload is decided by the pages' one write check (page-write.ts): the hub token as a field, and no POST
- * from another site.
+ * Upload a report folder's zip from the browser (`/upload`): a multipart form read by the same `readZip` and
+ * `ingestFiles` as POST /api/v1/runs, into an organisation where the signed-in user may publish (engineer, admin).
+ * A refused upload shows the ingest's 4xx message on the form again; a stored run redirects to its page (303).
+ * The form carries the session's CSRF token and passes the pages' one write check (page-write.ts: CSRF token, then the publish role).
  */
-import { TOKEN_ENV } from '../constants.js';
+import type { Membership } from '../auth/actor.js';
 import { type Html, html } from './html.js';
-import { page } from './layout.js';
-import { tokenField } from './page-write.js';
+import { csrfField, page } from './layout.js';
 
 export interface UploadForm {
   readonly build?: string;
@@ -17,7 +14,8 @@ export interface UploadForm {
 }
 
 export function uploadPage(o: {
-  readonly enabled: boolean;
+  /** The organisations the user may publish to. */
+  readonly organisations: readonly Membership[];
   readonly form?: UploadForm;
   readonly error?: string;
 }): Html {
@@ -25,17 +23,23 @@ export function uploadPage(o: {
   const body = html`
 ${o.error ? html`<p class="alert" role="alert" id="upload-error">${o.error}</p>` : ''}
 ${
-  o.enabled
+  o.organisations.length > 0
     ? ''
-    : html`<p class="note">Uploading is disabled: the hub was started without ${TOKEN_ENV}. Every page can still be read.</p>`
+    : html`<p class="note">Your role publishes nothing: uploading needs the engineer or admin role in an organisation.</p>`
 }
 <p>Zip a report folder made by <code>erpcert conform</code> or <code>erpcert load</code> (the folder holding <code>results.json</code>) and send it here. The same run sent twice is stored once.</p>
-<form class="stack" method="post" action="/upload" enctype="multipart/form-data">
+<form class="stack" method="post" action="/upload" enctype="multipart/form-data">${csrfField()}
+${
+  o.organisations.length > 1
+    ? html`<label>Organisation <select name="organisation">${o.organisations.map(
+        (m) => html`<option value="${m.organisationId}">${m.organisationName}</option>`,
+      )}</select></label>`
+    : ''
+}
 <label>Report folder (zip) <input type="file" name="zip" accept=".zip,application/zip" required></label>
 <label>Build (a commit or version, optional) <input name="build" value="${f.build ?? ''}" maxlength="200"></label>
 <label>Label (optional) <input name="label" value="${f.label ?? ''}" maxlength="200"></label>
-${tokenField()}
-<button type="submit">Upload</button>
+<button type="submit"${o.organisations.length > 0 ? '' : html` disabled`}>Upload</button>
 </form>`;
   return page({ title: 'Upload a run', nav: 'upload' }, body);
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prepareRun } from '../ingest/prepare-run.js';
 import { conformanceFolderFiles, loadFolderFiles, sampleConformance, sampleLoad } from '../testing/sample-runs.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
+import { DEFAULT_ORGANISATION_ID as ORG } from './migrations/0003-accounts.js';
 
 const unsigned = { status: 'unsigned', key: null, detail: null } as const;
 
@@ -17,7 +18,11 @@ describe.each(testDialects)('the store on %s', (dialect) => {
   it('stores a conformance run with its target, metadata, verdicts and files', async () => {
     const doc = sampleConformance({ url: 'https://erp.example.com/', embedded: false, seed: 77, runTag: 'A' });
     const files = conformanceFolderFiles(doc);
-    const { id, created } = await t.store.insertRun(prepareRun(files, { build: 'abc123', label: 'nightly' }), unsigned);
+    const { id, created } = await t.store.insertRun(
+      prepareRun(files, { build: 'abc123', label: 'nightly' }),
+      unsigned,
+      ORG,
+    );
     expect(created).toBe(true);
     const run = await t.store.run(id);
     expect(run).toMatchObject({
@@ -37,6 +42,7 @@ describe.each(testDialects)('the store on %s', (dialect) => {
       id: run?.targetId,
       name: 'https://erp.example.com',
       url: 'https://erp.example.com',
+      organisationId: ORG,
       embedded: false,
     });
     expect(await t.store.ruleVerdicts(id)).toEqual([
@@ -56,8 +62,13 @@ describe.each(testDialects)('the store on %s', (dialect) => {
 
   it('answers the verdicts of several runs by rule, each verdict with its run (the matrix)', async () => {
     const insert = async (runTag: string, verdicts: Record<string, 'PASS' | 'FAIL' | 'SKIP'>) =>
-      (await t.store.insertRun(prepareRun(conformanceFolderFiles(sampleConformance({ runTag, verdicts }))), unsigned))
-        .id;
+      (
+        await t.store.insertRun(
+          prepareRun(conformanceFolderFiles(sampleConformance({ runTag, verdicts }))),
+          unsigned,
+          ORG,
+        )
+      ).id;
     const a = await insert('MATRIX-A', { 'REST.VERSION.PATH': 'PASS', 'PORTAL.LOOKUP.CAP50': 'FAIL' });
     const b = await insert('MATRIX-B', { 'REST.VERSION.PATH': 'FAIL', 'REST.ENVELOPE.DATA': 'SKIP' });
     const got = (await t.store.verdictsOf([a, b]))
@@ -80,15 +91,15 @@ describe.each(testDialects)('the store on %s', (dialect) => {
 
   it('stores the same folder once: the second insert finds the first run', async () => {
     const files = conformanceFolderFiles(sampleConformance({ runTag: 'SAME' }));
-    const first = await t.store.insertRun(prepareRun(files), unsigned);
-    const second = await t.store.insertRun(prepareRun(files, { build: 'other' }), unsigned);
+    const first = await t.store.insertRun(prepareRun(files), unsigned, ORG);
+    const second = await t.store.insertRun(prepareRun(files, { build: 'other' }), unsigned, ORG);
     expect(second).toEqual({ id: first.id, created: false });
     expect((await t.store.run(first.id))?.build).toBeNull();
   });
 
   it('stores a run published twice at the same moment once', async () => {
     const prepared = prepareRun(conformanceFolderFiles(sampleConformance({ runTag: 'RACE' })));
-    const results = await Promise.all([1, 2, 3].map(() => t.store.insertRun(prepared, unsigned)));
+    const results = await Promise.all([1, 2, 3].map(() => t.store.insertRun(prepared, unsigned, ORG)));
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(results.filter((r) => r.created)).toHaveLength(1);
     const rows = await t.store.db.selectFrom('runs').select('id').where('digest', '=', prepared.digest).execute();
@@ -99,10 +110,12 @@ describe.each(testDialects)('the store on %s', (dialect) => {
     const a = await t.store.insertRun(
       prepareRun(conformanceFolderFiles(sampleConformance({ runTag: 'B1' }))),
       unsigned,
+      ORG,
     );
     const b = await t.store.insertRun(
       prepareRun(conformanceFolderFiles(sampleConformance({ runTag: 'B2' }))),
       unsigned,
+      ORG,
     );
     const fa = await t.store.files(a.id);
     const fb = await t.store.files(b.id);
@@ -125,6 +138,7 @@ describe.each(testDialects)('the store on %s', (dialect) => {
           label,
         }),
         unsigned,
+        ORG,
       );
     const r1 = await put('H1', 'full', 'b1', 'nightly');
     const r2 = await put('H2', 'gate', 'b2', null);
@@ -138,7 +152,7 @@ describe.each(testDialects)('the store on %s', (dialect) => {
     expect(await ids({ label: 'nightly' })).toEqual([r3.id, r1.id]);
     expect(await ids({ limit: 1 })).toEqual([r3.id]);
     expect(await ids({ before: r3.id })).toEqual([r2.id, r1.id]);
-    const targets = await t.store.targets();
+    const targets = await t.store.targets([ORG]);
     const h = targets.find((x) => x.id === targetId);
     expect(h?.runCount).toBe(3);
     expect(h?.latest?.id).toBe(r3.id);
@@ -146,7 +160,7 @@ describe.each(testDialects)('the store on %s', (dialect) => {
   });
 
   it("stores a load run's figures per scenario", async () => {
-    const { id } = await t.store.insertRun(prepareRun(loadFolderFiles(sampleLoad({ rate: 12 }))), unsigned);
+    const { id } = await t.store.insertRun(prepareRun(loadFolderFiles(sampleLoad({ rate: 12 }))), unsigned, ORG);
     const run = await t.store.run(id);
     expect(run).toMatchObject({ kind: 'load', profile: 'autocannon', specSha256: null, totals: { rules: 1, PASS: 1 } });
     const { figures } = await t.store.loadFigures(run?.targetId ?? -1);
@@ -164,7 +178,7 @@ describe.each(testDialects)('the store on %s', (dialect) => {
 
   it('stores p95 as null, not 0, for a load run of an erpcert that did not measure it', async () => {
     const files = loadFolderFiles(sampleLoad({ rate: 13, p95: null, startedAt: '2026-11-20T08:00:00.000Z' }));
-    const { id } = await t.store.insertRun(prepareRun(files), unsigned);
+    const { id } = await t.store.insertRun(prepareRun(files), unsigned, ORG);
     const run = await t.store.run(id);
     const { figures } = await t.store.loadFigures(run?.targetId ?? -1);
     expect(figures.find((f) => Number(f.run_id) === id)).toMatchObject({ throughput: 13, p90_ms: 11, p95_ms: null });
@@ -175,12 +189,15 @@ describe.each(testDialects)('the store on %s', (dialect) => {
       t.store.insertRun(
         prepareRun(conformanceFolderFiles(sampleConformance({ url, embedded: false, runTag, version }))),
         unsigned,
+        ORG,
       );
     await put('https://v1.example.com', 'V1', '9.9.0');
     const newest = await put('https://v1.example.com', 'V2', '9.9.0');
     const other = await put('https://v2.example.com', 'V3', '9.9.0');
     await put('https://v2.example.com', 'V4', '9.8.0');
-    expect((await t.store.latestRunsAtVersion('9.9.0')).map((r) => r.id).sort()).toEqual([newest.id, other.id].sort());
+    expect((await t.store.latestRunsAtVersion('9.9.0', [ORG])).map((r) => r.id).sort()).toEqual(
+      [newest.id, other.id].sort(),
+    );
   });
 
   it("leaves nothing behind when a run's transaction fails", async () => {
@@ -198,7 +215,7 @@ describe.each(testDialects)('the store on %s', (dialect) => {
         { rule_id: null as unknown as string, area: 'X', verdict: 'PASS', observations: 1 },
       ],
     };
-    await expect(t.store.insertRun(broken, unsigned)).rejects.toThrow();
+    await expect(t.store.insertRun(broken, unsigned, ORG)).rejects.toThrow();
     const after = await t.store.db
       .selectFrom('blobs')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -211,11 +228,11 @@ describe.each(testDialects)('the store on %s', (dialect) => {
   it('registers a public key once and refuses what is not one', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const pem = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const k = await t.store.registerKey(pem, 'vendor');
+    const k = await t.store.registerKey(pem, 'vendor', ORG);
     expect(k.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
-    await t.store.registerKey(pem, 'again');
-    expect((await t.store.keys()).filter((x) => x.fingerprint === k.fingerprint)).toHaveLength(1);
-    await expect(t.store.registerKey('not a key', 'x')).rejects.toThrow(/not a public key/);
+    await t.store.registerKey(pem, 'again', ORG);
+    expect((await t.store.keys([ORG])).filter((x) => x.fingerprint === k.fingerprint)).toHaveLength(1);
+    await expect(t.store.registerKey('not a key', 'x', ORG)).rejects.toThrow(/not a public key/);
   });
 });
 
@@ -228,7 +245,7 @@ describe.runIf(testDialects.includes('postgres'))('the store on postgres, when t
     const logged: string[] = [];
     const store = await HubStore.open(database, { log: (l) => logged.push(l) });
     try {
-      expect(await store.targets()).toEqual([]);
+      expect(await store.targets([ORG])).toEqual([]);
       const name = new URL(database).pathname.slice(1);
       const admin = new pg.Client({ connectionString: database.replace(`/${name}`, '/postgres') });
       await admin.connect();
@@ -240,7 +257,7 @@ describe.runIf(testDialects.includes('postgres'))('the store on postgres, when t
       await vi.waitFor(() =>
         expect(logged.join('\n')).toMatch(/a PostgreSQL connection to .* failed: terminating connection/),
       );
-      expect(await store.targets()).toEqual([]);
+      expect(await store.targets([ORG])).toEqual([]);
     } finally {
       await store.close();
       await drop();

@@ -31,6 +31,7 @@ export interface TargetSummary {
   readonly name: string;
   readonly url: string;
   readonly embedded: boolean;
+  readonly organisationId: number;
   readonly runCount: number;
   /** The newest conformance run's totals, if any. */
   readonly latest: RunSummary | null;
@@ -56,6 +57,16 @@ export interface RegisteredKey {
   readonly algorithm: string;
   readonly name: string;
   readonly createdAt: string;
+  readonly organisationId: number;
+}
+
+/** A target as a run's page names it. */
+export interface TargetRef {
+  readonly id: number;
+  readonly name: string;
+  readonly url: string;
+  readonly embedded: boolean;
+  readonly organisationId: number;
 }
 
 /** Something the store refuses (a key that is not a public key). */
@@ -89,20 +100,31 @@ export class HubStore {
    * Stores a prepared run, or finds it: the same digest is the same run. Returns its id and whether it is new.
    * Everything is written in one transaction.
    */
-  async insertRun(p: PreparedRun, sig: SignatureCheck): Promise<{ readonly id: number; readonly created: boolean }> {
-    const existing = await this.runIdByDigest(p.digest);
+  async insertRun(
+    p: PreparedRun,
+    sig: SignatureCheck,
+    organisationId: number,
+  ): Promise<{ readonly id: number; readonly created: boolean }> {
+    const existing = await this.runIdByDigest(p.digest, organisationId);
     if (existing !== undefined) return { id: existing, created: false };
     const at = this.now().toISOString();
     try {
       const id = await this.db.transaction().execute(async (trx) => {
         await trx
           .insertInto('targets')
-          .values({ target_key: p.target.key, url: p.target.url, name: p.target.name, created_at: at })
-          .onConflict((oc) => oc.column('target_key').doNothing())
+          .values({
+            target_key: p.target.key,
+            url: p.target.url,
+            name: p.target.name,
+            created_at: at,
+            organisation_id: organisationId,
+          })
+          .onConflict((oc) => oc.columns(['organisation_id', 'target_key']).doNothing())
           .execute();
         const target = await trx
           .selectFrom('targets')
           .select('id')
+          .where('organisation_id', '=', organisationId)
           .where('target_key', '=', p.target.key)
           .executeTakeFirstOrThrow();
         const run = await trx
@@ -115,6 +137,7 @@ export class HubStore {
             signature_key: sig.key,
             signature_detail: sig.detail,
             created_at: at,
+            organisation_id: organisationId,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -144,14 +167,19 @@ export class HubStore {
       return { id, created: true };
     } catch (err) {
       // the same run published at the same moment by another request: the unique digest let one in
-      const raced = await this.runIdByDigest(p.digest);
+      const raced = await this.runIdByDigest(p.digest, organisationId);
       if (raced !== undefined) return { id: raced, created: false };
       throw err;
     }
   }
 
-  private async runIdByDigest(digest: string): Promise<number | undefined> {
-    const row = await this.db.selectFrom('runs').select('id').where('digest', '=', digest).executeTakeFirst();
+  private async runIdByDigest(digest: string, organisationId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('runs')
+      .select('id')
+      .where('organisation_id', '=', organisationId)
+      .where('digest', '=', digest)
+      .executeTakeFirst();
     return row === undefined ? undefined : Number(row.id);
   }
 
@@ -160,11 +188,17 @@ export class HubStore {
     return row === undefined ? undefined : runSummary(row as RunRow);
   }
 
-  async target(id: number): Promise<{ id: number; name: string; url: string; embedded: boolean } | undefined> {
+  async target(id: number): Promise<TargetRef | undefined> {
     const t = await this.db.selectFrom('targets').selectAll().where('id', '=', id).executeTakeFirst();
     return t === undefined
       ? undefined
-      : { id: Number(t.id), name: t.name, url: t.url, embedded: t.target_key === 'embedded' };
+      : {
+          id: Number(t.id),
+          name: t.name,
+          url: t.url,
+          embedded: t.target_key === 'embedded',
+          organisationId: Number(t.organisation_id),
+        };
   }
 
   /** A target's runs, newest first, filtered. */
@@ -184,9 +218,15 @@ export class HubStore {
     return rows.map((r) => runSummary(r as RunRow));
   }
 
-  /** Every target with its latest conformance run and its last 20 runs. */
-  async targets(): Promise<TargetSummary[]> {
-    const targets = await this.db.selectFrom('targets').selectAll().orderBy('name').execute();
+  /** Every target of `organisations` with its latest conformance run and its last 20 runs. */
+  async targets(organisations: readonly number[]): Promise<TargetSummary[]> {
+    if (organisations.length === 0) return [];
+    const targets = await this.db
+      .selectFrom('targets')
+      .selectAll()
+      .where('organisation_id', 'in', [...organisations])
+      .orderBy('name')
+      .execute();
     const counts = await this.db
       .selectFrom('runs')
       .select(['target_id', (eb) => eb.fn.countAll().as('n')])
@@ -202,6 +242,7 @@ export class HubStore {
           name: t.name,
           url: t.url,
           embedded: t.target_key === 'embedded',
+          organisationId: Number(t.organisation_id),
           runCount: count.get(id) ?? 0,
           latest: latest ?? null,
           recent: await this.targetRuns(id, { limit: 20 }),
@@ -274,11 +315,13 @@ export class HubStore {
     }));
   }
 
-  /** The target of the newest conformance run, if any. */
-  async newestConformanceTarget(): Promise<number | undefined> {
+  /** The target of the newest conformance run of `organisations`, if any. */
+  async newestConformanceTarget(organisations: readonly number[]): Promise<number | undefined> {
+    if (organisations.length === 0) return undefined;
     const row = await this.db
       .selectFrom('runs')
       .select('target_id')
+      .where('organisation_id', 'in', [...organisations])
       .where('kind', '=', 'conformance')
       .orderBy('id', 'desc')
       .limit(1)
@@ -286,11 +329,13 @@ export class HubStore {
     return row === undefined ? undefined : Number(row.target_id);
   }
 
-  /** The newest conformance run of each target made with erpcert `version`. */
-  async latestRunsAtVersion(version: string): Promise<RunSummary[]> {
+  /** The newest conformance run of each target of `organisations` made with erpcert `version`. */
+  async latestRunsAtVersion(version: string, organisations: readonly number[]): Promise<RunSummary[]> {
+    if (organisations.length === 0) return [];
     const newest = this.db
       .selectFrom('runs')
       .select(['target_id', (eb) => eb.fn.max('id').as('max_id')])
+      .where('organisation_id', 'in', [...organisations])
       .where('erpcert_version', '=', version)
       .where('kind', '=', 'conformance')
       .groupBy('target_id')
@@ -324,7 +369,7 @@ export class HubStore {
   }
 
   /** Registers a public key (PEM, SPKI): runs it signed show "verified". Returns its fingerprint. */
-  async registerKey(pem: string, name: string): Promise<RegisteredKey> {
+  async registerKey(pem: string, name: string, organisationId: number): Promise<RegisteredKey> {
     let info: PublicKeyInfo;
     try {
       info = publicKeyInfo(createPublicKey(pem), name || 'the key');
@@ -335,27 +380,46 @@ export class HubStore {
     const at = this.now().toISOString();
     await this.db
       .insertInto('signing_keys')
-      .values({ fingerprint: info.fingerprint, algorithm: info.algorithm, pem: exported, name, created_at: at })
-      .onConflict((oc) => oc.column('fingerprint').doNothing())
+      .values({
+        fingerprint: info.fingerprint,
+        algorithm: info.algorithm,
+        pem: exported,
+        name,
+        created_at: at,
+        organisation_id: organisationId,
+      })
+      .onConflict((oc) => oc.columns(['organisation_id', 'fingerprint']).doNothing())
       .execute();
-    const [key] = (await this.keys()).filter((k) => k.fingerprint === info.fingerprint);
+    const [key] = (await this.keys([organisationId])).filter((k) => k.fingerprint === info.fingerprint);
     if (!key) throw new Error(`key ${info.fingerprint} not stored`);
     return key;
   }
 
-  async keys(): Promise<RegisteredKey[]> {
-    const rows = await this.db.selectFrom('signing_keys').selectAll().orderBy('created_at').execute();
+  /** The keys registered by `organisations`. */
+  async keys(organisations: readonly number[]): Promise<RegisteredKey[]> {
+    if (organisations.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('signing_keys')
+      .selectAll()
+      .where('organisation_id', 'in', [...organisations])
+      .orderBy('created_at')
+      .execute();
     return rows.map((r) => ({
       fingerprint: r.fingerprint,
       algorithm: r.algorithm,
       name: r.name,
       createdAt: r.created_at,
+      organisationId: Number(r.organisation_id),
     }));
   }
 
-  /** The registered keys, ready for verify. */
-  async publicKeys(): Promise<PublicKeyInfo[]> {
-    const rows = await this.db.selectFrom('signing_keys').select(['pem', 'name']).execute();
+  /** The keys an organisation registered, ready for verify: they check its runs. */
+  async publicKeys(organisationId: number): Promise<PublicKeyInfo[]> {
+    const rows = await this.db
+      .selectFrom('signing_keys')
+      .select(['pem', 'name'])
+      .where('organisation_id', '=', organisationId)
+      .execute();
     return rows.map((r) => publicKeyInfo(createPublicKey(r.pem), r.name));
   }
 }

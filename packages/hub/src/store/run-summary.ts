@@ -7,6 +7,8 @@ export type RunRow = Omit<RunTable, 'id'> & { readonly id: number };
 export interface RunSummary {
   readonly id: number;
   readonly targetId: number;
+  /** The organisation it belongs to (issue 26). */
+  readonly organisationId: number;
   readonly kind: 'conformance' | 'load';
   readonly build: string | null;
   readonly label: string | null;
@@ -46,6 +48,7 @@ export function runSummary(r: RunRow): RunSummary {
   return {
     id: Number(r.id),
     targetId: Number(r.target_id),
+    organisationId: Number(r.organisation_id),
     kind: r.kind,
     build: r.build,
     label: r.label,

@@ -1,8 +1,8 @@
 /**
  * The hub's tables as Kysely sees them (kysely-org/kysely: queries typed against a `Database` interface, so a
  * renamed column fails `tsc`). Times are ISO 8601 text (UTC), which sorts and compares the same on SQLite and
- * PostgreSQL; ids are integers. Issue 26 adds organisations: every target, run and job will carry an
- * `organisation_id`, added by a later migration.
+ * PostgreSQL; ids are integers. Issue 26 (0003) adds organisations, accounts, sessions, tokens and the audit log:
+ * every target, run, job and signing key carries an `organisation_id`.
  */
 import type { ColumnType, Generated } from 'kysely';
 
@@ -29,6 +29,8 @@ export interface TargetTable {
   readonly company_in: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the connection was saved (null: not a saved target). */
   readonly saved_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The organisation it belongs to (0003); `target_key` is unique per organisation. */
+  readonly organisation_id: number;
 }
 
 /** Where a run comes from: a published folder, or (later) a live run the hub executes. */
@@ -72,6 +74,8 @@ export interface RunTable {
   readonly known_count: number;
   readonly none_count: number;
   readonly rule_count: number;
+  /** The organisation it belongs to (0003); `digest` is unique per organisation. */
+  readonly organisation_id: number;
 }
 
 /** A rule's verdict in one conformance run: the matrix and a rule's history are queries on this table. */
@@ -91,7 +95,7 @@ export interface LoadFigureTable {
   readonly throughput: number | null;
   readonly p50_ms: number;
   readonly p90_ms: number;
-  /** Null for a run of an erpcert that did not measure p95 (migration 0003-load-p95): not recorded, not 0. */
+  /** Null for a run of an erpcert that did not measure p95 (migration 0005-load-p95): not recorded, not 0. */
   readonly p95_ms: number | null;
   readonly p99_ms: number;
   /** Seconds of a documented read (read scenarios). */
@@ -143,6 +147,8 @@ export interface JobTable {
   readonly created_at: string;
   readonly started_at: string | null;
   readonly finished_at: string | null;
+  /** The organisation it belongs to (0003): its target's. */
+  readonly organisation_id: number;
 }
 
 /** A live run's progress, in order: what the events stream replays. */
@@ -162,6 +168,151 @@ export interface SigningKeyTable {
   readonly pem: string;
   readonly name: string;
   readonly created_at: ColumnType<string, string, never>;
+  /** The organisation that registered it (0003): it verifies that organisation's runs. */
+  readonly organisation_id: number;
+}
+
+/** An organisation (0003): a vendor, or a certifying body. Id 1 is `default`, holding what came before accounts. */
+export interface OrganisationTable {
+  readonly id: Generated<number>;
+  readonly slug: string;
+  readonly name: string;
+  readonly created_at: string;
+}
+
+export interface UserTable {
+  readonly id: Generated<number>;
+  /** Lower-cased. */
+  readonly email: string;
+  readonly name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** `scrypt$N$r$p$salt$hash`; null: no password (OpenID Connect only). */
+  readonly password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly disabled: ColumnType<number, number | undefined, number>;
+  readonly oidc_issuer: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly oidc_subject: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly created_at: string;
+}
+
+export type RoleName = 'admin' | 'certifier' | 'engineer' | 'viewer';
+
+/** A user's role in an organisation: one per (user, organisation). */
+export interface MembershipTable {
+  readonly user_id: number;
+  readonly organisation_id: number;
+  readonly role: RoleName;
+  readonly created_at: string;
+}
+
+/** A signed-in browser: the cookie holds a random token, the table only its SHA-256. */
+export interface SessionTable {
+  readonly id: Generated<number>;
+  readonly token_hash: string;
+  readonly user_id: number;
+  readonly created_at: string;
+  readonly last_seen_at: string;
+  readonly expires_at: string;
+  /** password, link or oidc. */
+  readonly method: string;
+}
+
+/** A one-time sign-in link (erpcert hub --init-admin): hashed, single use, short expiry. */
+export interface SignInLinkTable {
+  readonly id: Generated<number>;
+  readonly token_hash: string;
+  readonly user_id: number;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly used_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** An API token of an organisation: shown once, stored as its SHA-256. */
+export interface ApiTokenTable {
+  readonly id: Generated<number>;
+  readonly organisation_id: number;
+  readonly name: string;
+  /** A comma list of publish, read, run. */
+  readonly scopes: string;
+  readonly token_hash: string;
+  readonly created_by: number | null;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly last_used_at: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Who did what, when. Never a secret. */
+export interface AuditLogTable {
+  readonly id: Generated<number>;
+  readonly at: string;
+  readonly actor: string;
+  readonly user_id: number | null;
+  readonly organisation_id: number | null;
+  readonly action: string;
+  readonly subject: string | null;
+  readonly detail: string | null;
+  readonly address: string | null;
+}
+
+/** Sign-in attempts, by account and by address: the slow-down and the lock-out count the failures. */
+export interface SignInAttemptTable {
+  readonly id: Generated<number>;
+  readonly at: string;
+  readonly email: string;
+  readonly address: string;
+  readonly succeeded: number;
+}
+
+/** An organisation that certifies others' runs (0004): its certifiers review the runs submitted to it. */
+export interface CertifyingBodyTable {
+  readonly organisation_id: number;
+  readonly created_at: string;
+}
+
+export type SubmissionState = 'submitted' | 'certified' | 'rejected';
+
+/** A run submitted by its organisation to a certifying body (0004), and the certifier's decision. */
+export interface CertificationSubmissionTable {
+  readonly id: Generated<number>;
+  readonly run_id: number;
+  /** The submitting organisation: the run's. */
+  readonly organisation_id: number;
+  /** The certifying body. */
+  readonly certifier_id: number;
+  readonly state: SubmissionState;
+  /** Who submitted and who decided, as the audit log names an actor (never a secret). */
+  readonly submitted_by: string;
+  readonly submitted_at: string;
+  readonly decided_by: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly decided_at: ColumnType<string | null, string | null | undefined, string | null>;
+  readonly note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The signature as the review checked it. */
+  readonly signature_status: ColumnType<
+    SignatureStatus | null,
+    SignatureStatus | null | undefined,
+    SignatureStatus | null
+  >;
+  readonly signature_key: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A certified run (0004): frozen, by the store and by triggers; a row here is never changed nor removed. */
+export interface FrozenRunTable {
+  readonly run_id: number;
+  readonly submission_id: number;
+  readonly certified_at: string;
+  /** The implementation's name as certified: its target's name at that moment. */
+  readonly implementation: string;
+}
+
+/** A read-only link to one run for someone without an account (0004): the token stored as its SHA-256. */
+export interface ShareLinkTable {
+  readonly id: Generated<number>;
+  readonly run_id: number;
+  readonly organisation_id: number;
+  readonly token_hash: string;
+  readonly created_by: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly revoked_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface Database {
@@ -174,4 +325,16 @@ export interface Database {
   readonly jobs: JobTable;
   readonly job_events: JobEventTable;
   readonly signing_keys: SigningKeyTable;
+  readonly organisations: OrganisationTable;
+  readonly users: UserTable;
+  readonly memberships: MembershipTable;
+  readonly sessions: SessionTable;
+  readonly sign_in_links: SignInLinkTable;
+  readonly api_tokens: ApiTokenTable;
+  readonly audit_log: AuditLogTable;
+  readonly sign_in_attempts: SignInAttemptTable;
+  readonly certifying_bodies: CertifyingBodyTable;
+  readonly certification_submissions: CertificationSubmissionTable;
+  readonly frozen_runs: FrozenRunTable;
+  readonly share_links: ShareLinkTable;
 }

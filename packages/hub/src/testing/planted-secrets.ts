@@ -52,8 +52,8 @@ export function findPlanted(
 }
 
 /**
- * The hub's texts a planted-secret test reads, by name. `auditLog` is the hook for the audit log of issue 26
- * (branch i26-auth builds it): when it lands, the test passes its entries here and they are searched like the rest.
+ * The hub's texts a planted-secret test reads, by name: `auditLog` is the audit log's raw table (`AuditLog.raw()`),
+ * searched like the rest.
  */
 export interface HubTexts {
   readonly pages: Readonly<Record<string, string>>;

@@ -24,7 +24,7 @@ export interface OidcIdentity {
   readonly admin: boolean;
 }
 
-/** What happens once the identity is verified: i26-auth creates the user and the session here and answers. */
+/** What happens once the identity is verified (by default auth/oidc-sign-in.ts: the user, the session), and the answer. */
 export type OnSignedIn = (
   c: Context,
   identity: OidcIdentity,

@@ -1,6 +1,6 @@
 /**
  * The pages of OpenID Connect sign-in: the link that starts it, a refusal that says what went wrong and what to do
- * (never a stack, never a secret), and the identity page used until accounts and sessions take the identity over.
+ * (never a stack, never a secret), and a page that shows a verified identity (for an `onSignedIn` that keeps no account).
  * Every value from the provider goes through the pages' one escaping helper.
  */
 import { type Html, html } from '../../pages/html.js';

@@ -6,7 +6,7 @@
  *   flow, S256);
  * - `GET /auth/oidc/callback`: the transaction taken once, the state compared, the code exchanged, the ID token
  *   checked by openid-client (signature, issuer, audience, expiry, nonce), the groups mapped; then `onSignedIn`
- *   answers (i26-auth: create the user and the session).
+ *   answers (by default auth/oidc-sign-in.ts: the user made or updated, a session opened).
  * Every failure is a page that says what happened and offers to start again: never a stack, never the client secret.
  */
 import { type Context, Hono } from 'hono';

@@ -2,23 +2,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHubApp } from '../../api/hub-app.js';
 import type { HubStore } from '../../store/hub-store.js';
+import { type AuthFixture, seedAuth } from '../../testing/auth-fixture.js';
 import { freshStore } from '../../testing/test-databases.js';
 import { oidcSettings } from './oidc-settings.js';
 
 describe('createHubApp and OpenID Connect', () => {
   let store: HubStore;
   let dispose: () => Promise<void>;
+  let fx: AuthFixture;
+  /** A signed-in viewer: for anybody else, a path the hub does not serve is the sign-in page. */
+  const asViewer = () => ({ headers: fx.headers('viewer') });
   beforeAll(async () => {
     ({ store, dispose } = await freshStore('sqlite'));
+    fx = await seedAuth(store);
   });
   afterAll(async () => {
     await dispose?.();
   });
 
   it('has no /auth/oidc routes without settings', async () => {
-    const app = createHubApp({ store, log: () => {} });
-    for (const path of ['/auth/oidc', '/auth/oidc/start', '/auth/oidc/callback'])
-      expect((await app.request(path)).status, path).toBe(404);
+    const app = createHubApp({ store, auth: fx.auth, log: () => {} });
+    for (const path of ['/auth/oidc', '/auth/oidc/start', '/auth/oidc/callback']) {
+      expect((await app.request(path, asViewer())).status, path).toBe(404);
+      expect((await app.request(path)).headers.get('location'), path).toMatch(/^\/sign-in\?/);
+    }
   });
 
   it("serves them with settings, the sign-in page with the pages' headers", async () => {
@@ -29,7 +36,7 @@ describe('createHubApp and OpenID Connect', () => {
       clientSecret: 'wiring-secret',
       redirectUri: 'http://127.0.0.1:8480/auth/oidc/callback',
     });
-    const app = createHubApp({ store, log: () => {}, oidc: { settings } });
+    const app = createHubApp({ store, auth: fx.auth, log: () => {}, oidc: { settings } });
     const page = await app.request('/auth/oidc');
     expect(page.status).toBe(200);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
@@ -37,6 +44,6 @@ describe('createHubApp and OpenID Connect', () => {
     const start = await app.request('/auth/oidc/start');
     expect(start.status).toBe(502);
     expect(await start.text()).toContain('did not answer');
-    expect((await app.request('/auth/oidc/nope')).status).toBe(404);
+    expect((await app.request('/auth/oidc/nope', asViewer())).status).toBe(404);
   });
 });

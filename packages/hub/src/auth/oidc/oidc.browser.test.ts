@@ -1,8 +1,9 @@
 /**
  * OpenID Connect sign-in in a real browser (Debian's chromium through playwright-core): the hub (createHubApp with
  * its OIDC routes) and a local oidc-provider on 127.0.0.1; a person clicks "Sign in with OpenID Connect", signs in
- * at the provider's page, allows the hub, and lands back on the hub signed in (until accounts and sessions are merged,
- * the default onSignedIn shows the verified identity and its memberships). Found by role and name, as a person would.
+ * at the provider's page, allows the hub, and lands back on the hub signed in: the page it started from (its account
+ * page), as the user the identity made, with the memberships its groups map to, a session cookie, and the sign-in in
+ * the audit log. Found by role and name, as a person would.
  */
 import type { Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
@@ -13,6 +14,7 @@ import { HubStore } from '../../store/hub-store.js';
 import { chromiumMissing, launchChromium } from '../../testing/chromium.js';
 import { closeServer, listenFirst, startTestProvider, type TestProvider } from '../../testing/oidc-test-provider.js';
 import { freshDatabase } from '../../testing/test-databases.js';
+import { hubAuth } from '../hub-auth.js';
 import { CALLBACK_PATH, oidcSettings } from './oidc-settings.js';
 
 const SECRET = 'planted-browser-oidc-secret-0b7e44';
@@ -29,6 +31,7 @@ describe.skipIf(chromiumMissing !== undefined)(
     let drop: () => Promise<void>;
     let browser: Browser;
     const logs: string[] = [];
+    let audit: () => Promise<string>;
 
     beforeAll(async () => {
       ({ server, url: hub } = await listenFirst());
@@ -55,7 +58,12 @@ describe.skipIf(chromiumMissing !== undefined)(
         redirectUri,
         scopes: 'openid email profile groups',
       });
-      const app = createHubApp({ store, log: (line) => logs.push(line), oidc: { settings } });
+      const auth = hubAuth(store.db);
+      // the organisations the groups name exist on the hub (a group of an unknown organisation gives nothing)
+      await auth.accounts.createOrganisation('acme', 'Acme');
+      await auth.accounts.createOrganisation('beta', 'Beta');
+      audit = () => auth.audit.raw();
+      const app = createHubApp({ store, auth, log: (line) => logs.push(line), oidc: { settings } });
       server.on('request', getRequestListener(app.fetch));
       browser = await launchChromium();
     }, 60_000);
@@ -78,7 +86,7 @@ describe.skipIf(chromiumMissing !== undefined)(
       page.on('response', async (res) => {
         answers.push(`${res.url()}\n${JSON.stringify(await res.allHeaders())}\n${await res.text().catch(() => '')}`);
       });
-      const first = await page.goto(`${hub}/auth/oidc`);
+      const first = await page.goto(`${hub}/auth/oidc?return=%2Faccount`);
       expect(first?.headers()['content-security-policy']).toMatch(/default-src 'self'/);
       expect(await heading(page)).toBe('Sign in');
 
@@ -89,18 +97,21 @@ describe.skipIf(chromiumMissing !== undefined)(
       await page.getByRole('button', { name: 'Sign-in' }).click();
       await page.getByRole('button', { name: 'Continue' }).click();
 
-      await page.waitForURL((url) => url.origin === hub && url.pathname === CALLBACK_PATH);
-      expect(await heading(page)).toBe('Signed in');
-      const facts = await page.locator('dl.facts').textContent();
-      expect(facts).toContain('Alice Engineer');
-      expect(facts).toContain('alice@acme.example');
-      expect(facts).toContain(provider.issuer);
-      const memberships = await page.getByRole('list').filter({ hasText: 'acme' }).last().textContent();
-      expect(memberships).toContain('acme: engineer');
-      expect(memberships).toContain('beta: viewer');
-      // the hub's sign-in cookie is gone once used, and was never readable by a script
+      await page.waitForURL((url) => url.origin === hub && url.pathname === '/account');
+      expect(await heading(page)).toBe('Your account');
+      expect(await page.getByRole('main').textContent()).toContain('Signed in as alice@acme.example');
+      const memberships = await page.getByRole('list').filter({ hasText: 'Acme' }).last().textContent();
+      expect(memberships).toContain('Acme (acme): engineer');
+      expect(memberships).toContain('Beta (beta): viewer');
+      // the hub's sign-in cookie is gone once used; the session's is HttpOnly: never readable by a script
       const cookies = await context.cookies(hub);
       expect(cookies.find((c) => c.name === 'erpcert_oidc')).toBeUndefined();
+      expect(cookies.find((c) => c.name === 'erpcert_session')?.httpOnly).toBe(true);
+      const entries = JSON.parse(await audit()) as { action: string; subject: string | null; actor: string }[];
+      expect(entries.filter((e) => e.action === 'sign-in' && e.subject === 'oidc').map((e) => e.actor)).toEqual([
+        expect.stringMatching(/ alice@acme\.example$/),
+        expect.stringMatching(/ alice@acme\.example$/),
+      ]);
       expect(answers.length).toBeGreaterThan(4);
       for (const a of answers) expect(a).not.toContain(SECRET);
       for (const line of logs) expect(line).not.toContain(SECRET);

@@ -6,12 +6,17 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial.js';
 import * as liveRuns from './0002-live-runs.js';
-import * as loadP95 from './0003-load-p95.js';
+import * as accounts from './0003-accounts.js';
+import * as certification from './0004-certification.js';
+import * as loadP95 from './0005-load-p95.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
   '0002-live-runs': liveRuns,
-  '0003-load-p95': loadP95,
+  '0003-accounts': accounts,
+  '0004-certification': certification,
+  // load-p95 was main's 0003 until accounts and certification came first (no hub database had been deployed)
+  '0005-load-p95': loadP95,
 };
 
 export const migrationProvider: MigrationProvider = {

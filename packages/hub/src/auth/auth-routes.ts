@@ -1,0 +1,139 @@
+/**
+ * The API of accounts (under /api/v1): the session (sign in, who am I, sign out, sign out everywhere), the
+ * organisations of the signed-in user, and what an org admin manages: members and roles, API tokens, the audit log.
+ * A token never manages accounts (those routes need a person's session).
+ */
+import { type Context, Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { ApiError, intParam } from '../api/api-error.js';
+import type { Membership } from './actor.js';
+import { csrfTokenFor } from './csrf.js';
+import type { HubAuth } from './hub-auth.js';
+import { OrgAdmin, signedInUser } from './org-admin.js';
+import { allow, clientAddress, sessionCookieName } from './request-auth.js';
+import { clearSessionCookie, recordForUser, signInWithLink, signInWithPassword } from './sign-in.js';
+
+async function json(c: Context): Promise<Record<string, unknown>> {
+  let b: unknown;
+  try {
+    b = await c.req.json();
+  } catch {
+    throw new ApiError(400, 'the body must be a JSON object');
+  }
+  if (typeof b !== 'object' || b === null || Array.isArray(b))
+    throw new ApiError(400, 'the body must be a JSON object');
+  return b as Record<string, unknown>;
+}
+
+const organisationView = (m: Membership) => ({
+  id: m.organisationId,
+  slug: m.organisationSlug,
+  name: m.organisationName,
+  role: m.role,
+});
+
+export function authRoutes(auth: HubAuth): Hono {
+  const app = new Hono();
+  const admin = new OrgAdmin(auth);
+  const address = (c: Context) => clientAddress(c, auth.trustProxy);
+
+  const sessionView = async (c: Context) => {
+    const u = signedInUser(c);
+    return {
+      user: { id: u.userId, email: u.email },
+      organisations: u.memberships.map(organisationView),
+      csrfToken: csrfTokenFor(c),
+    };
+  };
+
+  app.post('/session', async (c) => {
+    const b = await json(c);
+    const userId =
+      b.link !== undefined
+        ? await signInWithLink(auth, c, b.link)
+        : await signInWithPassword(auth, c, b.email, b.password);
+    const user = await auth.accounts.user(userId);
+    const memberships = await auth.accounts.memberships(userId);
+    c.set('actor', { kind: 'user', userId, email: user?.email ?? '', memberships, sessionId: 0 });
+    return c.json(await sessionView(c), 201);
+  });
+  app.get('/session', async (c) => c.json(await sessionView(c)));
+  app.delete('/session', async (c) => {
+    const u = signedInUser(c);
+    const secret = getCookie(c, sessionCookieName(c, auth.trustProxy));
+    if (secret) await auth.sessions.close(secret);
+    clearSessionCookie(auth, c);
+    await recordForUser(auth, u.userId, { actor: u, action: 'sign-out', address: address(c) });
+    return c.body(null, 204);
+  });
+  app.post('/session/everywhere', async (c) => {
+    const u = signedInUser(c);
+    const n = await auth.sessions.closeAll(u.userId);
+    clearSessionCookie(auth, c);
+    await recordForUser(auth, u.userId, {
+      actor: u,
+      action: 'sign-out-everywhere',
+      subject: `${n} session(s)`,
+      address: address(c),
+    });
+    return c.body(null, 204);
+  });
+
+  app.get('/organisations', (c) => c.json({ organisations: signedInUser(c).memberships.map(organisationView) }));
+
+  const orgParam = (c: Context, action: 'manage-members' | 'manage-tokens' | 'read-audit') => {
+    const id = intParam(c.req.param('org'), 'the organisation id');
+    allow(c, action, id, `organisation ${id}`);
+    return id;
+  };
+
+  app.get('/organisations/:org/members', async (c) => {
+    const org = orgParam(c, 'manage-members');
+    return c.json({ members: await auth.accounts.members(org) });
+  });
+  app.post('/organisations/:org/members', async (c) => {
+    const org = intParam(c.req.param('org'), 'the organisation id');
+    const b = await json(c);
+    return c.json(await admin.addMember(c, org, b.email, b.role), 201);
+  });
+  app.put('/organisations/:org/members/:user', async (c) => {
+    const org = intParam(c.req.param('org'), 'the organisation id');
+    const b = await json(c);
+    return c.json({ member: await admin.changeRole(c, org, intParam(c.req.param('user'), 'the user id'), b.role) });
+  });
+  app.delete('/organisations/:org/members/:user', async (c) => {
+    const org = intParam(c.req.param('org'), 'the organisation id');
+    await admin.removeMember(c, org, intParam(c.req.param('user'), 'the user id'));
+    return c.body(null, 204);
+  });
+
+  app.get('/organisations/:org/tokens', async (c) => {
+    const org = orgParam(c, 'manage-tokens');
+    return c.json({ tokens: await auth.tokens.list(org) });
+  });
+  app.post('/organisations/:org/tokens', async (c) => {
+    const org = intParam(c.req.param('org'), 'the organisation id');
+    const b = await json(c);
+    // the secret, once: only its hash is kept
+    return c.json(await admin.createToken(c, org, b.name, b.scopes, b.days ?? 90), 201);
+  });
+  app.delete('/organisations/:org/tokens/:token', async (c) => {
+    const org = intParam(c.req.param('org'), 'the organisation id');
+    return c.json({ token: await admin.revokeToken(c, org, intParam(c.req.param('token'), 'the token id')) });
+  });
+
+  app.get('/organisations/:org/audit', async (c) => {
+    const org = orgParam(c, 'read-audit');
+    const limit = intParam(c.req.query('limit'), 'limit', 100);
+    if (limit > 500) throw new ApiError(400, 'limit must be at most 500');
+    const before = c.req.query('before');
+    return c.json({
+      entries: await auth.audit.list(org, {
+        limit,
+        before: before === undefined ? undefined : intParam(before, 'before'),
+      }),
+    });
+  });
+
+  return app;
+}
