@@ -28,6 +28,7 @@ import { csrfTokenOf, SESSION_COOKIE } from '../src/auth/sessions.js';
 import { ingestFiles } from '../src/ingest/ingest.js';
 import { startHub } from '../src/server.js';
 import { DEFAULT_ORGANISATION_ID } from '../src/store/migrations/0003-accounts.js';
+import { testResolver } from '../src/testing/test-resolver.js';
 import { benchConformance, benchLoad, benchRules, conformanceFolder, loadFolder } from './bench-hub-runs.js';
 
 const SERVER_ERROR_CODES = new Set(['ST101', 'ST102']);
@@ -90,6 +91,8 @@ const hub = await startHub({
   database: join(work, 'hub.sqlite'),
   secret: randomBytes(32).toString('hex'),
   log: (line) => hubLog.push(line),
+  // the saved target's name (*.example) resolves to a public documentation address, as the SSRF guard requires
+  resolver: testResolver(),
 });
 // an admin of the default organisation (its session seeds a saved target) and an API token of every scope for
 // Schemathesis: the hub has accounts, no shared token
