@@ -98,6 +98,9 @@ describe.skipIf(!postgresUrl)('two hub processes on one PostgreSQL', () => {
       for (;;) {
         const jobs = await queue.list([DEFAULT_ORGANISATION_ID], { limit: 100 });
         if (jobs.every((j) => j.state === 'done')) break;
+        // a job that ended otherwise (interrupted, failed) never becomes done: say which, instead of a timeout
+        const ended = jobs.filter((j) => j.state !== 'done' && j.state !== 'queued' && j.state !== 'running');
+        expect(ended.map((j) => `${j.id} ${j.state}`)).toEqual([]);
         await new Promise((r) => setTimeout(r, 100));
       }
       const executed = [...a.lines, ...b.lines].filter((l) => l.startsWith('executed ')).map((l) => Number(l.slice(9)));
