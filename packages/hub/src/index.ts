@@ -31,6 +31,7 @@ export { MemoryTransactions, type OidcTransaction, type OidcTransactionStore } f
 export { oidcSignIn } from './auth/oidc-sign-in.js';
 export { type Action, can } from './auth/permissions.js';
 export { startSession } from './auth/sign-in.js';
+export { Certification } from './certification/certification-store.js';
 export { DEFAULT_DATABASE, TOKEN_ENV } from './constants.js';
 export { type Ingested, ingestFiles, ingestZip } from './ingest/ingest.js';
 export { IngestError } from './ingest/ingest-error.js';

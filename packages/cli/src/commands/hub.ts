@@ -53,6 +53,12 @@ export const hub: Command = {
       help: 'the organisation --init-admin administers (made if new; `default` holds the runs from before accounts)',
     },
     {
+      name: 'certifying-body',
+      type: 'string',
+      arg: 'SLUG',
+      help: 'make organisation SLUG (made if new) a certifying body: organisations submit signed runs to it and its certifiers certify them. An operator decision: no organisation can make itself one',
+    },
+    {
       name: 'trust-proxy',
       type: 'boolean',
       help: 'behind a TLS-terminating reverse proxy: trust its X-Forwarded-Proto (Secure cookies) and X-Forwarded-For',
@@ -109,6 +115,9 @@ export const hub: Command = {
       throw new UsageError(`--init-admin needs an email address, got ${JSON.stringify(initAdmin)}`);
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(organisation))
       throw new UsageError('--organisation is a slug: lower-case letters, digits and dashes');
+    const certifyingBody = values['certifying-body'] as string | undefined;
+    if (certifyingBody !== undefined && !/^[a-z0-9][a-z0-9-]{0,62}$/.test(certifyingBody))
+      throw new UsageError('--certifying-body is an organisation slug: lower-case letters, digits and dashes');
     // listen for SIGTERM/SIGINT from the start: a stop during start-up still closes cleanly
     const signals = listenForStop();
     let running: RunningHub;
@@ -131,6 +140,7 @@ export const hub: Command = {
       return 2;
     }
     io.out.write(`${running.url}\n`);
+    if (certifyingBody !== undefined) await makeCertifyingBody(running, certifyingBody, io.err);
     if (initAdmin !== undefined) {
       try {
         await initialAdmin(running, initAdmin, organisation, io.out, io.err);
@@ -167,6 +177,22 @@ export const hub: Command = {
     return 0;
   },
 };
+
+/** --certifying-body: makes organisation `slug` (made if new) a certifying body, and says so in the audit log. */
+export async function makeCertifyingBody(hub: RunningHub, slug: string, err: NodeJS.WritableStream): Promise<void> {
+  const { Certification } = await import('@erpcert/hub');
+  const { accounts } = hub.auth;
+  const org = (await accounts.organisationBySlug(slug)) ?? (await accounts.createOrganisation(slug, slug));
+  await new Certification(hub.store.db).setCertifyingBody(org.id, true);
+  await hub.auth.audit.record({
+    actor: 'erpcert hub --certifying-body',
+    organisationId: org.id,
+    action: 'make-certifying-body',
+    subject: `organisation:${org.id} ${org.slug}`,
+    detail: { certifyingBody: true },
+  });
+  err.write(`erpcert hub: ${org.slug} is a certifying body: its certifiers review the runs submitted to it\n`);
+}
 
 /** --init-admin: makes `email` the admin of `slug` (both made if new) and prints a one-time sign-in link to `out`. */
 export async function initialAdmin(

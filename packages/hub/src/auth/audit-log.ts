@@ -31,7 +31,8 @@ export type AuditAction =
   | 'certify'
   | 'submit'
   | 'delete-run'
-  | 'relabel-run';
+  | 'relabel-run'
+  | 'make-certifying-body';
 
 export interface AuditEntry {
   readonly id: number;
