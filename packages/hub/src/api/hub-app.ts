@@ -124,7 +124,7 @@ export function createHubApp(o: HubAppOptions): Hono {
   // certification's pages, some public (the certified implementations, badges, share links): before the pages,
   // whose middleware sends everyone else to the sign-in page
   app.route('/', certificationPages(cert, { log }));
-  app.route('/', pageRoutes({ store: o.store, auth, limits: o.limits, log, live }));
+  app.route('/', pageRoutes({ store: o.store, auth, limits: o.limits, log, live, oidc: o.oidc !== undefined }));
   const routes = apiRoutes(api);
   app.notFound((c) => {
     const path = c.req.path;

@@ -4,6 +4,7 @@ import type { Member } from '../auth/accounts.js';
 import type { Membership } from '../auth/actor.js';
 import type { ApiToken } from '../auth/api-tokens.js';
 import type { AuditEntry } from '../auth/audit-log.js';
+import { oidcSignInLink } from '../auth/oidc/oidc-pages.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/password.js';
 import { type Html, href, html } from './html.js';
 import { csrfField, page, when } from './layout.js';
@@ -11,7 +12,8 @@ import { csrfField, page, when } from './layout.js';
 const alert = (error: string | undefined) => (error ? html`<p class="alert" role="alert">${error}</p>` : '');
 const ROLE_OPTIONS = ['viewer', 'engineer', 'certifier', 'admin'] as const;
 
-export function signInPage(o: { error?: string; email?: string; next?: string }): Html {
+/** The password form; with `oidc`, the link to sign in by OpenID Connect too (returning to `next`). */
+export function signInPage(o: { error?: string; email?: string; next?: string; oidc?: boolean }): Html {
   return page(
     { title: 'Sign in', nav: 'sign-in' },
     html`${alert(o.error)}
@@ -20,7 +22,7 @@ export function signInPage(o: { error?: string; email?: string; next?: string })
 <label>Email <input type="email" name="email" autocomplete="username" value="${o.email ?? ''}" required></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button>
-</form>`,
+</form>${o.oidc ? oidcSignInLink(o.next) : ''}`,
   );
 }
 

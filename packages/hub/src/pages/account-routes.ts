@@ -33,14 +33,14 @@ const text = (f: FormData, name: string) => {
   return typeof v === 'string' ? v : undefined;
 };
 
-export function accountRoutes(auth: HubAuth): Hono {
+export function accountRoutes(auth: HubAuth, o: { readonly oidc?: boolean } = {}): Hono {
   const app = new Hono();
   const admin = new OrgAdmin(auth);
 
-  app.get('/sign-in', (c) => c.html(signInPage({ next: localNext(c.req.query('next')) }).text));
+  app.get('/sign-in', (c) => c.html(signInPage({ next: localNext(c.req.query('next')), oidc: o.oidc }).text));
   app.post('/sign-in', async (c) => {
     const cross = crossSite(c);
-    if (cross) return c.html(signInPage({ error: cross }).text, 403);
+    if (cross) return c.html(signInPage({ error: cross, oidc: o.oidc }).text, 403);
     const f = await c.req.formData();
     const next = localNext(text(f, 'next'));
     try {
@@ -49,7 +49,7 @@ export function accountRoutes(auth: HubAuth): Hono {
       if (!(err instanceof ApiError)) throw err;
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       return c.html(
-        signInPage({ error: err.message, email: text(f, 'email'), next }).text,
+        signInPage({ error: err.message, email: text(f, 'email'), next, oidc: o.oidc }).text,
         err.status as ContentfulStatusCode,
       );
     }

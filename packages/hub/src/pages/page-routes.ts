@@ -44,6 +44,8 @@ export interface PageOptions {
   readonly log?: (line: string) => void;
   /** Live runs: the queue and the saved targets, for the saved targets' and live runs' pages. */
   readonly live?: { readonly queue: JobQueue; readonly targets: SavedTargets; readonly queued?: () => void };
+  /** Whether OpenID Connect sign-in is configured: the sign-in page then links to it. */
+  readonly oidc?: boolean;
 }
 
 /** The pages' Content-Security-Policy: nothing inline, nothing from elsewhere, no framing. */
@@ -129,7 +131,7 @@ export function pageRoutes(o: PageOptions): Hono {
     return c.body(HUB_CSS);
   });
 
-  app.route('/', accountRoutes(o.auth));
+  app.route('/', accountRoutes(o.auth, { oidc: o.oidc === true }));
 
   app.get('/', async (c) => c.html((await targetsPage(store, readable(c))).text));
 

@@ -26,6 +26,7 @@ describe('createHubApp and OpenID Connect', () => {
       expect((await app.request(path, asViewer())).status, path).toBe(404);
       expect((await app.request(path)).headers.get('location'), path).toMatch(/^\/sign-in\?/);
     }
+    expect(await (await app.request('/sign-in')).text()).not.toContain('/auth/oidc');
   });
 
   it("serves them with settings, the sign-in page with the pages' headers", async () => {
@@ -45,5 +46,8 @@ describe('createHubApp and OpenID Connect', () => {
     expect(start.status).toBe(502);
     expect(await start.text()).toContain('did not answer');
     expect((await app.request('/auth/oidc/nope', asViewer())).status).toBe(404);
+    // the password sign-in page links to it, keeping where the user was going
+    const signIn = await (await app.request('/sign-in?next=%2Fruns%2F7')).text();
+    expect(signIn).toContain('href="/auth/oidc/start?return=%2Fruns%2F7"');
   });
 });
