@@ -274,8 +274,9 @@ describe.each(testDialects)('live runs on %s', (dialect) => {
       executor: new FakeExecutor(),
       resolver: testResolver(),
       log: (l) => logged.push(l),
-      // PostgreSQL: the dead worker is told by its heartbeat, late after 200 ms
-      timing: { pollMs: 50, heartbeatMs: 50, staleMs: 200 },
+      // PostgreSQL: the dead worker is told by its heartbeat, late after 3 s (long enough that a starved CPU
+      // delaying this hub's own heartbeats cannot make it interrupt the run it executes itself)
+      timing: { pollMs: 50, heartbeatMs: 50, staleMs: 3000 },
     });
     const d = await ended(dead.id);
     expect(d.json).toMatchObject({ state: 'interrupted', message: RESTARTED, judged: { 'REST.VERSION.PATH': 'PASS' } });
