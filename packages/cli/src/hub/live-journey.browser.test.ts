@@ -7,14 +7,14 @@
  * in a child process); the vendor signs in with the one-time link its `--init-admin` printed. axe-core checks every page visited (no serious or critical violation); a screenshot of each
  * is kept under packages/cli/test-output/hub-journey/ (git-ignored).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningServer, startServer } from '@erpcert/refserver';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../../../hub/src/testing/axe.js';
 import { EMBEDDED_DEFAULT, EMBEDDED_SEED_SIZE } from '../commands/conform-settings.js';
 import { mutants } from '../selftest/mutants.js';
 import { type Mutant, type RunningProxy, startProxy } from '../selftest/proxy.js';
@@ -27,16 +27,8 @@ const SECRET = 'journey-secret-0123456789abcdef';
 const RULE = 'REST.VERSION.SYSTEMVERSION';
 const MUTANT = 'systemversion-missing';
 const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'hub-journey');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** A gate run of one rule takes seconds; a busy machine may take a minute or more. */
 const RUN_MS = 240_000;
-
-interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
 
 /**
  * The self-test's mutant, switchable: while `broken`, REST envelopes lose `@systemversion`; once fixed, the proxy
@@ -107,18 +99,7 @@ describe.skipIf(skipWithoutChromium)('the hub live journey in chromium: save, st
   /** axe-core on the page as it is: no serious or critical violation; a screenshot kept with the test output. */
   async function check(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-    await page.evaluate(AXE);
-    const violations = (await page.evaluate(async () => {
-      // axe and document are the page's globals (the test runs in Node, without the DOM types)
-      const g = globalThis as unknown as {
-        axe: { run(ctx: unknown, o: unknown): Promise<{ violations: unknown[] }> };
-        document: unknown;
-      };
-      return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations;
-    })) as AxeViolation[];
-    const bad = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    const bad = await seriousViolations(page);
     expect(bad, name).toEqual([]);
   }
 

@@ -1,45 +1,17 @@
-/**
- * Certification in a real browser (Debian's chromium through playwright-core), as the people of issue 26 use it,
- * each in their own browser context: the vendor's engineer submits a signed run; the certifier reviews it (its
- * signature checked again) and certifies it; without an account, it shows on the public page with its badge and
- * opens read-only; the vendor makes a share link, which opens without an account and is expired once the hub's
- * clock (injected, never a sleep) passes its expiry. No dialog opens: the target's name carries a `<script>`.
- */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../auth/sessions.js';
+import { seriousViolations } from '../testing/axe.js';
 import { type CertificationApp, certificationApp, type Person } from '../testing/certification-app.js';
 import { HOSTILE_NAME } from '../testing/certification-fixture.js';
 import { chromiumMissing, launchChromium } from '../testing/chromium.js';
 import { freshStore, type TestStore } from '../testing/test-databases.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
-
 /** axe-core on the page as it is: no serious or critical violation. */
 async function accessible(page: Page, name: string): Promise<void> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate(async () => {
-    // axe and document are the page's globals (the test runs in Node, without the DOM types)
-    const g = globalThis as unknown as {
-      axe: { run(ctx: unknown, o: unknown): Promise<{ violations: unknown[] }> };
-      document: unknown;
-    };
-    return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations;
-  })) as AxeViolation[];
-  const bad = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const bad = await seriousViolations(page);
   expect(bad, name).toEqual([]);
 }
 

@@ -5,8 +5,7 @@
  * compare two runs; open the load trends. axe-core checks every page (no serious or critical violation), a planted
  * `<script>` never runs, and a screenshot of each page is kept under test-output/pages/.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTargetGuard } from '@erpcert/contract';
@@ -15,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SavedTargets } from '../live/saved-targets.js';
 import { type RunningHub, startHub } from '../server.js';
 import { type AuthFixture, seedAuth, TEST_PASSWORD, TEST_SCRYPT } from '../testing/auth-fixture.js';
+import { seriousViolations } from '../testing/axe.js';
 import { chromiumMissing, launchChromium } from '../testing/chromium.js';
 import { BREAKOUT, HOSTILE_RULE, JS_URL, SCRIPT } from '../testing/hostile-run.js';
 import { ERP_URL, type PageFixture, seedPageFixture } from '../testing/page-fixture.js';
@@ -24,15 +24,6 @@ import { testResolver } from '../testing/test-resolver.js';
 import { zipFiles } from '../testing/zip-writer.js';
 
 const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'pages');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly help: string;
-  readonly nodes: readonly { readonly target: readonly string[] }[];
-}
-
 // the reason it may skip is written in chromiumMissing (never under CI)
 describe.skipIf(chromiumMissing !== undefined)(
   `the hub's pages in chromium${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`,
@@ -85,18 +76,7 @@ describe.skipIf(chromiumMissing !== undefined)(
     /** axe-core on the page as it is: no serious or critical violation; a screenshot kept beside the results. */
     async function check(page: Page, name: string): Promise<void> {
       await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-      await page.evaluate(AXE);
-      const violations = (await page.evaluate(async () => {
-        // axe and document are the page's globals (the test runs in Node, without the DOM types)
-        const g = globalThis as unknown as {
-          axe: { run(ctx: unknown, o: unknown): Promise<{ violations: unknown[] }> };
-          document: unknown;
-        };
-        return (await g.axe.run(g.document, { resultTypes: ['violations'] })).violations;
-      })) as AxeViolation[];
-      const bad = violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      const bad = await seriousViolations(page);
       expect(bad, name).toEqual([]);
     }
 
