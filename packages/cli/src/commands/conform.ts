@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { erpcertVersion } from '@erpcert/client';
 import { readLoadReport } from '@erpcert/runs';

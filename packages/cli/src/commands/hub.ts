@@ -25,7 +25,7 @@ export const hub: Command = {
       default: DEFAULT_DATABASE,
       // a URL may carry a password: never echoed in an error
       secret: true,
-      help: 'a SQLite file, or postgres://user:password@host/db for a shared PostgreSQL (the same migrations on both)',
+      help: 'a SQLite file, :memory: (nothing kept after the hub stops), or postgres://user:password@host/db for a shared PostgreSQL (the same migrations on both)',
     },
     {
       name: 'workers',
@@ -108,7 +108,8 @@ export const hub: Command = {
     const { liveExecutor } = await import('../hub/live-executor.js');
     const secret = io.env[SECRET_ENV] || undefined;
     const raw = values.database as string;
-    const database = isPostgresUrl(raw) ? raw : resolve(io.cwd, raw);
+    // `:memory:` is SQLite's own name for a database that lives in the process, not a file in the working folder
+    const database = isPostgresUrl(raw) || raw === ':memory:' ? raw : resolve(io.cwd, raw);
     const initAdmin = values['init-admin'] as string | undefined;
     const organisation = values.organisation as string;
     if (initAdmin !== undefined && !/^[^\s@]+@[^\s@]+$/.test(initAdmin))

@@ -15,7 +15,7 @@
  */
 
 import type { KnownDeviationsInfo, ResultsDocument, RuleResult } from '@erpcert/runs';
-import { countRules, countVerdicts } from '../reports/collector.js';
+import { countRules } from '../reports/collector.js';
 import type { KnownDeviation, KnownDeviations } from './known-deviations-file.js';
 
 /** Options of {@link applyKnownDeviations}. */
