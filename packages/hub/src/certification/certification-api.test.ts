@@ -94,6 +94,42 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     expect(audit.map((e) => [e.action, e.subject])).toContainEqual(['submit', `run ${signed.id}`]);
   });
 
+  it("a token never deletes, relabels, shares or submits a run, whatever its scopes: that is a person's act", async () => {
+    const { secret } = await h.auth.tokens.create({
+      organisationId: h.fixture.vendor,
+      name: 'ci',
+      scopes: ['publish', 'read', 'run'],
+      days: 1,
+      createdBy: null,
+    });
+    const { link } = await h.services.shares.create({
+      runId: h.fixture.unsigned.id,
+      organisationId: h.fixture.vendor,
+      days: 1,
+      createdBy: 'test',
+    });
+    const bearer = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+    const attempts: [string, string, unknown][] = [
+      ['DELETE', `/api/v1/runs/${h.fixture.unsigned.id}`, undefined],
+      ['PATCH', `/api/v1/runs/${h.fixture.unsigned.id}`, { label: 'by a token' }],
+      ['POST', `/api/v1/runs/${h.fixture.unsigned.id}/share-links`, { days: 2 }],
+      ['DELETE', `/api/v1/share-links/${link.id}`, undefined],
+      ['POST', `/api/v1/runs/${h.fixture.signed.id}/submissions`, { certifier: 'certbody' }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await h.app.request(path, {
+        method,
+        headers: bearer,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect([method, path, res.status]).toEqual([method, path, 403]);
+      expect(((await res.json()) as { error: string }).error).toContain('delete, relabel, share or submit runs');
+    }
+    expect((await t.store.run(h.fixture.unsigned.id))?.label).toBeNull();
+    expect((await h.services.shares.list(h.fixture.unsigned.id)).map((l) => l.revokedAt)).toEqual([null]);
+    expect(await h.services.certification.submissions({ by: [h.fixture.vendor] })).toEqual([]);
+  });
+
   it('a state-changing request by a browser without its CSRF token is refused', async () => {
     const { cookie } = h.as('engineer');
     const res = await h.app.request(`/api/v1/runs/${h.fixture.signed.id}/submissions`, {

@@ -98,7 +98,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
       submissions: await certification.submissions({ by: [run.organisationId], runId: run.id }),
       bodies: await certification.certifyingBodies(),
       links: await shares.list(run.id),
-      canWrite: can(actor, 'publish', run.organisationId),
+      canWrite: can(actor, 'manage-runs', run.organisationId),
       csrf: csrfTokenFor(c),
       now: s.now().toISOString(),
       ...(error ? { error } : {}),
