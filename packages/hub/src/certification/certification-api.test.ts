@@ -234,6 +234,36 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     expect((await call(undefined, 'GET', `/certified/runs/${h.fixture.load.id}`)).status).toBe(404);
   });
 
+  it("a certified run's read-only pages name its target as it was certified, whatever the target is called now", async () => {
+    const { signed } = h.fixture;
+    const { submission } = (await (await submit('engineer', signed.id)).json()) as { submission: { id: number } };
+    const decided = await call('certifier', 'POST', `/api/v1/submissions/${submission.id}/decision`, {
+      decision: 'certified',
+      note: 'ok',
+    });
+    expect(decided.status).toBe(200);
+    const { url } = (await (await call('engineer', 'POST', `/api/v1/runs/${signed.id}/share-links`, {})).json()) as {
+      url: string;
+    };
+    // the hub refuses the rename (live/saved-targets.ts); a row renamed behind its back must not show either
+    await t.store.db.updateTable('targets').set({ name: 'Renamed later' }).where('id', '=', signed.targetId).execute();
+    const frozenName = 'ERP &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot;';
+    for (const [who, path] of [
+      [undefined, `/certified/runs/${signed.id}`],
+      [undefined, url],
+      ['certifier', `/submissions/${submission.id}/run`],
+    ] as const) {
+      const res = await call(who, 'GET', path);
+      const text = await res.text();
+      expect([path, res.status, text.includes(frozenName), text.includes('Renamed later')]).toEqual([
+        path,
+        200,
+        true,
+        false,
+      ]);
+    }
+  });
+
   it('a rejected run is not public, and its organisation sees the note', async () => {
     const { signed } = h.fixture;
     const { submission } = (await (await submit('engineer', signed.id)).json()) as { submission: { id: number } };
