@@ -8,11 +8,11 @@ import type { AddressInfo } from 'node:net';
 import { parseTargetGuard } from '@erpcert/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHubApp } from '../api/hub-app.js';
-import { CERTIFICATION_ACCESS } from '../certification/access.js';
 import { JobQueue } from '../live/job-queue.js';
 import { SavedTargets } from '../live/saved-targets.js';
 import { SecretBox } from '../live/secret-box.js';
 import { type AuthFixture, seedAuth, TEST_PASSWORD } from '../testing/auth-fixture.js';
+import { CertificationMatrix } from '../testing/certification-matrix.js';
 import { ERP_URL, type PageFixture, seedPageFixture } from '../testing/page-fixture.js';
 import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
 import { testKey } from '../testing/sign-files.js';
@@ -20,7 +20,14 @@ import { freshStore, type TestStore } from '../testing/test-databases.js';
 import { testResolver } from '../testing/test-resolver.js';
 import { zipFiles } from '../testing/zip-writer.js';
 import type { Role } from './actor.js';
-import { type AnswerClass, AUTHORIZATION_MATRIX, CALLERS, type Caller, expectedClass } from './authorization-matrix.js';
+import {
+  type AnswerClass,
+  AUTHORIZATION_MATRIX,
+  CALLERS,
+  type Caller,
+  CERTIFICATION_ROUTES,
+  expectedClass,
+} from './authorization-matrix.js';
 import { oidcSettings } from './oidc/oidc-settings.js';
 import { csrfTokenOf, SESSION_COOKIE } from './sessions.js';
 
@@ -72,6 +79,7 @@ describe('the authorization matrix', () => {
   let endedJob = 0;
   let n = 0;
   let provider: Server | undefined;
+  let certification: CertificationMatrix;
   /** The session of each person caller (fresh ones replace those a sign-out ended). */
   const sessions = new Map<Caller, string>();
 
@@ -102,6 +110,7 @@ describe('the authorization matrix', () => {
     endedJob = (await queue.enqueue(saved, { kind: 'conformance', profile: 'gate', only: [] })).id;
     await queue.requestCancel(endedJob);
     for (const c of CALLERS) if (c in fx.users) sessions.set(c, fx.users[c as Role | 'outsider'].session);
+    certification = await CertificationMatrix.seed(t.store, fx, f);
   });
   afterAll(async () => {
     await t?.dispose();
@@ -155,10 +164,11 @@ describe('the authorization matrix', () => {
     link: () => fx.auth.accounts.createSignInLink(fx.users.viewer.id),
   };
 
-  /** The request of `caller` to `route`, with the ids of objects of the owning organisation. */
-  async function build(route: string, c: Caller): Promise<Built> {
+  /** The request of `caller` (with headers `h`) to `route`, with the ids of objects of the owning organisation. */
+  async function build(route: string, c: Caller, h = headersOf(c)): Promise<Built> {
     const [method = '', pattern = ''] = route.split(' ');
-    const h = headersOf(c);
+    const certifying = await certification.request(route, h, { json, form });
+    if (certifying) return certifying;
     const org = fx.org;
     const fill = (p: string, ids: Record<string, string | number> = {}) =>
       p
@@ -279,17 +289,8 @@ describe('the authorization matrix', () => {
     const served = new Set(
       app.routes.filter((r) => METHODS.has(r.method) && isEndpoint(r.path)).map((r) => `${r.method} ${r.path}`),
     );
-    // certification's routes have their row in its own access table (certification/access.ts, as registered: its
-    // API without the /api/v1 prefix), which certification-api.test.ts sends
-    const certification = [...served].filter((r) => {
-      const [method, path = ''] = r.split(' ');
-      return (
-        !(r in AUTHORIZATION_MATRIX) && `${method} ${path.replace(/^\/api\/v1(?=\/)/, '')}` in CERTIFICATION_ACCESS
-      );
-    });
-    expect(certification.length, 'certification rows with a route').toBe(Object.keys(CERTIFICATION_ACCESS).length);
     expect(
-      [...served].filter((r) => !(r in AUTHORIZATION_MATRIX) && !certification.includes(r)),
+      [...served].filter((r) => !(r in AUTHORIZATION_MATRIX)),
       'routes without a row',
     ).toEqual([]);
     expect(
@@ -316,4 +317,23 @@ describe('the authorization matrix', () => {
       }
     expect(wrong).toEqual([]);
   }, 120_000);
+
+  it("answers a certifier of another certifying body as the outsider on certification's routes", async () => {
+    // the outsider's organisation certifies too; its certifier may review only what was submitted to it
+    const u = await fx.auth.accounts.createUser('rival-certifier@example.com');
+    await fx.auth.accounts.setMembership(u.id, fx.rival, 'certifier');
+    const secret = (await fx.auth.sessions.open(u.id, 'password')).secret;
+    const h = { cookie: `${SESSION_COOKIE}=${secret}`, 'x-csrf-token': csrfTokenOf(secret) };
+    const wrong: string[] = [];
+    for (const route of CERTIFICATION_ROUTES) {
+      const b = await build(route, 'outsider', h);
+      const res = await app.request(b.path, b.init);
+      const got = classOf(res);
+      const want = expectedClass(route, 'outsider');
+      if (got !== want) wrong.push(`${route}: ${got}, the outsider gets ${want} (${await res.text()})`);
+      else await res.body?.cancel();
+    }
+    expect(wrong).toEqual([]);
+    expect(CERTIFICATION_ROUTES.map((r) => expectedClass(r, 'outsider'))).toContain('h');
+  }, 60_000);
 });

@@ -15,6 +15,8 @@
  * progress in that browser).
  *
  * The OpenID Connect routes exist when the hub is started with `--oidc-issuer` (the test mounts them).
+ * Certification's routes are rows here too (their own block): `certification/access.ts` decides them, this table
+ * says what each caller must get.
  */
 
 export const CALLERS = [
@@ -44,6 +46,51 @@ const REGISTER_KEY = 'odddodddu';
 const NEW_TARGET = 'odododddu';
 const CHANGE_TARGET = 'ododhhdhu';
 const RUN = 'ododhhdou';
+
+// ---- certification (issue 26): its routes, decided by certification/access.ts ----
+// The owning organisation is a vendor and a certifying body: its runs and share links are the objects of the run
+// and link routes; the submissions are a third organisation's, made to it (its certifier reviews them; its admin,
+// engineer and viewer read them and may not decide them). The outsider's organisation is a certifying body too:
+// for a run not submitted to it, it is another organisation. Deleting, relabelling, sharing (and revoking) and
+// submitting a run are a person's acts (engineer, admin): no token scope holds them.
+const MANAGE_RUN = 'ododhhdhu';
+const REVIEW = 'doddhhdhu';
+
+const CERTIFICATION_ROWS: Readonly<Record<string, string>> = {
+  // the API
+  'GET /api/v1/certifying-bodies': EVERYONE,
+  'GET /api/v1/certified': EVERYONE,
+  'POST /api/v1/runs/:id/submissions': MANAGE_RUN,
+  'GET /api/v1/runs/:id/submissions': READ_OBJECT,
+  'GET /api/v1/submissions': SIGNED_IN,
+  'GET /api/v1/submissions/:id': READ_OBJECT,
+  'POST /api/v1/submissions/:id/decision': REVIEW,
+  'DELETE /api/v1/runs/:id': MANAGE_RUN,
+  'PATCH /api/v1/runs/:id': MANAGE_RUN,
+  'POST /api/v1/runs/:id/share-links': MANAGE_RUN,
+  'GET /api/v1/runs/:id/share-links': READ_OBJECT,
+  'DELETE /api/v1/share-links/:id': MANAGE_RUN,
+  // the pages of the members
+  'GET /runs/:id/certification': READ_OBJECT,
+  'POST /runs/:id/certification/submit': MANAGE_RUN,
+  'POST /runs/:id/certification/share': MANAGE_RUN,
+  'POST /share-links/:id/revoke': MANAGE_RUN,
+  'GET /certification': SIGNED_IN,
+  'GET /submissions/:id/review': READ_OBJECT,
+  'POST /submissions/:id/review': REVIEW,
+  'GET /submissions/:id/run': READ_OBJECT,
+  'GET /submissions/:id/run/rules/:rule': READ_OBJECT,
+  'GET /submissions/:id/run/files/:path{.+}': READ_OBJECT,
+  // no account needed: the certified implementations, a certified run's report, the badges, a share link
+  'GET /certified/implementations': EVERYONE,
+  'GET /certified/runs/:id': EVERYONE,
+  'GET /certified/runs/:id/rules/:rule': EVERYONE,
+  'GET /certified/runs/:id/files/:path{.+}': EVERYONE,
+  'GET /badges/:org/:badge': EVERYONE,
+  'GET /s/:token': EVERYONE,
+  'GET /s/:token/rules/:rule': EVERYONE,
+  'GET /s/:token/files/:path{.+}': EVERYONE,
+};
 
 /** `METHOD path` as the router lists it -> the classes of CALLERS, in order. */
 export const AUTHORIZATION_MATRIX: Readonly<Record<string, string>> = {
@@ -127,7 +174,12 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, string>> = {
   'GET /matrix': READ_OBJECT,
   'GET /upload': SIGNED_IN,
   'POST /upload': PUBLISH,
+  // certification's routes, in their own block above
+  ...CERTIFICATION_ROWS,
 };
+
+/** Certification's rows (a part of {@link AUTHORIZATION_MATRIX}). */
+export const CERTIFICATION_ROUTES: readonly string[] = Object.keys(CERTIFICATION_ROWS);
 
 /** The expected class of `caller` on `route`. */
 export function expectedClass(route: string, caller: Caller): AnswerClass | undefined {

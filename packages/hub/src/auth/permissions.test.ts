@@ -17,12 +17,22 @@ const token = (...scopes: Scope[]): Actor => ({ kind: 'token', tokenId: 5, name:
 // the expected answers, written out by hand: one row per actor, the actions it may do in ORG
 const TABLE: readonly [string, Actor, readonly Action[]][] = [
   ['viewer', member('viewer'), ['read']],
-  ['engineer', member('engineer'), ['read', 'publish', 'save-target', 'run']],
+  ['engineer', member('engineer'), ['read', 'publish', 'manage-runs', 'save-target', 'run']],
   ['certifier', member('certifier'), ['read', 'review']],
   [
     'admin',
     member('admin'),
-    ['read', 'publish', 'save-target', 'run', 'register-key', 'manage-members', 'manage-tokens', 'read-audit'],
+    [
+      'read',
+      'publish',
+      'manage-runs',
+      'save-target',
+      'run',
+      'register-key',
+      'manage-members',
+      'manage-tokens',
+      'read-audit',
+    ],
   ],
   ['admin of another organisation', member('admin', OTHER), []],
   ['token read', token('read'), ['read']],

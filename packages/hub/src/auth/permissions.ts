@@ -2,20 +2,24 @@
  * What each role and each token scope may do, in one place: `can(actor, action, organisationId)`.
  *
  * - viewer: reads its organisation's targets, runs, live runs, keys;
- * - engineer: reads, publishes runs, saves targets, starts, cancels and reruns live runs;
+ * - engineer: reads, publishes runs, saves targets, starts, cancels and reruns live runs; deletes and relabels
+ *   runs, shares them read-only (and revokes the links), submits them for certification (`manage-runs`);
  * - certifier: reads, and reviews the runs submitted for certification (the certification workflow is branch
  *   i26-cert's; this is its permission);
  * - admin: everything an engineer does, plus members, API tokens, signing keys and the audit log. Not `review`:
  *   certifying stays with certifiers (an organisation does not certify its own runs by making itself admin).
  *
  * A token has scopes instead of a role: `read`, `publish`, `run` (start, cancel, rerun). A token never manages
- * members, tokens, keys or targets: those need a person. Nobody (no account) may do anything.
+ * members, tokens, keys or targets, and never deletes, relabels, shares or submits a run (`manage-runs`): those need
+ * a person. A CI token publishes, nothing more; a share link it could make would let it read what its scope does
+ * not. Nobody (no account) may do anything.
  */
 import type { Actor, Role, Scope } from './actor.js';
 
 export type Action =
   | 'read'
   | 'publish'
+  | 'manage-runs'
   | 'save-target'
   | 'run'
   | 'register-key'
@@ -27,6 +31,7 @@ export type Action =
 export const ACTIONS: readonly Action[] = [
   'read',
   'publish',
+  'manage-runs',
   'save-target',
   'run',
   'register-key',
@@ -36,7 +41,7 @@ export const ACTIONS: readonly Action[] = [
   'review',
 ];
 
-const ENGINEER: readonly Action[] = ['read', 'publish', 'save-target', 'run'];
+const ENGINEER: readonly Action[] = ['read', 'publish', 'manage-runs', 'save-target', 'run'];
 
 export const ROLE_ACTIONS: Readonly<Record<Role, ReadonlySet<Action>>> = {
   viewer: new Set(['read']),

@@ -128,6 +128,7 @@ export function organisationFor(c: Context, action: Action, requested: string | 
 const ACTION_WORDS: Readonly<Record<Action, string>> = {
   read: 'read this',
   publish: 'publish runs',
+  'manage-runs': 'delete, relabel, share or submit runs',
   'save-target': 'save, change or delete targets',
   run: 'start, cancel or rerun live runs',
   'register-key': 'register signing keys',

@@ -30,7 +30,8 @@ export type Access =
   /** `action` in the organisation of the share link `:id`. */
   | { readonly kind: 'share-link'; readonly action: Action };
 
-const RUN_PUBLISH: Access = { kind: 'run', action: 'publish' };
+/** Delete, relabel, share, submit: a person's acts (engineer, admin), never a token's (auth/permissions.ts). */
+const RUN_MANAGE: Access = { kind: 'run', action: 'manage-runs' };
 const RUN_READ: Access = { kind: 'run', action: 'read' };
 
 /** Every certification route: `METHOD path` (as registered) -> who may use it. */
@@ -38,21 +39,21 @@ export const CERTIFICATION_ACCESS: Readonly<Record<string, Access>> = {
   // API, under /api/v1
   'GET /certifying-bodies': { kind: 'public' },
   'GET /certified': { kind: 'public' },
-  'POST /runs/:id/submissions': RUN_PUBLISH,
+  'POST /runs/:id/submissions': RUN_MANAGE,
   'GET /runs/:id/submissions': RUN_READ,
   'GET /submissions': { kind: 'signed-in' },
   'GET /submissions/:id': { kind: 'submission', action: 'read' },
   'POST /submissions/:id/decision': { kind: 'submission', action: 'review' },
-  'DELETE /runs/:id': RUN_PUBLISH,
-  'PATCH /runs/:id': RUN_PUBLISH,
-  'POST /runs/:id/share-links': RUN_PUBLISH,
+  'DELETE /runs/:id': RUN_MANAGE,
+  'PATCH /runs/:id': RUN_MANAGE,
+  'POST /runs/:id/share-links': RUN_MANAGE,
   'GET /runs/:id/share-links': RUN_READ,
-  'DELETE /share-links/:id': { kind: 'share-link', action: 'publish' },
+  'DELETE /share-links/:id': { kind: 'share-link', action: 'manage-runs' },
   // pages
   'GET /runs/:id/certification': RUN_READ,
-  'POST /runs/:id/certification/submit': RUN_PUBLISH,
-  'POST /runs/:id/certification/share': RUN_PUBLISH,
-  'POST /share-links/:id/revoke': { kind: 'share-link', action: 'publish' },
+  'POST /runs/:id/certification/submit': RUN_MANAGE,
+  'POST /runs/:id/certification/share': RUN_MANAGE,
+  'POST /share-links/:id/revoke': { kind: 'share-link', action: 'manage-runs' },
   'GET /submissions/:id/review': { kind: 'submission', action: 'read' },
   'GET /submissions/:id/run': { kind: 'submission', action: 'read' },
   'GET /submissions/:id/run/rules/:rule': { kind: 'submission', action: 'read' },

@@ -94,6 +94,42 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     expect(audit.map((e) => [e.action, e.subject])).toContainEqual(['submit', `run ${signed.id}`]);
   });
 
+  it("a token never deletes, relabels, shares or submits a run, whatever its scopes: that is a person's act", async () => {
+    const { secret } = await h.auth.tokens.create({
+      organisationId: h.fixture.vendor,
+      name: 'ci',
+      scopes: ['publish', 'read', 'run'],
+      days: 1,
+      createdBy: null,
+    });
+    const { link } = await h.services.shares.create({
+      runId: h.fixture.unsigned.id,
+      organisationId: h.fixture.vendor,
+      days: 1,
+      createdBy: 'test',
+    });
+    const bearer = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+    const attempts: [string, string, unknown][] = [
+      ['DELETE', `/api/v1/runs/${h.fixture.unsigned.id}`, undefined],
+      ['PATCH', `/api/v1/runs/${h.fixture.unsigned.id}`, { label: 'by a token' }],
+      ['POST', `/api/v1/runs/${h.fixture.unsigned.id}/share-links`, { days: 2 }],
+      ['DELETE', `/api/v1/share-links/${link.id}`, undefined],
+      ['POST', `/api/v1/runs/${h.fixture.signed.id}/submissions`, { certifier: 'certbody' }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await h.app.request(path, {
+        method,
+        headers: bearer,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect([method, path, res.status]).toEqual([method, path, 403]);
+      expect(((await res.json()) as { error: string }).error).toContain('delete, relabel, share or submit runs');
+    }
+    expect((await t.store.run(h.fixture.unsigned.id))?.label).toBeNull();
+    expect((await h.services.shares.list(h.fixture.unsigned.id)).map((l) => l.revokedAt)).toEqual([null]);
+    expect(await h.services.certification.submissions({ by: [h.fixture.vendor] })).toEqual([]);
+  });
+
   it('a state-changing request by a browser without its CSRF token is refused', async () => {
     const { cookie } = h.as('engineer');
     const res = await h.app.request(`/api/v1/runs/${h.fixture.signed.id}/submissions`, {
@@ -196,6 +232,36 @@ describe.each(testDialects)('certification through the API on %s', (dialect) => 
     expect(reportText).toContain('A read-only report');
     expect(reportText).toContain(`href="/certified/runs/${signed.id}/rules/`);
     expect((await call(undefined, 'GET', `/certified/runs/${h.fixture.load.id}`)).status).toBe(404);
+  });
+
+  it("a certified run's read-only pages name its target as it was certified, whatever the target is called now", async () => {
+    const { signed } = h.fixture;
+    const { submission } = (await (await submit('engineer', signed.id)).json()) as { submission: { id: number } };
+    const decided = await call('certifier', 'POST', `/api/v1/submissions/${submission.id}/decision`, {
+      decision: 'certified',
+      note: 'ok',
+    });
+    expect(decided.status).toBe(200);
+    const { url } = (await (await call('engineer', 'POST', `/api/v1/runs/${signed.id}/share-links`, {})).json()) as {
+      url: string;
+    };
+    // the hub refuses the rename (live/saved-targets.ts); a row renamed behind its back must not show either
+    await t.store.db.updateTable('targets').set({ name: 'Renamed later' }).where('id', '=', signed.targetId).execute();
+    const frozenName = 'ERP &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot;';
+    for (const [who, path] of [
+      [undefined, `/certified/runs/${signed.id}`],
+      [undefined, url],
+      ['certifier', `/submissions/${submission.id}/run`],
+    ] as const) {
+      const res = await call(who, 'GET', path);
+      const text = await res.text();
+      expect([path, res.status, text.includes(frozenName), text.includes('Renamed later')]).toEqual([
+        path,
+        200,
+        true,
+        false,
+      ]);
+    }
   });
 
   it('a rejected run is not public, and its organisation sees the note', async () => {

@@ -25,7 +25,7 @@ import { StoreInputError } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
 import { absentBadge, certifiedBadge } from './badge-svg.js';
 import { certifiedPage, goneSharePage, inboxPage, reviewPage, runCertificationPage } from './certification-pages.js';
-import { noteOf } from './certification-store.js';
+import { type CertifiedRun, noteOf } from './certification-store.js';
 import { reviewSignature } from './review-signature.js';
 import { asApiError, route, sharePath } from './routes-common.js';
 import type { CertificationServices } from './services.js';
@@ -98,7 +98,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
       submissions: await certification.submissions({ by: [run.organisationId], runId: run.id }),
       bodies: await certification.certifyingBodies(),
       links: await shares.list(run.id),
-      canWrite: can(actor, 'publish', run.organisationId),
+      canWrite: can(actor, 'manage-runs', run.organisationId),
       csrf: csrfTokenFor(c),
       now: s.now().toISOString(),
       ...(error ? { error } : {}),
@@ -237,7 +237,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
   pageRoute('GET', '/submissions/:id/run', async (c, g) => {
     const { submission, run } = g;
     if (!submission || !run) throw new ApiError(404, 'there is no submission');
-    const target = await store.target(run.targetId);
+    const target = await viewTarget(run);
     const files = await store.files(run.id);
     return c.html((await runPage(docs, run, target, files, filter(c), submittedLinks(submission.id, run))).text);
   });
@@ -246,7 +246,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     const { submission, run } = g;
     if (!submission || !run) throw new ApiError(404, 'there is no submission');
     const ev = await rule(run, c.req.param('rule') ?? '');
-    return c.html(rulePage(ev, await store.target(run.targetId), submittedLinks(submission.id, run)).text);
+    return c.html(rulePage(ev, await viewTarget(run), submittedLinks(submission.id, run)).text);
   });
 
   pageRoute('GET', '/submissions/:id/run/files/:path{.+}', async (c, g) => {
@@ -308,6 +308,16 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
       html`<p class="note" id="read-only">A read-only view of run #${run.id}, shared until ${expiresAt.slice(0, 16).replace('T', ' ')} UTC.</p>`,
     );
 
+  /**
+   * The target a read-only view names: for a certified run, the implementation as it was certified (its
+   * `frozen_runs` row), whatever the target is called now; else the target as it is.
+   */
+  const viewTarget = async (run: RunSummary, cert?: CertifiedRun) => {
+    const target = await store.target(run.targetId);
+    const frozen = cert ?? (await certification.certificationOf(run.id));
+    return target && frozen ? { ...target, name: frozen.name } : target;
+  };
+
   const filter = (c: Context) => ({
     verdict: c.req.query('verdict') || undefined,
     area: c.req.query('area') || undefined,
@@ -333,7 +343,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
 
   pageRoute('GET', '/certified/runs/:id', async (c) => {
     const { cert, run } = await certifiedRun(c.req.param('id'));
-    const target = await store.target(run.targetId);
+    const target = await viewTarget(run, cert);
     const files = await store.files(run.id);
     return c.html((await runPage(docs, run, target, files, filter(c), certifiedLinks(run, cert))).text);
   });
@@ -341,7 +351,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
   pageRoute('GET', '/certified/runs/:id/rules/:rule', async (c) => {
     const { cert, run } = await certifiedRun(c.req.param('id'));
     const ev = await rule(run, c.req.param('rule') ?? '');
-    return c.html(rulePage(ev, await store.target(run.targetId), certifiedLinks(run, cert)).text);
+    return c.html(rulePage(ev, await viewTarget(run, cert), certifiedLinks(run, cert)).text);
   });
 
   pageRoute('GET', '/certified/runs/:id/files/:path{.+}', async (c) => {
@@ -353,7 +363,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     const shared = await sharedRun(c);
     if (shared.gone !== undefined) return gone(c, shared.gone);
     const { run, link } = shared;
-    const target = await store.target(run.targetId);
+    const target = await viewTarget(run);
     const files = await store.files(run.id);
     const links = shareLinks(c.req.param('token') ?? '', run, link.expiresAt);
     return c.html((await runPage(docs, run, target, files, filter(c), links)).text);
@@ -365,7 +375,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
     const { run, link } = shared;
     const ev = await rule(run, c.req.param('rule') ?? '');
     const links = shareLinks(c.req.param('token') ?? '', run, link.expiresAt);
-    return c.html(rulePage(ev, await store.target(run.targetId), links).text);
+    return c.html(rulePage(ev, await viewTarget(run), links).text);
   });
 
   pageRoute('GET', '/s/:token/files/:path{.+}', async (c) => {

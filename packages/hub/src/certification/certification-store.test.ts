@@ -86,6 +86,22 @@ describe.each(testDialects)('certification in the store on %s', (dialect) => {
     expect((await c.submit(f.signed, 'certbody', BY)).state).toBe('submitted');
   });
 
+  it('deleting a run whose rerun is certified is refused naming the certified rerun, and changes nothing', async () => {
+    // the signed run reruns the unsigned one (a rerun records its parent), then is certified
+    await t.store.db.updateTable('runs').set({ parent_run_id: f.unsigned.id }).where('id', '=', f.signed.id).execute();
+    const s = await f.certification.submit(f.signed, 'certbody', BY);
+    await f.certification.decide(s.id, 'certified', 'ok', CERTIFIER, await reviewSignature(t.store, f.signed));
+    const err = await new RunChanges(t.store.db).deleteRun(f.unsigned.id).catch((e: unknown) => e);
+    expect(err instanceof FrozenRunError && err.status).toBe(409);
+    expect((err as Error).message).toBe(
+      `run ${f.unsigned.id} has a certified rerun #${f.signed.id}: it cannot be deleted, because a certified run is frozen, the run it reruns included`,
+    );
+    expect((await t.store.run(f.unsigned.id))?.id).toBe(f.unsigned.id);
+    expect((await t.store.run(f.signed.id))?.parentRunId).toBe(f.unsigned.id);
+    // its relabelling is no write to the certified run: it goes through
+    expect(await new RunChanges(t.store.db).relabelRun(f.unsigned.id, { label: 'kept' })).toBe(true);
+  });
+
   describe('a certified run is frozen', () => {
     let runId: number;
     beforeEach(async () => {

@@ -13,8 +13,11 @@ export { FROZEN_MESSAGE };
 export class FrozenRunError extends Error {
   override readonly name = 'FrozenRunError';
   readonly status = 409;
-  constructor(readonly runId: number) {
-    super(`run ${runId}: ${FROZEN_MESSAGE}`);
+  constructor(
+    readonly runId: number,
+    message = `run ${runId}: ${FROZEN_MESSAGE}`,
+  ) {
+    super(message);
   }
 }
 
@@ -26,6 +29,25 @@ export async function frozenAt(db: Kysely<Database>, runId: number): Promise<str
 
 export async function assertNotFrozen(db: Kysely<Database>, runId: number): Promise<void> {
   if ((await frozenAt(db, runId)) !== undefined) throw new FrozenRunError(runId);
+}
+
+/**
+ * Refuses to delete a run that a certified run reruns: deleting it would clear the certified run's `parent_run_id`,
+ * a write to a frozen run. The answer names the certified rerun, not the run asked for (which is not frozen).
+ */
+export async function assertNoCertifiedRerun(db: Kysely<Database>, runId: number): Promise<void> {
+  const child = await db
+    .selectFrom('runs')
+    .innerJoin('frozen_runs', 'frozen_runs.run_id', 'runs.id')
+    .select('runs.id')
+    .where('runs.parent_run_id', '=', runId)
+    .orderBy('runs.id')
+    .executeTakeFirst();
+  if (child)
+    throw new FrozenRunError(
+      runId,
+      `run ${runId} has a certified rerun #${child.id}: it cannot be deleted, because a certified run is frozen, the run it reruns included`,
+    );
 }
 
 /** Whether a database error is a freeze trigger's refusal. */

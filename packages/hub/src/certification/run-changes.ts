@@ -1,12 +1,13 @@
 /**
  * The writes that change a stored run after it was published: delete it, relabel it (build, label). Each is
- * refused for a certified run (frozen-runs.ts). The hub has no way to replace a run's files (they are its digest:
+ * refused for a certified run (frozen-runs.ts), and deleting, for a run that a certified run reruns (its
+ * `parent_run_id` would change). The hub has no way to replace a run's files (they are its digest:
  * other files are another run); the triggers of migration 0004 refuse that write, and these, by any other path.
  */
 import type { Kysely } from 'kysely';
 import { StoreInputError } from '../store/hub-store.js';
 import type { Database } from '../store/schema.js';
-import { assertNotFrozen, frozenOrRethrow } from './frozen-runs.js';
+import { assertNoCertifiedRerun, assertNotFrozen, frozenOrRethrow, isFrozenTrigger } from './frozen-runs.js';
 
 export interface Relabel {
   readonly build?: string | null;
@@ -25,9 +26,13 @@ function labelValue(v: unknown, name: string): string | null | undefined {
 export class RunChanges {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Deletes a run with its files list, verdicts and figures (not a certified run). false: no such run. */
+  /**
+   * Deletes a run with its files list, verdicts and figures (not a certified run, nor a run that a certified run
+   * reruns). false: no such run.
+   */
   async deleteRun(runId: number): Promise<boolean> {
     await assertNotFrozen(this.db, runId);
+    await assertNoCertifiedRerun(this.db, runId);
     try {
       return await this.db.transaction().execute(async (trx) => {
         // the jobs that made it or rerun it keep their history, without the run
@@ -38,6 +43,8 @@ export class RunChanges {
         return Number(r.numDeletedRows) > 0;
       });
     } catch (err) {
+      // a rerun certified meanwhile: the trigger refused clearing its parent, say so
+      if (isFrozenTrigger(err)) await assertNoCertifiedRerun(this.db, runId);
       frozenOrRethrow(err, runId);
     }
   }

@@ -141,6 +141,32 @@ function checkInput(i: SavedTargetInput): void {
   if (i.portalPath != null && !i.portalPath.startsWith('/')) throw new TargetInputError('portalPath must start with /');
 }
 
+/**
+ * A target with certified runs keeps the name and URL it was certified under (issue 26: a certified run is frozen;
+ * its public page, badge and share links name it): a rename or another URL is refused with 409 saying why. Its
+ * connection (user, password, company codes) may still change; another URL is another target.
+ */
+async function refuseIfCertified(
+  db: Kysely<Database>,
+  targetId: number,
+  change: { readonly name?: boolean; readonly url?: boolean },
+): Promise<void> {
+  if (!change.name && !change.url) return;
+  const certified = await db
+    .selectFrom('frozen_runs')
+    .innerJoin('runs', 'runs.id', 'frozen_runs.run_id')
+    .select('runs.id')
+    .where('runs.target_id', '=', targetId)
+    .orderBy('runs.id')
+    .execute();
+  if (certified.length === 0) return;
+  const what = [change.name ? 'renamed' : '', change.url ? 'moved to another url' : ''].filter(Boolean).join(' or ');
+  throw new TargetInputError(
+    `target #${targetId} has certified runs (${certified.map((r) => `#${r.id}`).join(', ')}): a certified run is frozen, so its target cannot be ${what}; save a new target for another url`,
+    409,
+  );
+}
+
 export class SavedTargets {
   /**
    * @param guard the SSRF allow-list (`erpcert hub --allow-targets`) a target URL is checked against, after DNS
@@ -202,7 +228,7 @@ export class SavedTargets {
     const id = await this.db.transaction().execute(async (trx) => {
       const existing = await trx
         .selectFrom('targets')
-        .select(['id', 'saved_at'])
+        .select(['id', 'saved_at', 'name'])
         .where('organisation_id', '=', organisationId)
         .where('target_key', '=', url)
         .executeTakeFirst();
@@ -210,6 +236,8 @@ export class SavedTargets {
         throw new TargetInputError(`a target with url ${url} is saved already: #${existing.id}`, 409);
       const values = { auth_kind: 'basic' as const, ...this.columns(i), saved_at: at };
       if (existing) {
+        // a target known from published runs: saving it names it, unless a run of it is certified
+        await refuseIfCertified(trx, Number(existing.id), { name: i.name !== undefined && i.name !== existing.name });
         await trx.updateTable('targets').set(values).where('id', '=', existing.id).execute();
         return Number(existing.id);
       }
@@ -237,8 +265,12 @@ export class SavedTargets {
     const current = await this.getOrThrow(id);
     if (i.password != null && !this.box) throw new TargetInputError(NO_SECRET_MESSAGE, 422);
     const set: Record<string, unknown> = this.columns(i);
-    if (i.url !== undefined) {
-      const url = targetUrl(i.url);
+    const url = i.url === undefined ? undefined : targetUrl(i.url);
+    await refuseIfCertified(this.db, id, {
+      name: i.name !== undefined && i.name !== current.name,
+      url: url !== undefined && url !== current.url,
+    });
+    if (url !== undefined) {
       await this.checkUrl(url);
       const other = await this.db
         .selectFrom('targets')
