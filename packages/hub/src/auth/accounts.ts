@@ -25,6 +25,8 @@ export interface User {
   readonly name: string | null;
   readonly disabled: boolean;
   readonly hasPassword: boolean;
+  /** An operator of the whole hub: makes organisations and certifying bodies (users.hub_admin, 0006). */
+  readonly hubAdmin: boolean;
 }
 
 export interface Member extends User {
@@ -37,6 +39,15 @@ export interface Organisation {
   readonly name: string;
 }
 
+/** An organisation as the hub admin lists it: whether it is a certifying body too. */
+export interface OrganisationEntry extends Organisation {
+  readonly certifyingBody: boolean;
+}
+
+/** An organisation's slug (the CLI's --organisation and --certifying-body take the same). */
+export const ORGANISATION_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+export const SLUG_RULE = 'lower-case letters, digits and dashes, starting with a letter or digit, at most 63';
+
 /** An identity an OpenID Connect provider vouched for (its groups already mapped to memberships). */
 export interface VerifiedIdentity {
   readonly issuer: string;
@@ -45,6 +56,17 @@ export interface VerifiedIdentity {
   readonly name?: string;
   /** organisation slug -> role; the user's memberships become exactly these (in organisations that exist). */
   readonly memberships: Readonly<Record<string, Role>>;
+  /**
+   * Whether the provider says this user is a hub admin (its admin group): the flag becomes exactly this. Undefined:
+   * the provider says nothing about it (no admin group configured), and the flag stays as it is.
+   */
+  readonly hubAdmin?: boolean;
+}
+
+/** What {@link Accounts.upsertVerifiedIdentity} did: the user, and the hub admin flag if it changed. */
+export interface UpsertedIdentity {
+  readonly userId: number;
+  readonly hubAdminChanged?: { readonly from: boolean; readonly to: boolean };
 }
 
 /** A sign-in link lives this long by default. */
@@ -70,8 +92,7 @@ export class Accounts {
   }
 
   async createOrganisation(slug: string, name: string): Promise<Organisation> {
-    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug))
-      throw new AccountError('an organisation slug is lower-case letters, digits and dashes (at most 63)');
+    if (!ORGANISATION_SLUG.test(slug)) throw new AccountError(`an organisation slug is ${SLUG_RULE}`);
     if (name.length === 0 || name.length > 200) throw new AccountError('an organisation name has 1 to 200 characters');
     const existing = await this.organisationBySlug(slug);
     if (existing) throw new AccountError(`an organisation ${slug} exists already`, 409);
@@ -91,6 +112,29 @@ export class Accounts {
   async organisationBySlug(slug: string): Promise<Organisation | undefined> {
     const r = await this.db.selectFrom('organisations').selectAll().where('slug', '=', slug).executeTakeFirst();
     return r && { id: Number(r.id), slug: r.slug, name: r.name };
+  }
+
+  /** Every organisation, by slug, with whether it is a certifying body (for hub admins). */
+  async allOrganisations(): Promise<OrganisationEntry[]> {
+    const rows = await this.db
+      .selectFrom('organisations as o')
+      .leftJoin('certifying_bodies as b', 'b.organisation_id', 'o.id')
+      .select(['o.id', 'o.slug', 'o.name', 'b.organisation_id as body'])
+      .orderBy('o.slug')
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), slug: r.slug, name: r.name, certifyingBody: r.body !== null }));
+  }
+
+  /** Makes a user a hub admin or takes it away; answers whether it was one before. */
+  async setHubAdmin(userId: number, on: boolean): Promise<boolean> {
+    const before = await this.user(userId);
+    if (!before) throw new AccountError(`there is no user ${userId}`, 404);
+    await this.db
+      .updateTable('users')
+      .set({ hub_admin: on ? 1 : 0 })
+      .where('id', '=', userId)
+      .execute();
+    return before.hubAdmin;
   }
 
   /** Makes a user; a password, when given, must pass {@link passwordProblem}. */
@@ -250,9 +294,10 @@ export class Accounts {
   /**
    * The OpenID Connect seam: finds the user by (issuer, subject), else by email (and links it), else creates it;
    * sets its memberships to the identity's (organisations that do not exist are skipped). Returns the user id;
-   * the caller opens a session with `Sessions.open(id, 'oidc')`.
+   * the caller opens a session with `Sessions.open(id, 'oidc')`. The hub admin flag becomes the identity's
+   * `hubAdmin` when it says (the provider is the source of truth); the answer says when that changed it.
    */
-  async upsertVerifiedIdentity(id: VerifiedIdentity): Promise<number> {
+  async upsertVerifiedIdentity(id: VerifiedIdentity): Promise<UpsertedIdentity> {
     const email = normalEmail(id.email);
     let row = await this.db
       .selectFrom('users')
@@ -297,7 +342,9 @@ export class Accounts {
           .where('organisation_id', '=', m.organisationId)
           .execute();
     for (const [org, role] of wanted) await this.setMembership(userId, org, role);
-    return userId;
+    if (id.hubAdmin === undefined) return { userId };
+    const was = await this.setHubAdmin(userId, id.hubAdmin);
+    return was === id.hubAdmin ? { userId } : { userId, hubAdminChanged: { from: was, to: id.hubAdmin } };
   }
 }
 
@@ -307,6 +354,7 @@ function toUser(r: {
   name: string | null;
   disabled: unknown;
   password_hash: string | null;
+  hub_admin: unknown;
 }): User {
   return {
     id: Number(r.id),
@@ -314,5 +362,6 @@ function toUser(r: {
     name: r.name,
     disabled: Number(r.disabled) === 1,
     hasPassword: r.password_hash !== null,
+    hubAdmin: Number(r.hub_admin) === 1,
   };
 }

@@ -40,7 +40,7 @@ export function authRoutes(auth: HubAuth): Hono {
   const sessionView = async (c: Context) => {
     const u = signedInUser(c);
     return {
-      user: { id: u.userId, email: u.email },
+      user: { id: u.userId, email: u.email, hubAdmin: u.hubAdmin },
       organisations: u.memberships.map(organisationView),
       csrfToken: csrfTokenFor(c),
     };
@@ -54,7 +54,14 @@ export function authRoutes(auth: HubAuth): Hono {
         : await signInWithPassword(auth, c, b.email, b.password);
     const user = await auth.accounts.user(userId);
     const memberships = await auth.accounts.memberships(userId);
-    c.set('actor', { kind: 'user', userId, email: user?.email ?? '', memberships, sessionId: 0 });
+    c.set('actor', {
+      kind: 'user',
+      userId,
+      email: user?.email ?? '',
+      memberships,
+      sessionId: 0,
+      hubAdmin: user?.hubAdmin ?? false,
+    });
     return c.json(await sessionView(c), 201);
   });
   app.get('/session', async (c) => c.json(await sessionView(c)));
