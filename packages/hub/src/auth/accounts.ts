@@ -4,6 +4,7 @@
  * provider vouched for and makes or updates its user and memberships; the caller then opens a session.
  */
 import type { Kysely } from 'kysely';
+import { Certification } from '../certification/certification-store.js';
 import type { Database } from '../store/schema.js';
 import { isRole, type Membership, type Role } from './actor.js';
 import { hashPassword, passwordProblem, type ScryptCost } from './password.js';
@@ -123,6 +124,16 @@ export class Accounts {
       .orderBy('o.slug')
       .execute();
     return rows.map((r) => ({ id: Number(r.id), slug: r.slug, name: r.name, certifyingBody: r.body !== null }));
+  }
+
+  /** An organisation as the hub admin lists it, or undefined. */
+  async organisationEntry(id: number): Promise<OrganisationEntry | undefined> {
+    return (await this.allOrganisations()).find((o) => o.id === id);
+  }
+
+  /** Makes an organisation a certifying body, or stops it being one (certification's own store does it). */
+  async setCertifyingBody(organisationId: number, on: boolean): Promise<void> {
+    await new Certification(this.db, this.now).setCertifyingBody(organisationId, on);
   }
 
   /** Makes a user a hub admin or takes it away; answers whether it was one before. */
