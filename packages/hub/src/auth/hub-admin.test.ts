@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHubApp } from '../api/hub-app.js';
 import { Certification } from '../certification/certification-store.js';
 import { type AuthFixture, seedAuth, type Who } from '../testing/auth-fixture.js';
-import { freshStore, type TestStore } from '../testing/test-databases.js';
+import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
 
 interface Made {
   organisation: { id: number; slug: string; name: string; certifyingBody: boolean; role: null | string };
@@ -15,14 +15,14 @@ interface Made {
   signInLink?: string;
 }
 
-describe('hub admins make organisations and certifying bodies', () => {
+describe.each(testDialects)('hub admins make organisations and certifying bodies (on %s)', (dialect) => {
   let t: TestStore;
   let fx: AuthFixture;
   let app: ReturnType<typeof createHubApp>;
   let bodies: Certification;
 
   beforeAll(async () => {
-    t = await freshStore('sqlite');
+    t = await freshStore(dialect);
     fx = await seedAuth(t.store);
     app = createHubApp({ store: t.store, auth: fx.auth, log: () => {} });
     bodies = new Certification(t.store.db);
