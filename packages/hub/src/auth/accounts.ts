@@ -115,13 +115,14 @@ export class Accounts {
     return r && { id: Number(r.id), slug: r.slug, name: r.name };
   }
 
-  /** Every organisation, by slug, with whether it is a certifying body (for hub admins). */
+  /** Every organisation, oldest first, with whether it is a certifying body (for hub admins). */
   async allOrganisations(): Promise<OrganisationEntry[]> {
     const rows = await this.db
       .selectFrom('organisations as o')
       .leftJoin('certifying_bodies as b', 'b.organisation_id', 'o.id')
       .select(['o.id', 'o.slug', 'o.name', 'b.organisation_id as body'])
-      .orderBy('o.slug')
+      // by id, as a user's memberships are listed (the default organisation first)
+      .orderBy('o.id')
       .execute();
     return rows.map((r) => ({ id: Number(r.id), slug: r.slug, name: r.name, certifyingBody: r.body !== null }));
   }

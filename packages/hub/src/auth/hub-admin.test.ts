@@ -168,6 +168,8 @@ describe.each(testDialects)('hub admins make organisations and certifying bodies
     const text = await page.text();
     expect(page.status).toBe(200);
     expect(text).toContain('<form class="stack" method="post" action="/organisations">');
+    // the navigation links to it for a hub admin (a member of no organisation)
+    expect(text).toContain('<li><a href="/organisations" aria-current="page">Organisations</a></li>');
     expect(text).toMatch(/Acme certification <span class="muted">acme<\/span><\/td><td>yes/);
 
     const made = await form('hub-admin', '/organisations', {
@@ -203,6 +205,19 @@ describe.each(testDialects)('hub admins make organisations and certifying bodies
     // what was typed is shown again
     expect(again).toContain('value="Kept"');
     expect((await form('hub-admin', '/organisations', { slug: 'page-made', name: 'Twice' })).status).toBe(409);
+  });
+
+  it('the navigation links to /organisations for those who manage one: a hub admin, an org admin; not an engineer or a certifier', async () => {
+    const linked = async (who: Who) =>
+      (await (await app.request('/', { headers: fx.headers(who) })).text()).includes(
+        '<li><a href="/organisations">Organisations</a></li>',
+      );
+    expect([
+      await linked('hub-admin'),
+      await linked('admin'),
+      await linked('engineer'),
+      await linked('certifier'),
+    ]).toEqual([true, true, false, false]);
   });
 
   it('the page: an organisation admin sees its own organisations, no form, and its forged posts are refused', async () => {
