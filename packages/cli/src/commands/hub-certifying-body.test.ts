@@ -1,6 +1,7 @@
 /**
  * `erpcert hub --certifying-body SLUG`: the operator makes an organisation a certifying body (no organisation can
- * make itself one); organisations then submit signed runs to it.
+ * make itself one); organisations then submit signed runs to it. And `--init-admin` makes a hub admin, who makes
+ * further organisations and certifying bodies by the API without a restart.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,38 @@ describe('erpcert hub --certifying-body', () => {
     });
     expect(audit.status).toBe(200);
     expect(JSON.stringify(await audit.json())).toMatch(/"action":"make-certifying-body"/);
+  });
+
+  it('--init-admin makes a hub admin: it makes an organisation and a certifying body by the API, no restart', async () => {
+    const hub = admin?.hub.url as string;
+    const me = (await (await fetch(`${hub}/api/v1/session`, { headers: admin?.headers })).json()) as {
+      user: { hubAdmin: boolean };
+    };
+    expect(me.user.hubAdmin).toBe(true);
+    const made = await fetch(`${hub}/api/v1/organisations`, {
+      method: 'POST',
+      headers: admin?.headers,
+      body: JSON.stringify({ slug: 'vendor-a', name: 'Vendor A', adminEmail: 'lead@vendor-a.example' }),
+    });
+    expect(made.status).toBe(201);
+    const { organisation, signInLink } = (await made.json()) as {
+      organisation: { id: number; certifyingBody: boolean };
+      signInLink: string;
+    };
+    expect([organisation.certifyingBody, signInLink]).toEqual([
+      false,
+      expect.stringMatching(/^\/sign-in\/link\?token=/),
+    ]);
+    const flagged = await fetch(`${hub}/api/v1/organisations/${organisation.id}`, {
+      method: 'PATCH',
+      headers: admin?.headers,
+      body: JSON.stringify({ certifyingBody: true }),
+    });
+    expect(flagged.status).toBe(200);
+    const { bodies } = (await (await fetch(`${hub}/api/v1/certifying-bodies`)).json()) as {
+      bodies: { slug: string }[];
+    };
+    expect(bodies.map((b) => b.slug).sort()).toEqual(['cert-lab', 'vendor-a']);
   });
 
   it('without it, no organisation is a certifying body', async () => {

@@ -115,7 +115,9 @@ describe('erpcert hub and erpcert publish', () => {
 
   it('prints a one-time sign-in link for --init-admin that works once', async () => {
     const link = /^(http:\/\/\S+\/sign-in\/link\?token=\S+)$/m.exec(hub!.stdout)?.[1] as string;
-    expect(hub!.stderr).toMatch(/admin@example\.com is admin of default: open the link above within 15 minutes/);
+    expect(hub!.stderr).toMatch(
+      /admin@example\.com is admin of default and a hub admin \(makes organisations on \/organisations\): open the link above within 15 minutes/,
+    );
     expect(hub!.stderr).not.toContain(new URL(link).searchParams.get('token') as string);
     const again = await fetch(`${url}/api/v1/session`, {
       method: 'POST',

@@ -9,7 +9,7 @@ import { listenForStop } from '../stop-signals.js';
 /**
  * `erpcert hub`: the team hub (packages/hub) on a SQLite file under ./erpcert-hub/ by default, or on PostgreSQL.
  * Prints its URL on one line once it accepts requests; SIGTERM and SIGINT stop it. `--init-admin EMAIL` makes that
- * user (if new) the admin of an organisation (`--organisation`, made if new) and prints a one-time sign-in link on
+ * user (if new) the admin of an organisation (`--organisation`, made if new) and a hub admin, and prints a one-time sign-in link on
  * the next line, then goes on serving: the link works at once (single use, 15 minutes, stored hashed).
  */
 export const hub: Command = {
@@ -43,7 +43,7 @@ export const hub: Command = {
       name: 'init-admin',
       type: 'string',
       arg: 'EMAIL',
-      help: 'make EMAIL the admin of --organisation and print a one-time sign-in link (15 minutes), then serve',
+      help: 'make EMAIL the admin of --organisation and a hub admin (makes organisations and certifying bodies), print a one-time sign-in link (15 minutes), then serve',
     },
     {
       name: 'organisation',
@@ -74,7 +74,8 @@ export const hub: Command = {
   ],
   details: [
     'Accounts: start once with --init-admin you@example.com and open the printed link; the admin adds members',
-    '(admin, certifier, engineer, viewer) and makes API tokens on the Organisations page. CI publishes with such a',
+    '(admin, certifier, engineer, viewer) and makes API tokens on the Organisations page, and as a hub admin makes',
+    'organisations and certifying bodies there (or POST /api/v1/organisations). CI publishes with such a',
     `token in ${TOKEN_ENV} (erpcert publish DIR --hub URL, or conform and load with --publish URL).`,
     'Live runs: save a target (the Saved targets page, or POST /api/v1/saved-targets), then start, cancel and',
     'rerun conform or load runs from its pages or the API; they are queued in the database and executed by this',
@@ -195,7 +196,10 @@ export async function makeCertifyingBody(hub: RunningHub, slug: string, err: Nod
   err.write(`erpcert hub: ${org.slug} is a certifying body: its certifiers review the runs submitted to it\n`);
 }
 
-/** --init-admin: makes `email` the admin of `slug` (both made if new) and prints a one-time sign-in link to `out`. */
+/**
+ * --init-admin: makes `email` the admin of `slug` (both made if new) and a hub admin (an operator of the whole hub:
+ * makes organisations and certifying bodies), and prints a one-time sign-in link to `out`.
+ */
 export async function initialAdmin(
   hub: RunningHub,
   email: string,
@@ -207,6 +211,8 @@ export async function initialAdmin(
   const org = (await accounts.organisationBySlug(slug)) ?? (await accounts.createOrganisation(slug, slug));
   const user = (await accounts.userByEmail(email)) ?? (await accounts.createUser(email));
   await accounts.setMembership(user.id, org.id, 'admin');
+  // and an operator of the whole hub: makes organisations and certifying bodies on /organisations or by the API
+  const wasHubAdmin = await accounts.setHubAdmin(user.id, true);
   const secret = await accounts.createSignInLink(user.id);
   await hub.auth.audit.record({
     actor: 'erpcert hub --init-admin',
@@ -215,9 +221,18 @@ export async function initialAdmin(
     subject: `user:${user.id} ${user.email}`,
     detail: { role: 'admin' },
   });
+  if (!wasHubAdmin)
+    await hub.auth.audit.record({
+      actor: 'erpcert hub --init-admin',
+      organisationId: null,
+      action: 'grant-hub-admin',
+      subject: `user:${user.id} ${user.email}`,
+      detail: { hubAdmin: true },
+    });
   // the link is a secret: printed once, on the operator's terminal, never logged
   out.write(`${hub.url}/sign-in/link?token=${encodeURIComponent(secret)}\n`);
   err.write(
-    `erpcert hub: ${user.email} is admin of ${org.slug}: open the link above within 15 minutes (once) and set a password\n`,
+    `erpcert hub: ${user.email} is admin of ${org.slug} and a hub admin (makes organisations on /organisations): ` +
+      'open the link above within 15 minutes (once) and set a password\n',
   );
 }

@@ -4,6 +4,7 @@
  * provider vouched for and makes or updates its user and memberships; the caller then opens a session.
  */
 import type { Kysely } from 'kysely';
+import { Certification } from '../certification/certification-store.js';
 import type { Database } from '../store/schema.js';
 import { isRole, type Membership, type Role } from './actor.js';
 import { hashPassword, passwordProblem, type ScryptCost } from './password.js';
@@ -25,6 +26,8 @@ export interface User {
   readonly name: string | null;
   readonly disabled: boolean;
   readonly hasPassword: boolean;
+  /** An operator of the whole hub: makes organisations and certifying bodies (users.hub_admin, 0006). */
+  readonly hubAdmin: boolean;
 }
 
 export interface Member extends User {
@@ -37,6 +40,15 @@ export interface Organisation {
   readonly name: string;
 }
 
+/** An organisation as the hub admin lists it: whether it is a certifying body too. */
+export interface OrganisationEntry extends Organisation {
+  readonly certifyingBody: boolean;
+}
+
+/** An organisation's slug (the CLI's --organisation and --certifying-body take the same). */
+export const ORGANISATION_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+export const SLUG_RULE = 'lower-case letters, digits and dashes, starting with a letter or digit, at most 63';
+
 /** An identity an OpenID Connect provider vouched for (its groups already mapped to memberships). */
 export interface VerifiedIdentity {
   readonly issuer: string;
@@ -45,6 +57,17 @@ export interface VerifiedIdentity {
   readonly name?: string;
   /** organisation slug -> role; the user's memberships become exactly these (in organisations that exist). */
   readonly memberships: Readonly<Record<string, Role>>;
+  /**
+   * Whether the provider says this user is a hub admin (its admin group): the flag becomes exactly this. Undefined:
+   * the provider says nothing about it (no admin group configured), and the flag stays as it is.
+   */
+  readonly hubAdmin?: boolean;
+}
+
+/** What {@link Accounts.upsertVerifiedIdentity} did: the user, and the hub admin flag if it changed. */
+export interface UpsertedIdentity {
+  readonly userId: number;
+  readonly hubAdminChanged?: { readonly from: boolean; readonly to: boolean };
 }
 
 /** A sign-in link lives this long by default. */
@@ -70,8 +93,7 @@ export class Accounts {
   }
 
   async createOrganisation(slug: string, name: string): Promise<Organisation> {
-    if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug))
-      throw new AccountError('an organisation slug is lower-case letters, digits and dashes (at most 63)');
+    if (!ORGANISATION_SLUG.test(slug)) throw new AccountError(`an organisation slug is ${SLUG_RULE}`);
     if (name.length === 0 || name.length > 200) throw new AccountError('an organisation name has 1 to 200 characters');
     const existing = await this.organisationBySlug(slug);
     if (existing) throw new AccountError(`an organisation ${slug} exists already`, 409);
@@ -91,6 +113,40 @@ export class Accounts {
   async organisationBySlug(slug: string): Promise<Organisation | undefined> {
     const r = await this.db.selectFrom('organisations').selectAll().where('slug', '=', slug).executeTakeFirst();
     return r && { id: Number(r.id), slug: r.slug, name: r.name };
+  }
+
+  /** Every organisation, oldest first, with whether it is a certifying body (for hub admins). */
+  async allOrganisations(): Promise<OrganisationEntry[]> {
+    const rows = await this.db
+      .selectFrom('organisations as o')
+      .leftJoin('certifying_bodies as b', 'b.organisation_id', 'o.id')
+      .select(['o.id', 'o.slug', 'o.name', 'b.organisation_id as body'])
+      // by id, as a user's memberships are listed (the default organisation first)
+      .orderBy('o.id')
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), slug: r.slug, name: r.name, certifyingBody: r.body !== null }));
+  }
+
+  /** An organisation as the hub admin lists it, or undefined. */
+  async organisationEntry(id: number): Promise<OrganisationEntry | undefined> {
+    return (await this.allOrganisations()).find((o) => o.id === id);
+  }
+
+  /** Makes an organisation a certifying body, or stops it being one (certification's own store does it). */
+  async setCertifyingBody(organisationId: number, on: boolean): Promise<void> {
+    await new Certification(this.db, this.now).setCertifyingBody(organisationId, on);
+  }
+
+  /** Makes a user a hub admin or takes it away; answers whether it was one before. */
+  async setHubAdmin(userId: number, on: boolean): Promise<boolean> {
+    const before = await this.user(userId);
+    if (!before) throw new AccountError(`there is no user ${userId}`, 404);
+    await this.db
+      .updateTable('users')
+      .set({ hub_admin: on ? 1 : 0 })
+      .where('id', '=', userId)
+      .execute();
+    return before.hubAdmin;
   }
 
   /** Makes a user; a password, when given, must pass {@link passwordProblem}. */
@@ -250,9 +306,10 @@ export class Accounts {
   /**
    * The OpenID Connect seam: finds the user by (issuer, subject), else by email (and links it), else creates it;
    * sets its memberships to the identity's (organisations that do not exist are skipped). Returns the user id;
-   * the caller opens a session with `Sessions.open(id, 'oidc')`.
+   * the caller opens a session with `Sessions.open(id, 'oidc')`. The hub admin flag becomes the identity's
+   * `hubAdmin` when it says (the provider is the source of truth); the answer says when that changed it.
    */
-  async upsertVerifiedIdentity(id: VerifiedIdentity): Promise<number> {
+  async upsertVerifiedIdentity(id: VerifiedIdentity): Promise<UpsertedIdentity> {
     const email = normalEmail(id.email);
     let row = await this.db
       .selectFrom('users')
@@ -297,7 +354,9 @@ export class Accounts {
           .where('organisation_id', '=', m.organisationId)
           .execute();
     for (const [org, role] of wanted) await this.setMembership(userId, org, role);
-    return userId;
+    if (id.hubAdmin === undefined) return { userId };
+    const was = await this.setHubAdmin(userId, id.hubAdmin);
+    return was === id.hubAdmin ? { userId } : { userId, hubAdminChanged: { from: was, to: id.hubAdmin } };
   }
 }
 
@@ -307,6 +366,7 @@ function toUser(r: {
   name: string | null;
   disabled: unknown;
   password_hash: string | null;
+  hub_admin: unknown;
 }): User {
   return {
     id: Number(r.id),
@@ -314,5 +374,6 @@ function toUser(r: {
     name: r.name,
     disabled: Number(r.disabled) === 1,
     hasPassword: r.password_hash !== null,
+    hubAdmin: Number(r.hub_admin) === 1,
   };
 }

@@ -27,6 +27,11 @@ export interface UserActor {
   readonly memberships: readonly Membership[];
   /** The session the request came with (a cookie); its CSRF token is bound to it. */
   readonly sessionId: number;
+  /**
+   * An operator of the whole hub (users.hub_admin): makes organisations and certifying bodies. No role in any
+   * organisation comes with it ({@link can} ignores it). An API token is never one.
+   */
+  readonly hubAdmin: boolean;
 }
 
 export interface TokenActor {

@@ -32,7 +32,10 @@ export type AuditAction =
   | 'submit'
   | 'delete-run'
   | 'relabel-run'
-  | 'make-certifying-body';
+  | 'make-certifying-body'
+  | 'create-organisation'
+  | 'grant-hub-admin'
+  | 'revoke-hub-admin';
 
 export interface AuditEntry {
   readonly id: number;

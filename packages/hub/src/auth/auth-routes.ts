@@ -1,13 +1,15 @@
 /**
  * The API of accounts (under /api/v1): the session (sign in, who am I, sign out, sign out everywhere), the
  * organisations of the signed-in user, and what an org admin manages: members and roles, API tokens, the audit log.
- * A token never manages accounts (those routes need a person's session).
+ * A token never manages accounts (those routes need a person's session). Above them, what a hub admin does
+ * (auth/hub-admin.ts): every organisation listed, a new one made, one made a certifying body or no longer one.
  */
 import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError, intParam } from '../api/api-error.js';
 import type { Membership } from './actor.js';
 import { csrfTokenFor } from './csrf.js';
+import { HubAdmin, hubAdminOf } from './hub-admin.js';
 import type { HubAuth } from './hub-auth.js';
 import { OrgAdmin, signedInUser } from './org-admin.js';
 import { allow, clientAddress, sessionCookieName } from './request-auth.js';
@@ -35,12 +37,13 @@ const organisationView = (m: Membership) => ({
 export function authRoutes(auth: HubAuth): Hono {
   const app = new Hono();
   const admin = new OrgAdmin(auth);
+  const hub = new HubAdmin(auth);
   const address = (c: Context) => clientAddress(c, auth.trustProxy);
 
   const sessionView = async (c: Context) => {
     const u = signedInUser(c);
     return {
-      user: { id: u.userId, email: u.email },
+      user: { id: u.userId, email: u.email, hubAdmin: u.hubAdmin },
       organisations: u.memberships.map(organisationView),
       csrfToken: csrfTokenFor(c),
     };
@@ -54,7 +57,14 @@ export function authRoutes(auth: HubAuth): Hono {
         : await signInWithPassword(auth, c, b.email, b.password);
     const user = await auth.accounts.user(userId);
     const memberships = await auth.accounts.memberships(userId);
-    c.set('actor', { kind: 'user', userId, email: user?.email ?? '', memberships, sessionId: 0 });
+    c.set('actor', {
+      kind: 'user',
+      userId,
+      email: user?.email ?? '',
+      memberships,
+      sessionId: 0,
+      hubAdmin: user?.hubAdmin ?? false,
+    });
     return c.json(await sessionView(c), 201);
   });
   app.get('/session', async (c) => c.json(await sessionView(c)));
@@ -79,7 +89,30 @@ export function authRoutes(auth: HubAuth): Hono {
     return c.body(null, 204);
   });
 
-  app.get('/organisations', (c) => c.json({ organisations: signedInUser(c).memberships.map(organisationView) }));
+  // a hub admin sees every organisation (its role where it has one); anyone else its own, with its role
+  app.get('/organisations', async (c) => {
+    const u = signedInUser(c);
+    const roles = new Map(u.memberships.map((m) => [m.organisationId, m.role]));
+    const all = await auth.accounts.allOrganisations();
+    const seen = u.hubAdmin ? all : all.filter((o) => roles.has(o.id));
+    return c.json({ organisations: seen.map((o) => ({ ...o, role: roles.get(o.id) ?? null })) });
+  });
+  app.post('/organisations', async (c) => {
+    hubAdminOf(c);
+    const b = await json(c);
+    return c.json(
+      await hub.create(c, { slug: b.slug, name: b.name, certifyingBody: b.certifyingBody, adminEmail: b.adminEmail }),
+      201,
+    );
+  });
+  app.patch('/organisations/:org', async (c) => {
+    hubAdminOf(c);
+    const org = intParam(c.req.param('org'), 'the organisation id');
+    const b = await json(c);
+    const unknown = Object.keys(b).filter((k) => k !== 'certifyingBody');
+    if (unknown.length > 0) throw new ApiError(400, `only certifyingBody can be changed, not ${unknown.join(', ')}`);
+    return c.json({ organisation: await hub.setCertifyingBody(c, org, b.certifyingBody) });
+  });
 
   const orgParam = (c: Context, action: 'manage-members' | 'manage-tokens' | 'read-audit') => {
     const id = intParam(c.req.param('org'), 'the organisation id');

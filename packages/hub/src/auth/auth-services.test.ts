@@ -178,7 +178,7 @@ describe('accounts, sessions, links, tokens, throttle, audit', () => {
       email: 'Oidc@Example.com',
       memberships: { 'oidc-vendor': 'engineer', 'no-such-org': 'admin' },
     } as const;
-    const userId = await auth.accounts.upsertVerifiedIdentity(id);
+    const { userId } = await auth.accounts.upsertVerifiedIdentity(id);
     expect((await auth.accounts.user(userId))?.email).toBe('oidc@example.com');
     expect((await auth.accounts.memberships(userId)).map((m) => [m.organisationSlug, m.role])).toEqual([
       ['oidc-vendor', 'engineer'],
@@ -189,7 +189,7 @@ describe('accounts, sessions, links, tokens, throttle, audit', () => {
       email: 'renamed@example.com',
       memberships: { 'oidc-other': 'viewer' },
     });
-    expect(again).toBe(userId);
+    expect(again).toEqual({ userId });
     expect((await auth.accounts.user(userId))?.email).toBe('renamed@example.com');
     expect((await auth.accounts.memberships(userId)).map((m) => [m.organisationId, m.role])).toEqual([
       [other.id, 'viewer'],

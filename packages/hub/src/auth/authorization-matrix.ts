@@ -6,7 +6,8 @@
  *
  * The callers, in the order of each row's string: an admin, certifier, engineer and viewer of the organisation that
  * owns the objects; an admin of another organisation (`outsider`); API tokens of the owning organisation with the
- * scope publish, read, run; nobody.
+ * scope publish, read, run; nobody; last, a hub admin who belongs to no organisation (`hub-admin`: it makes
+ * organisations and certifying bodies, and being one gives it no role in any).
  *
  * The classes: `o` the request is served (2xx, or a redirect that is not to the sign-in page); `d` refused, 403
  * (the caller may read there, not do this); `h` 404, as if the object did not exist (another organisation's, or a
@@ -29,23 +30,26 @@ export const CALLERS = [
   'token-read',
   'token-run',
   'anonymous',
+  'hub-admin',
 ] as const;
 
 export type Caller = (typeof CALLERS)[number];
 export type AnswerClass = 'o' | 'd' | 'h' | 'u' | 'r';
 
 // the patterns that recur (same order as CALLERS)
-const EVERYONE = 'ooooooooo';
-const REFUSED_ALIKE = 'rrrrrrrrr';
-const SIGNED_IN = 'oooooooou';
-const READ_OBJECT = 'oooohhohu';
-const PERSON_ONLY = 'ooooodddu';
-const ORG_ADMIN = 'odddhhdhu';
-const PUBLISH = 'ododooddu';
-const REGISTER_KEY = 'odddodddu';
-const NEW_TARGET = 'odododddu';
-const CHANGE_TARGET = 'ododhhdhu';
-const RUN = 'ododhhdou';
+const EVERYONE = 'oooooooooo';
+const REFUSED_ALIKE = 'rrrrrrrrrr';
+const SIGNED_IN = 'oooooooouo';
+const READ_OBJECT = 'oooohhohuh';
+const PERSON_ONLY = 'oooooddduo';
+const ORG_ADMIN = 'odddhhdhuh';
+const PUBLISH = 'ododooddud';
+const REGISTER_KEY = 'odddodddud';
+const NEW_TARGET = 'odododddud';
+const CHANGE_TARGET = 'ododhhdhuh';
+const RUN = 'ododhhdouh';
+/** What only a hub admin does: make organisations, make one a certifying body; no role and no token may. */
+const HUB_ADMIN = 'dddddddduo';
 
 // ---- certification (issue 26): its routes, decided by certification/access.ts ----
 // The owning organisation is a vendor and a certifying body: its runs and share links are the objects of the run
@@ -53,8 +57,8 @@ const RUN = 'ododhhdou';
 // engineer and viewer read them and may not decide them). The outsider's organisation is a certifying body too:
 // for a run not submitted to it, it is another organisation. Deleting, relabelling, sharing (and revoking) and
 // submitting a run are a person's acts (engineer, admin): no token scope holds them.
-const MANAGE_RUN = 'ododhhdhu';
-const REVIEW = 'doddhhdhu';
+const MANAGE_RUN = 'ododhhdhuh';
+const REVIEW = 'doddhhdhuh';
 
 const CERTIFICATION_ROWS: Readonly<Record<string, string>> = {
   // the API
@@ -100,6 +104,8 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, string>> = {
   'DELETE /api/v1/session': PERSON_ONLY,
   'POST /api/v1/session/everywhere': PERSON_ONLY,
   'GET /api/v1/organisations': PERSON_ONLY,
+  'POST /api/v1/organisations': HUB_ADMIN,
+  'PATCH /api/v1/organisations/:org': HUB_ADMIN,
   'GET /api/v1/organisations/:org/members': ORG_ADMIN,
   'POST /api/v1/organisations/:org/members': ORG_ADMIN,
   'PUT /api/v1/organisations/:org/members/:user': ORG_ADMIN,
@@ -148,6 +154,8 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, string>> = {
   'GET /account': PERSON_ONLY,
   'POST /account/password': PERSON_ONLY,
   'GET /organisations': PERSON_ONLY,
+  'POST /organisations': HUB_ADMIN,
+  'POST /organisations/:org/certifying-body': HUB_ADMIN,
   'GET /organisations/:org': ORG_ADMIN,
   'POST /organisations/:org/members': ORG_ADMIN,
   'POST /organisations/:org/members/:user': ORG_ADMIN,

@@ -24,6 +24,7 @@ const identity = (over: Partial<OidcIdentity> = {}): OidcIdentity => ({
     { organisation: 'nowhere', role: 'admin' },
   ],
   admin: false,
+  adminGroupSet: false,
   ...over,
 });
 
@@ -92,6 +93,34 @@ describe('oidcSignIn', () => {
         .where('oidc_subject', '=', over.subject as string)
         .execute(),
     ).toEqual([]);
+  });
+
+  it('gives the hub admin flag with the admin group and takes it away without it, audited; without an admin group it stays', async () => {
+    const bob = (over: Partial<OidcIdentity>) =>
+      callback(identity({ subject: 'sub-bob', email: 'bob@acme.example', ...over }));
+    const flag = async () => (await fx.auth.accounts.userByEmail('bob@acme.example'))?.hubAdmin;
+    const audited = async () =>
+      (await t.store.db.selectFrom('audit_log').select(['action', 'subject', 'organisation_id']).execute()).filter(
+        (e) => e.action.endsWith('hub-admin'),
+      );
+    expect((await bob({ adminGroupSet: true, admin: true })).status).toBe(303);
+    expect(await flag()).toBe(true);
+    // the session of a sign-in with the group carries it
+    const again = await bob({ adminGroupSet: true, admin: true });
+    const secret = /erpcert_session=([^;]+)/.exec(again.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    expect((await fx.auth.sessions.resolve(secret))?.hubAdmin).toBe(true);
+    // no admin group configured: the provider says nothing about it, the flag stays
+    expect((await bob({ adminGroupSet: false, admin: false })).status).toBe(303);
+    expect(await flag()).toBe(true);
+    // the group configured, the user no longer in it: taken away
+    expect((await bob({ adminGroupSet: true, admin: false })).status).toBe(303);
+    expect(await flag()).toBe(false);
+    const user = await fx.auth.accounts.userByEmail('bob@acme.example');
+    // one entry per change (the second sign-in with the group changed nothing), hub-wide (no organisation)
+    expect(await audited()).toEqual([
+      { action: 'grant-hub-admin', subject: `user:${user?.id} bob@acme.example`, organisation_id: null },
+      { action: 'revoke-hub-admin', subject: `user:${user?.id} bob@acme.example`, organisation_id: null },
+    ]);
   });
 
   it('refuses a disabled user: no session', async () => {

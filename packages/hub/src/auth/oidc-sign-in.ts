@@ -2,7 +2,9 @@
  * OpenID Connect meets accounts: the `onSignedIn` of the OIDC routes (auth/oidc/oidc-routes.ts) when the hub has
  * accounts. A verified identity makes or updates its user and exactly its memberships
  * ({@link Accounts.upsertVerifiedIdentity}), opens a session (method `oidc`), writes the sign-in to the audit log and
- * goes back to the local path the sign-in started from. An identity without an email the provider verified (the
+ * goes back to the local path the sign-in started from. When an admin group is configured the provider decides the
+ * hub admin flag: the group gives it, a sign-in without the group takes it away; both changes go to the audit log
+ * (a hub-wide entry: no organisation). An identity without an email the provider verified (the
  * email finds an existing account: an unverified one could take it over), or of a disabled user, is refused with a
  * page that says so, and no session is opened.
  */
@@ -32,13 +34,23 @@ export function oidcSignIn(auth: HubAuth): OnSignedIn {
     }
     const memberships: Record<string, Role> = {};
     for (const m of identity.memberships) memberships[m.organisation] = m.role;
-    const userId = await auth.accounts.upsertVerifiedIdentity({
+    const { userId, hubAdminChanged } = await auth.accounts.upsertVerifiedIdentity({
       issuer: identity.issuer,
       subject: identity.subject,
       email: identity.email,
       ...(identity.name ? { name: identity.name } : {}),
       memberships,
+      ...(identity.adminGroupSet ? { hubAdmin: identity.admin } : {}),
     });
+    if (hubAdminChanged)
+      await auth.audit.record({
+        actor: `oidc ${identity.issuer}`,
+        organisationId: null,
+        action: hubAdminChanged.to ? 'grant-hub-admin' : 'revoke-hub-admin',
+        subject: `user:${userId} ${identity.email}`,
+        detail: { hubAdmin: hubAdminChanged.to, by: 'the OpenID Connect admin group' },
+        address,
+      });
     const user = await auth.accounts.user(userId);
     if (!user || user.disabled) {
       await recordForUser(auth, userId, {

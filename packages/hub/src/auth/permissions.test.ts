@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Actor, ANONYMOUS, actorLabel, type Role, type Scope } from './actor.js';
-import { ACTIONS, type Action, can, organisationsWhere } from './permissions.js';
+import { ACTIONS, type Action, can, managesOrganisations, organisationsWhere } from './permissions.js';
 
 const ORG = 7;
 const OTHER = 8;
@@ -10,7 +10,16 @@ const member = (role: Role, organisationId = ORG): Actor => ({
   userId: 3,
   email: 'a@example.com',
   sessionId: 1,
+  hubAdmin: false,
   memberships: [{ organisationId, organisationSlug: 'o', organisationName: 'O', role }],
+});
+const hubAdmin = (): Actor => ({
+  kind: 'user',
+  userId: 4,
+  email: 'op@example.com',
+  sessionId: 3,
+  hubAdmin: true,
+  memberships: [],
 });
 const token = (...scopes: Scope[]): Actor => ({ kind: 'token', tokenId: 5, name: 'ci', organisationId: ORG, scopes });
 
@@ -35,6 +44,8 @@ const TABLE: readonly [string, Actor, readonly Action[]][] = [
     ],
   ],
   ['admin of another organisation', member('admin', OTHER), []],
+  // a hub admin makes organisations; it gets no role in one by being a hub admin
+  ['hub admin of no organisation', hubAdmin(), []],
   ['token read', token('read'), ['read']],
   ['token publish', token('publish'), ['publish']],
   ['token run', token('run'), ['run']],
@@ -58,6 +69,7 @@ describe('can', () => {
       userId: 1,
       email: 'b@example.com',
       sessionId: 2,
+      hubAdmin: false,
       memberships: [
         { organisationId: ORG, organisationSlug: 'a', organisationName: 'A', role: 'viewer' },
         { organisationId: OTHER, organisationSlug: 'b', organisationName: 'B', role: 'engineer' },
@@ -75,5 +87,26 @@ describe('can', () => {
     expect(actorLabel(member('viewer'))).toBe('user:3 a@example.com');
     expect(actorLabel(token('read'))).toBe('token:5 ci');
     expect(actorLabel(ANONYMOUS)).toBe('anonymous');
+  });
+});
+
+describe('managesOrganisations', () => {
+  it('is true for a signed-in hub admin only: never an org admin, another role, a token or nobody', () => {
+    const everyScope = token('publish', 'read', 'run');
+    const answers = [
+      ...(['admin', 'certifier', 'engineer', 'viewer'] as const).map((r) => [r, managesOrganisations(member(r))]),
+      ['token', managesOrganisations(everyScope)],
+      ['anonymous', managesOrganisations(ANONYMOUS)],
+      ['hub admin', managesOrganisations(hubAdmin())],
+    ];
+    expect(answers).toEqual([
+      ['admin', false],
+      ['certifier', false],
+      ['engineer', false],
+      ['viewer', false],
+      ['token', false],
+      ['anonymous', false],
+      ['hub admin', true],
+    ]);
   });
 });

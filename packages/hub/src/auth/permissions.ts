@@ -13,6 +13,9 @@
  * members, tokens, keys or targets, and never deletes, relabels, shares or submits a run (`manage-runs`): those need
  * a person. A CI token publishes, nothing more; a share link it could make would let it read what its scope does
  * not. Nobody (no account) may do anything.
+ *
+ * Above the organisations, a hub admin (an operator of the whole hub) makes organisations and says which are
+ * certifying bodies ({@link managesOrganisations}); that gives it no role in any organisation: `can` ignores it.
  */
 import type { Actor, Role, Scope } from './actor.js';
 
@@ -71,4 +74,13 @@ export function organisationsWhere(actor: Actor, action: Action): number[] {
     return actor.memberships.filter((m) => ROLE_ACTIONS[m.role].has(action)).map((m) => m.organisationId);
   if (actor.kind === 'token') return can(actor, action, actor.organisationId) ? [actor.organisationId] : [];
   return [];
+}
+
+/**
+ * Whether `actor` may make organisations and make one a certifying body (or stop it being one): a signed-in hub
+ * admin only. No role of an organisation, no token and nobody may: an organisation never makes itself a certifying
+ * body.
+ */
+export function managesOrganisations(actor: Actor): boolean {
+  return actor.kind === 'user' && actor.hubAdmin;
 }

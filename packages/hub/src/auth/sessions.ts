@@ -66,6 +66,7 @@ export class Sessions {
         'sessions.expires_at',
         'users.email',
         'users.disabled',
+        'users.hub_admin',
       ])
       .where('sessions.token_hash', '=', secretHash(secret))
       .executeTakeFirst();
@@ -88,6 +89,7 @@ export class Sessions {
       userId,
       email: row.email,
       sessionId: Number(row.id),
+      hubAdmin: Number(row.hub_admin) === 1,
       memberships: await this.accounts.memberships(userId),
     };
   }

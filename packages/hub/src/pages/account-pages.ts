@@ -61,10 +61,10 @@ export function accountPage(o: {
   );
 }
 
-export function organisationsPage(memberships: readonly Membership[]): Html {
+export function organisationsPage(memberships: readonly Membership[], error?: string): Html {
   return page(
     { title: 'Organisations', nav: 'organisations' },
-    html`<table><thead><tr><th scope="col">Organisation</th><th scope="col">Your role</th><th scope="col">Manage</th></tr></thead>
+    html`${alert(error)}<table><thead><tr><th scope="col">Organisation</th><th scope="col">Your role</th><th scope="col">Manage</th></tr></thead>
 <tbody>${memberships.map(
       (m) =>
         html`<tr><td>${m.organisationName} <span class="muted">${m.organisationSlug}</span></td><td>${m.role}</td><td>${

@@ -1,13 +1,15 @@
 /**
  * The account pages' routes: sign in by password or one-time link, sign out (here, everywhere), set a password,
- * the organisations list, an organisation's members and tokens (its admin's), its audit log. Every POST but the
- * two sign-ins passes `checkedForm` (the CSRF check); the sign-ins pass the origin check.
+ * the organisations list, an organisation's members and tokens (its admin's), its audit log; for a hub admin, every
+ * organisation, a new one, and making one a certifying body (the forms go through `pageWrite`). Every POST but the
+ * two sign-ins passes the CSRF check (`checkedForm`, or `pageWrite`); the sign-ins pass the origin check.
  */
 import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, intParam } from '../api/api-error.js';
 import { checkedForm, crossSite } from '../auth/csrf.js';
+import { HubAdmin } from '../auth/hub-admin.js';
 import type { HubAuth } from '../auth/hub-auth.js';
 import { OrgAdmin, signedInUser } from '../auth/org-admin.js';
 import { clientAddress, sessionCookieName } from '../auth/request-auth.js';
@@ -22,6 +24,8 @@ import {
   signInPage,
 } from './account-pages.js';
 import { href } from './html.js';
+import { type HubOrganisationsView, hubOrganisationsPage } from './hub-organisations-page.js';
+import { pageWrite } from './page-write.js';
 
 /** Where to go after signing in: a path of this hub only (never `//host` or another scheme). */
 export function localNext(raw: unknown): string {
@@ -35,7 +39,9 @@ const text = (f: FormData, name: string) => {
 
 export function accountRoutes(auth: HubAuth, o: { readonly oidc?: boolean } = {}): Hono {
   const app = new Hono();
+  const orgId = (raw: string | undefined) => intParam(raw, 'the organisation id');
   const admin = new OrgAdmin(auth);
+  const hub = new HubAdmin(auth);
 
   app.get('/sign-in', (c) => c.html(signInPage({ next: localNext(c.req.query('next')), oidc: o.oidc }).text));
   app.post('/sign-in', async (c) => {
@@ -115,7 +121,64 @@ export function accountRoutes(auth: HubAuth, o: { readonly oidc?: boolean } = {}
     return c.html((await account(c, { message: 'Your password is saved.' })).text);
   });
 
-  app.get('/organisations', (c) => c.html(organisationsPage(signedInUser(c).memberships).text));
+  /** The organisations page: a hub admin's (every organisation, the forms), else the user's own organisations. */
+  const organisations = async (
+    c: Context,
+    extra: Omit<HubOrganisationsView, 'organisations' | 'memberships'> = {},
+    status: ContentfulStatusCode = 200,
+  ) => {
+    const u = signedInUser(c);
+    if (!u.hubAdmin) {
+      const page = organisationsPage(u.memberships, extra.error);
+      return c.html(page.text, status);
+    }
+    // memberships as they are now (a new organisation's first admin may be the hub admin)
+    const memberships = await auth.accounts.memberships(u.userId);
+    const all = await auth.accounts.allOrganisations();
+    return c.html(hubOrganisationsPage({ organisations: all, memberships, ...extra }).text, status);
+  };
+  app.get('/organisations', (c) => organisations(c));
+  app.post('/organisations', async (c) => {
+    const { form, refusal } = await pageWrite(c, { hubAdmin: true });
+    const typed = {
+      slug: form.text('slug'),
+      name: form.text('name'),
+      adminEmail: form.text('adminEmail'),
+      certifyingBody: form.text('certifyingBody') === 'yes',
+    };
+    if (refusal) return organisations(c, { error: refusal.message }, refusal.status);
+    try {
+      const made = await hub.create(c, typed);
+      const what = `${made.organisation.name} (${made.organisation.slug}) is made${
+        made.organisation.certifyingBody ? ', a certifying body' : ''
+      }; its first admin is ${made.admin.email}.`;
+      if (!made.signInLink) return organisations(c, { message: what }, 201);
+      return organisations(
+        c,
+        {
+          message: `${what} They are new to the hub: give them this one-time sign-in link (valid 24 hours).`,
+          shownOnce: new URL(made.signInLink, c.req.url).toString(),
+        },
+        201,
+      );
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return organisations(c, { error: err.message, form: typed }, err.status as ContentfulStatusCode);
+    }
+  });
+  app.post('/organisations/:org/certifying-body', async (c) => {
+    const org = orgId(c.req.param('org'));
+    const { form, refusal } = await pageWrite(c, { hubAdmin: true });
+    if (refusal) return organisations(c, { error: refusal.message }, refusal.status);
+    const on = form.text('certifyingBody');
+    try {
+      await hub.setCertifyingBody(c, org, on === 'yes' ? true : on === 'no' ? false : on);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return organisations(c, { error: err.message }, err.status as ContentfulStatusCode);
+    }
+    return c.redirect('/organisations', 303);
+  });
 
   const orgPage = async (c: Context, org: number, extra: Pick<OrganisationView, 'shownOnce' | 'error'> = {}) => {
     admin.check(c, 'manage-members', org);
@@ -128,7 +191,6 @@ export function accountRoutes(auth: HubAuth, o: { readonly oidc?: boolean } = {}
       ...extra,
     });
   };
-  const orgId = (raw: string | undefined) => intParam(raw, 'the organisation id');
   /** Runs a form's action; a refusal shows the page again with the message and its status. */
   const act = async (
     c: Context,

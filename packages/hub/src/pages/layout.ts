@@ -40,6 +40,18 @@ const NAV: readonly (readonly [NonNullable<PageOptions['nav']>, string, string])
   ['organisations', 'Organisations', '/organisations'],
 ];
 
+/**
+ * The navigation of the signed-in viewer (none for nobody). Organisations is there for those who manage one: a hub
+ * admin (every organisation, making them, certifying bodies) and an organisation's admins (members, tokens, audit);
+ * anyone else finds their organisations and roles on their account page.
+ */
+function navFor(): typeof NAV {
+  const v = currentViewer();
+  if (!v) return [];
+  const manages = v.hubAdmin === true || v.memberships.some((m) => m.role === 'admin');
+  return manages ? NAV : NAV.filter(([key]) => key !== 'organisations');
+}
+
 /** The hidden field every form of a signed-in page carries (auth/csrf.ts checks it). */
 export function csrfField(): Html {
   const v = currentViewer();
@@ -72,7 +84,7 @@ ${
     ? html`<span class="brand">erpcert hub</span>`
     : html`<a class="brand" href="/">erpcert hub</a>
 <nav aria-label="Hub">
-<ul>${(currentViewer() ? NAV : []).map(
+<ul>${navFor().map(
         ([key, text, to]) =>
           html`<li><a href="${to}"${o.nav === key ? html` aria-current="page"` : ''}>${text}</a></li>`,
       )}</ul>

@@ -12,7 +12,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, intParam } from '../api/api-error.js';
 import type { AuditAction, AuditDetail } from '../auth/audit-log.js';
 import type { HubAuth } from '../auth/hub-auth.js';
-import { organisationsWhere } from '../auth/permissions.js';
+import { type Action, organisationsWhere } from '../auth/permissions.js';
 import { actorOf, allow, clientAddress, readable } from '../auth/request-auth.js';
 import type { JobQueue } from '../live/job-queue.js';
 import { LiveActions, runSettings } from '../live/live-actions.js';
@@ -22,7 +22,7 @@ import type { HubStore } from '../store/hub-store.js';
 import { type Html, href } from './html.js';
 import { LIVE_SCRIPT_PATH } from './live-run.js';
 import { liveRunPage } from './live-run-page.js';
-import { type PageForm, type PageNeed, pageWrite, pageWriteTo } from './page-write.js';
+import { type PageForm, pageWrite, pageWriteTo } from './page-write.js';
 import {
   type SavedTargetPageOptions,
   savedTargetPage,
@@ -141,7 +141,7 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
    */
   const targetForm = (
     form: NonNullable<SavedTargetPageOptions['error']>['form'],
-    action: PageNeed['action'],
+    action: Action,
     act: (c: Context, t: SavedTarget, f: PageForm) => Promise<string>,
   ) =>
     async function handler(c: Context) {

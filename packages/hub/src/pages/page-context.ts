@@ -9,6 +9,8 @@ import type { Membership } from '../auth/actor.js';
 export interface PageViewer {
   readonly email: string;
   readonly memberships: readonly Membership[];
+  /** An operator of the whole hub: the navigation links to the organisations it manages. */
+  readonly hubAdmin?: boolean;
   /** The session's CSRF token: every form of the page carries it. */
   readonly csrf: string;
 }

@@ -101,7 +101,7 @@ export function pageRoutes(o: PageOptions): Hono {
     const secret = c.get('sessionSecret');
     const viewer =
       actor.kind === 'user' && secret
-        ? { email: actor.email, memberships: actor.memberships, csrf: csrfTokenOf(secret) }
+        ? { email: actor.email, memberships: actor.memberships, hubAdmin: actor.hubAdmin, csrf: csrfTokenOf(secret) }
         : undefined;
     // every page but signing in and the assets needs someone: nobody is sent to the sign-in page (onError)
     if (actor.kind === 'anonymous' && !isApi(c.req.path) && !PUBLIC_PAGE.test(c.req.path))

@@ -8,6 +8,7 @@
 import type { Context } from 'hono';
 import { ApiError } from '../api/api-error.js';
 import { CSRF_FIELD, crossSite, csrfRefusal } from '../auth/csrf.js';
+import { hubAdminOf } from '../auth/hub-admin.js';
 import { type Action, can } from '../auth/permissions.js';
 import { actorOf, allow, organisationFor } from '../auth/request-auth.js';
 
@@ -33,13 +34,13 @@ export type PageWrite = {
 /**
  * What the write needs: `action` in `organisationId` (an object's organisation: a saved target, a live run, a run);
  * without `organisationId`, in the organisation the form names (field `organisation`), or the one organisation where
- * the user may do it. `what` names the object in a 404 (another organisation's objects do not exist).
+ * the user may do it. `what` names the object in a 404 (another organisation's objects do not exist). Or a hub
+ * admin's write (`hubAdmin`): the signed-in user must be a hub admin (auth/hub-admin.ts `hubAdminOf`).
  */
-export interface PageNeed {
-  readonly action: Action;
-  readonly organisationId?: number;
-  readonly what?: string;
-}
+export type PageNeed =
+  | { readonly action: Action; readonly organisationId?: number; readonly what?: string }
+  /** A hub admin's write (organisations, certifying bodies): no organisation, no role in one will do. */
+  | { readonly hubAdmin: true };
 
 const FORM_TYPES = new Set(['multipart/form-data', 'application/x-www-form-urlencoded']);
 
@@ -77,6 +78,10 @@ export async function pageForm(c: Context): Promise<{ readonly form: PageForm; r
 /** Whether the caller's role allows `need`: the organisation it is allowed in, or the refusal. */
 function allowed(c: Context, need: PageNeed, form: PageForm): { organisationId?: number; refusal?: PageRefusal } {
   try {
+    if ('hubAdmin' in need) {
+      hubAdminOf(c);
+      return {};
+    }
     const organisationId = need.organisationId ?? organisationFor(c, need.action, form.text('organisation'));
     allow(c, need.action, organisationId, need.what);
     return { organisationId };

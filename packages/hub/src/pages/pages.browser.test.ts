@@ -286,6 +286,37 @@ describe.skipIf(chromiumMissing !== undefined)(
       }
     });
 
+    it('as a hub admin, make an organisation and a certifying body on /organisations (axe-clean)', async () => {
+      const ctx = await browser.newContext({ baseURL: hub.url });
+      try {
+        const page = await signIn(ctx, fx.users['hub-admin'].email);
+        await page.getByRole('navigation', { name: 'Hub' }).getByRole('link', { name: 'Organisations' }).click();
+        await page.waitForURL(/\/organisations$/);
+        await check(page, 'organisations-hub-admin');
+        await page.getByLabel('Slug (lower-case letters, digits and dashes)').fill('browser-lab');
+        await page.getByLabel('Name').fill('Browser Lab');
+        await page.getByLabel('Email of its first admin (empty: you)').fill('lead@browser-lab.example');
+        await page.getByLabel(/a certifying body/).check();
+        await page.getByRole('button', { name: 'Make the organisation' }).click();
+        await page.waitForLoadState('load');
+        expect(await page.getByRole('status').textContent()).toMatch(
+          /Browser Lab \(browser-lab\) is made, a certifying body/,
+        );
+        expect(await page.locator('#shown-once').textContent()).toMatch(/\/sign-in\/link\?token=ehl_/);
+        await check(page, 'organisations-made');
+        const lab = await hub.auth.accounts.organisationBySlug('browser-lab');
+        const isBody = async () => (await hub.auth.accounts.organisationEntry(lab?.id ?? -1))?.certifyingBody;
+        expect(await isBody()).toBe(true);
+        // and stop it certifying, from its row
+        await page.getByRole('button', { name: 'Stop certifying browser-lab' }).click();
+        await page.waitForURL(/\/organisations$/);
+        expect(await isBody()).toBe(false);
+        expect(await page.getByRole('button', { name: 'Make a certifying body browser-lab' }).isVisible()).toBe(true);
+      } finally {
+        await ctx.close();
+      }
+    });
+
     it('a bad upload shows the ingest message; a missing page is an HTML page; no CSP violation, no dialog anywhere', async () => {
       const page = await open('/upload');
       await page.getByLabel('Report folder (zip)').setInputFiles({

@@ -191,6 +191,8 @@ export interface UserTable {
   readonly oidc_issuer: ColumnType<string | null, string | null | undefined, string | null>;
   readonly oidc_subject: ColumnType<string | null, string | null | undefined, string | null>;
   readonly created_at: string;
+  /** 1: an operator of the whole hub (0006): makes organisations and certifying bodies; not a role in any. */
+  readonly hub_admin: ColumnType<number, number | undefined, number>;
 }
 
 export type RoleName = 'admin' | 'certifier' | 'engineer' | 'viewer';

@@ -1,6 +1,6 @@
 /**
  * One fixture of accounts for the hub's tests: the default organisation (where the sample runs are published)
- * with a user of each role, a rival organisation with its own admin, and API tokens of the default organisation
+ * with a user of each role, a rival organisation with its own admin, a hub admin who belongs to no organisation, and API tokens of the default organisation
  * for each scope (and one with all three). Sessions are opened directly (no password round trip): each user's
  * `headers` carry its cookie and CSRF token, each token's its bearer header.
  */
@@ -14,7 +14,9 @@ import { DEFAULT_ORGANISATION_ID } from '../store/migrations/0003-accounts.js';
 export const TEST_SCRYPT = { N: 2 ** 10, r: 8, p: 1 } as const;
 export const TEST_PASSWORD = 'a long test password 1';
 
-export type Who = Role | 'outsider' | `token-${Scope}` | 'token-all' | 'anonymous';
+/** The people of the fixture: a member of each role, the rival's admin, and a hub admin of no organisation. */
+export type Person = Role | 'outsider' | 'hub-admin';
+export type Who = Person | `token-${Scope}` | 'token-all' | 'anonymous';
 
 export interface FixtureUser {
   readonly id: number;
@@ -27,7 +29,7 @@ export interface AuthFixture {
   readonly auth: HubAuth;
   readonly org: number;
   readonly rival: number;
-  readonly users: Readonly<Record<Role | 'outsider', FixtureUser>>;
+  readonly users: Readonly<Record<Person, FixtureUser>>;
   readonly tokens: Readonly<Record<Scope | 'all', string>>;
   /** The request headers of `who`: a cookie and X-CSRF-Token, a bearer token, or nothing. */
   headers(who: Who): Record<string, string>;
@@ -46,12 +48,21 @@ export async function seedAuth(
     const { secret } = await auth.sessions.open(u.id, 'password');
     return { id: u.id, email, session: secret, csrf: csrfTokenOf(secret) };
   };
+  // an operator of the hub: makes organisations and certifying bodies, a member of none
+  const hubAdmin = async (): Promise<FixtureUser> => {
+    const email = 'hub-admin@example.com';
+    const u = await auth.accounts.createUser(email, TEST_PASSWORD);
+    await auth.accounts.setHubAdmin(u.id, true);
+    const { secret } = await auth.sessions.open(u.id, 'password');
+    return { id: u.id, email, session: secret, csrf: csrfTokenOf(secret) };
+  };
   const users = {
     admin: await user('admin', 'admin', org),
     certifier: await user('certifier', 'certifier', org),
     engineer: await user('engineer', 'engineer', org),
     viewer: await user('viewer', 'viewer', org),
     outsider: await user('outsider', 'admin', rival),
+    'hub-admin': await hubAdmin(),
   };
   const token = async (scopes: Scope[], name: string) =>
     (await auth.tokens.create({ organisationId: org, name, scopes, days: 30, createdBy: users.admin.id })).secret;
@@ -70,7 +81,7 @@ export async function seedAuth(
     headers(who): Record<string, string> {
       if (who === 'anonymous') return {};
       if (who.startsWith('token-')) return { authorization: `Bearer ${tokens[who.slice(6) as Scope | 'all']}` };
-      const u = users[who as Role | 'outsider'];
+      const u = users[who as Person];
       return { cookie: `${SESSION_COOKIE}=${u.session}`, 'x-csrf-token': u.csrf };
     },
   };

@@ -137,6 +137,8 @@ describe('OpenID Connect sign-in against oidc-provider', () => {
         { organisation: 'beta', role: 'viewer' },
       ],
       admin: false,
+      // the default admin group (erpcert:admin) is set: this sign-in decides the hub admin flag
+      adminGroupSet: true,
     });
     expect(b.cookie(TRANSACTION_COOKIE)).toBeUndefined();
   });

@@ -22,6 +22,11 @@ export interface OidcIdentity {
   readonly memberships: readonly Membership[];
   /** A member of the admin group. */
   readonly admin: boolean;
+  /**
+   * Whether an admin group is configured: only then does a sign-in decide the hub admin flag (given with the group,
+   * taken away without it); without one the provider says nothing about it.
+   */
+  readonly adminGroupSet: boolean;
 }
 
 /** What happens once the identity is verified (by default auth/oidc-sign-in.ts: the user, the session), and the answer. */
@@ -51,6 +56,7 @@ export function identityOf(
     groups,
     memberships,
     admin,
+    adminGroupSet: settings.mapping.adminGroup !== '',
   };
 }
 

@@ -119,3 +119,34 @@ describe.each(testDialects)('0005-load-p95 on %s', (dialect) => {
     }
   });
 });
+
+describe.each(testDialects)('0006-hub-admins on %s', (dialect) => {
+  it('a user stored before it is no hub admin; the flag can be set, and goes away with the migration', async () => {
+    const t = await freshStore(dialect);
+    try {
+      const db = t.store.db;
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('0005-load-p95')).error).toBeUndefined();
+      // a user as the hub before 0006 stored it: no hub_admin column to write
+      await sql`insert into users (email, created_at) values ('before@example.com', '2026-11-27T10:00:00.000Z')`.execute(
+        db,
+      );
+      await expect(sql`select hub_admin from users`.execute(db)).rejects.toThrow();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const flag = async () =>
+        Number((await db.selectFrom('users').select('hub_admin').executeTakeFirstOrThrow()).hub_admin);
+      expect(await flag()).toBe(0);
+      await db.updateTable('users').set({ hub_admin: 1 }).execute();
+      expect(await flag()).toBe(1);
+      // not null: a user is a hub admin or not
+      await expect(
+        sql`insert into users (email, created_at, hub_admin) values ('null@example.com', 'x', null)`.execute(db),
+      ).rejects.toThrow();
+      expect((await migrator.migrateTo('0005-load-p95')).error).toBeUndefined();
+      await expect(sql`select hub_admin from users`.execute(db)).rejects.toThrow();
+      expect(await db.selectFrom('users').select('email').execute()).toEqual([{ email: 'before@example.com' }]);
+    } finally {
+      await t.dispose();
+    }
+  });
+});
