@@ -11,6 +11,7 @@ export const QUIET = [
   'src/bounded-runs.test.ts',
   'src/execution-segments.test.ts',
   'src/k6-process.test.ts',
+  'src/pinned-run.test.ts',
 ];
 
 export default defineConfig({

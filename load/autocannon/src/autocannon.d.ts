@@ -44,6 +44,8 @@ declare module 'autocannon' {
       setupClient?: (client: Client) => void;
       excludeErrorStats?: boolean;
       title?: string;
+      /** TLS server name (SNI); defaults to the URL's host name when that is not an address. */
+      servername?: string;
     }
 
     /** hdr-histogram-percentiles-obj: the percentiles autocannon reports. */

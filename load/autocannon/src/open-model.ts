@@ -1,5 +1,6 @@
 /// <reference path="./autocannon.d.ts" />
 
+import { isIP, isIPv6 } from 'node:net';
 import type { Latency } from '@erpcert/load-k6';
 import autocannon from 'autocannon';
 import type { CheckFailure } from './checks.js';
@@ -51,7 +52,10 @@ export interface RunMeasurement {
 }
 
 export interface RunPlan {
+  /** `http(s)://host:port` of the target, as given. */
   readonly origin: string;
+  /** Connect here instead of resolving the origin's host (LoadRunOptions.connectAddress). */
+  readonly connectAddress?: string;
   readonly sequence: readonly ScenarioRequest[];
   /** Operations per second; omit for as fast as the connections go. */
   readonly rate?: number;
@@ -78,6 +82,24 @@ export function connectionsFor(rate: number, max: number): number {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * Where autocannon connects for `origin`: the origin itself, or with `connectAddress` the address in its place, the
+ * origin's `host` as the Host header and its name as the TLS server name (autocannon 9 takes `servername`, and a
+ * request's own `host` header stands for the one it would write; lib/httpRequestBuilder.js), so no connection
+ * resolves the name.
+ */
+export function connectionOf(
+  origin: string,
+  connectAddress?: string,
+): { url: string; host?: string; servername?: string } {
+  if (connectAddress === undefined) return { url: origin };
+  const given = new URL(origin);
+  const to = new URL(origin);
+  to.hostname = isIPv6(connectAddress) ? `[${connectAddress}]` : connectAddress;
+  const name = given.hostname.replace(/^\[(.*)\]$/, '$1');
+  return { url: to.origin, host: given.host, ...(isIP(name) ? {} : { servername: name }) };
+}
 
 /** The parts of autocannon 9's http client the open model touches (lib/httpClient.js). */
 interface RateClient {
@@ -112,6 +134,7 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
   let responseMsTotal = 0;
   let lastOpOpen = false;
   const reasons = new Map<string, number>();
+  const connection = connectionOf(plan.origin, plan.connectAddress);
   const requests: autocannon.Request[] = plan.sequence.map((r) => ({
     method: r.method,
     setupRequest(req, ctx) {
@@ -126,7 +149,8 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
         if (now < windowEnd) opsStartedInWindow++;
       }
       const built = r.build(ctx);
-      return { ...req, method: r.method, path: built.path, headers: built.headers, body: built.body ?? '' };
+      const headers = connection.host !== undefined ? { ...built.headers, host: connection.host } : built.headers;
+      return { ...req, method: r.method, path: built.path, headers, body: built.body ?? '' };
     },
     onResponse(status, body, ctx, headers) {
       const failure = r.check(status, body, headers, ctx);
@@ -180,7 +204,8 @@ export async function runPlan(plan: RunPlan): Promise<RunMeasurement> {
         }, seconds * 1000)
       : undefined;
   const run = autocannon({
-    url: plan.origin,
+    url: connection.url,
+    ...(connection.servername !== undefined ? { servername: connection.servername } : {}),
     connections: plan.connections,
     amount,
     ...(rate !== undefined ? { overallRate: Math.round(rate * requestsPerOp), setupClient } : {}),

@@ -11,6 +11,12 @@ export interface LoadRunOptions {
   readonly scenario: ScenarioName;
   /** Base URL of the ERP (scheme, host, port, optional path prefix). */
   readonly target: string;
+  /**
+   * Connect to this address instead of resolving the target's host (the hub's target guard checked it once and
+   * pins the run to it): the requests still carry the target's `Host`, and over TLS its name. @defaultValue the
+   * target's host, resolved by each connection
+   */
+  readonly connectAddress?: string;
   readonly user?: string;
   readonly password?: string;
   /** When given, `<scenario>.autocannon.json` (the result and the raw measurement) is written here. */

@@ -122,6 +122,7 @@ async function readScenario(c: RunContext): Promise<LoadScenarioResult> {
     c.say(`${c.scenario.name}: ${records} records in ${pages} pages of ${batch}, ${pauseMs} ms between pages`);
     const m = await runPlan({
       origin: c.t.origin,
+      ...(c.o.connectAddress !== undefined ? { connectAddress: c.o.connectAddress } : {}),
       sequence: readSequence(c.t, records, batch, fields),
       amount: pages,
       connections: 1,
@@ -185,6 +186,7 @@ async function rateScenario(c: RunContext): Promise<LoadScenarioResult> {
   c.say(`${c.scenario.name}: ${count} operations offered at ${rate}/s for ${seconds} s (open model)`);
   const m = await runPlan({
     origin: c.t.origin,
+    ...(c.o.connectAddress !== undefined ? { connectAddress: c.o.connectAddress } : {}),
     sequence: sequenceFor(c.scenario, c.t, c.data, c.runTag, count, c.o.fullCheckEvery),
     rate,
     seconds,
@@ -228,6 +230,7 @@ async function saturationScenario(c: RunContext): Promise<LoadScenarioResult> {
   );
   const curve = await saturate({
     origin: c.t.origin,
+    ...(c.o.connectAddress !== undefined ? { connectAddress: c.o.connectAddress } : {}),
     sequence: (n, step) => sequenceFor(c.scenario, c.t, c.data, `${c.runTag}-s${step}`, n, c.o.fullCheckEvery),
     options: sat,
     maxConnections: c.maxConnections,

@@ -22,6 +22,8 @@ export interface SaturationCurve {
 
 export interface SaturationPlan {
   readonly origin: string;
+  /** Connect here instead of resolving the origin's host (LoadRunOptions.connectAddress). */
+  readonly connectAddress?: string;
   /** A fresh request sequence for `count` operations (fresh bodies and tags per step). */
   sequence(count: number, step: number): ScenarioRequest[];
   readonly options: SaturationOptions;
@@ -52,6 +54,7 @@ export async function saturate(plan: SaturationPlan): Promise<SaturationCurve> {
     const generator = measureGenerator(plan.targetCpuMicros);
     const m = await runPlan({
       origin: plan.origin,
+      ...(plan.connectAddress !== undefined ? { connectAddress: plan.connectAddress } : {}),
       sequence,
       rate,
       seconds: o.stageSeconds,

@@ -1,4 +1,11 @@
-import { basicHeader, createClient, type ErpClient, encodeQuery, type QueryPair } from '@erpcert/client';
+import {
+  basicHeader,
+  createClient,
+  type ErpClient,
+  encodeQuery,
+  pinnedConnectGuard,
+  type QueryPair,
+} from '@erpcert/client';
 import { LoadConfigError, type LoadRunOptions } from './options.js';
 
 /** Everything a scenario needs to build raw requests for autocannon against one target. */
@@ -11,7 +18,7 @@ export interface TargetRequests {
   restPath(register: string, query?: readonly QueryPair[]): string;
   /** `/prefix/WebErpAPI.hal?...&compno=N&usercode=U&portalcc=C` (the global parameters that are set). */
   portalPath(query: readonly QueryPair[]): string;
-  /** A client for the setup requests (session, ids); close it when done. */
+  /** A client for the setup requests (session, ids), pinned as the load is (`connectAddress`); close it when done. */
   client(useSession?: boolean): ErpClient;
 }
 
@@ -64,6 +71,7 @@ export function targetRequests(o: LoadRunOptions): TargetRequests {
         ...(o.portalcc !== undefined ? { portalcc: o.portalcc } : {}),
         ...(o.portalPath !== undefined ? { portalPath: o.portalPath } : {}),
         timeoutMs: o.timeoutMs ?? 10_000,
+        ...(o.connectAddress !== undefined ? { connectGuard: pinnedConnectGuard(url.hostname, o.connectAddress) } : {}),
       });
     },
   };

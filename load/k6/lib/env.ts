@@ -8,6 +8,11 @@
 export interface RunSettings {
   /** Base URL of the ERP, without a trailing slash ('' when unset: setup() stops the run). */
   readonly target: string;
+  /**
+   * The address every connection goes to instead of resolving the target's host (ERPCERT_CONNECT_ADDRESS: the hub's
+   * target guard checked it and pins the run to it); absent: k6 resolves the host itself.
+   */
+  readonly connectAddress?: string;
   readonly user: string;
   readonly password: string;
   /** REST company placement: `/api/1/X?compcode=N` (query) or `/api/N/X` (path); record-rest-api.md §4 rule 8. */
@@ -94,6 +99,7 @@ export function readSettings(defaults: { rate?: number; durationSeconds: number 
   const maxVUs = envOptional('ERPCERT_MAX_VUS');
   return {
     target: target.replace(/\/+$/, ''),
+    connectAddress: envOptional('ERPCERT_CONNECT_ADDRESS'),
     user: envString('ERPCERT_USER', 'erpcert'),
     password: envString('ERPCERT_PASSWORD', 'erpcert'),
     companyIn,

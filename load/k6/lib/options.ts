@@ -55,7 +55,7 @@ export function rateOptions(plan: ScenarioPlan, settings: RunSettings, requestsP
       gracefulStop,
     };
   }
-  return common(plan, scenarios);
+  return common(plan, scenarios, settings);
 }
 
 /** Options of a read plan: one VU, one iteration per batch size, bounded by maxDuration. */
@@ -63,19 +63,42 @@ export function readOptions(plan: ScenarioPlan, settings: RunSettings): Options 
   const read = plan.read!;
   const requests = read.batches.reduce((sum, batch) => sum + Math.ceil(read.records / batch), 0);
   const maxSeconds = Math.ceil((requests * (settings.timeoutMs + read.pauseMs)) / 1000) + 5;
-  return common(plan, {
-    [plan.scenario]: {
-      executor: 'per-vu-iterations',
-      vus: 1,
-      iterations: read.batches.length,
-      maxDuration: `${maxSeconds}s`,
-      gracefulStop: '0s',
+  return common(
+    plan,
+    {
+      [plan.scenario]: {
+        executor: 'per-vu-iterations',
+        vus: 1,
+        iterations: read.batches.length,
+        maxDuration: `${maxSeconds}s`,
+        gracefulStop: '0s',
+      },
     },
-  });
+    settings,
+  );
 }
 
-function common(plan: ScenarioPlan, scenarios: NonNullable<Options['scenarios']>): Options {
+/** The host name of a target URL as k6 requests it (an IPv6 literal keeps its brackets). */
+function hostOf(target: string): string | undefined {
+  return /^https?:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]+)/i.exec(target)?.[1];
+}
+
+/**
+ * A run pinned to one address (`connectAddress`, which the hub's target guard checked): k6's `hosts` maps the
+ * target's name to it, so no connection resolves the name again (a rebinding name cannot move the run), and
+ * `maxRedirects: 0`, so a 3xx is the answer it is and no request follows a `Location` elsewhere. An address literal
+ * target needs no mapping: k6 connects to it as it stands.
+ */
+export function pinnedOptions(settings: RunSettings): Options {
+  if (settings.connectAddress === undefined) return {};
+  const host = hostOf(settings.target);
+  const literal = host === undefined || host.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(host);
+  return { ...(literal ? {} : { hosts: { [host]: settings.connectAddress } }), maxRedirects: 0 };
+}
+
+function common(plan: ScenarioPlan, scenarios: NonNullable<Options['scenarios']>, settings: RunSettings): Options {
   return {
+    ...pinnedOptions(settings),
     scenarios,
     thresholds: thresholdsOf(plan) as Options['thresholds'],
     summaryTrendStats: TREND_STATS,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSettings } from '../lib/env.js';
-import { arrivals, arrivalWindow, rateOptions, readOptions } from '../lib/options.js';
+import { arrivals, arrivalWindow, pinnedOptions, rateOptions, readOptions } from '../lib/options.js';
 import { ratePlan, readPlan, thresholdsOf } from '../lib/plan.js';
 
 const settings: RunSettings = {
@@ -85,5 +85,33 @@ describe('arrival-rate options (open model)', () => {
     const plan = readPlan('read-raw', { records: 10_000, batches: [1000, 5000], pauseMs: 1000 });
     const scenario = readOptions(plan, settings).scenarios?.['read-raw'];
     expect(scenario).toMatchObject({ executor: 'per-vu-iterations', vus: 1, iterations: 2, maxDuration: '137s' }); // 12 x 11 s + 5
+  });
+});
+
+describe('a run pinned to the address the target guard checked (ERPCERT_CONNECT_ADDRESS)', () => {
+  it.each([
+    [
+      'http://erp.example.com:8080/prefix',
+      '203.0.113.7',
+      { hosts: { 'erp.example.com': '203.0.113.7' }, maxRedirects: 0 },
+    ],
+    ['https://user@erp.example.com', '2001:db8::7', { hosts: { 'erp.example.com': '2001:db8::7' }, maxRedirects: 0 }],
+    // an address literal is connected to as it stands: only the redirects are turned off
+    ['http://127.0.0.1:8080', '127.0.0.1', { maxRedirects: 0 }],
+    ['http://[::1]:8080', '::1', { maxRedirects: 0 }],
+  ])('%s pinned to %s', (target, connectAddress, want) => {
+    expect(pinnedOptions({ ...settings, target, connectAddress })).toEqual(want);
+  });
+
+  it('is in the options of every kind of plan, and absent without a pin (k6 resolves, redirects as it does)', () => {
+    const pinned = { ...settings, target: 'http://erp.example.com', connectAddress: '203.0.113.7' };
+    const rate = ratePlan('invoices', { offeredRate: 4, durationSeconds: 10 });
+    const read = readPlan('read-raw', { records: 10_000, batches: [1000], pauseMs: 1000 });
+    for (const options of [rateOptions(rate, pinned, 1), readOptions(read, pinned)])
+      expect(options).toMatchObject({ hosts: { 'erp.example.com': '203.0.113.7' }, maxRedirects: 0 });
+    for (const options of [rateOptions(rate, settings, 1), readOptions(read, settings)]) {
+      expect(options.hosts).toBeUndefined();
+      expect(options.maxRedirects).toBeUndefined();
+    }
   });
 });

@@ -12,6 +12,11 @@ export interface K6ScenarioOptions {
   readonly scenario: ScenarioName;
   /** Base URL of the ERP (scheme, host, port, optional path prefix). */
   readonly target: string;
+  /**
+   * Connect to this address instead of resolving the target's host (the hub's target guard checked it once and pins
+   * the run to it: the script's `hosts` option), and follow no redirect. @defaultValue k6 resolves the host
+   */
+  readonly connectAddress?: string;
   /** @defaultValue 'erpcert' */
   readonly user?: string;
   /** @defaultValue 'erpcert' (the reference server's) */
@@ -122,6 +127,7 @@ export function k6Env(options: K6ScenarioOptions, step?: K6Step): NodeJS.Process
   }
   const settings: Record<string, string | undefined> = {
     ERPCERT_TARGET: options.target,
+    ERPCERT_CONNECT_ADDRESS: options.connectAddress,
     ERPCERT_USER: options.user,
     ERPCERT_PASSWORD: options.password,
     ERPCERT_OUT: options.outDir,

@@ -27,8 +27,9 @@ export interface Command {
 
 /** Flags shared by every command that talks to a target ERP. */
 /**
- * `--target-guard`: the hub's SSRF allow-list, handed to the runs it starts. With it, every address the run
- * connects to is checked when the connection is made (`@erpcert/contract` target-guard).
+ * `--target-guard`: the hub's SSRF allow-list, handed to the runs it starts (`@erpcert/contract` target-guard). With
+ * it, conform checks every address it connects to when the connection is made; load resolves the host once, checks
+ * every address and pins the whole run to the checked one (load/target-pin.ts).
  */
 export const targetGuardFlag: FlagDef = {
   name: 'target-guard',

@@ -61,6 +61,7 @@ export {
 } from './mask.js';
 export { OAuthTokenSource } from './oauth.js';
 export { Pacer, type PacingOptions } from './pacer.js';
+export { pinnedConnectGuard } from './pinned-connect.js';
 export {
   type ActiveEditFieldsRequest,
   activeEditFieldsBody,

@@ -49,6 +49,7 @@ export {
   type ProgressEvent,
   type RunSettings,
 } from './live/job-queue.js';
+export type { LoadScenarioChoice } from './live/live-actions.js';
 export { EMBEDDED_TARGET, type SavedTarget, SavedTargets, type TargetConnection } from './live/saved-targets.js';
 export { NO_SECRET_MESSAGE, SECRET_ENV, SecretBox } from './live/secret-box.js';
 export {

@@ -9,6 +9,7 @@ import { createHubApp, type HubAppOptions, liveParts } from './api/hub-app.js';
 import { type AuthOptions, type HubAuth, hubAuth } from './auth/hub-auth.js';
 import { DEFAULT_DATABASE } from './constants.js';
 import type { IngestLimits } from './ingest/limits.js';
+import type { LoadScenarioChoice } from './live/live-actions.js';
 import { type LiveRunExecutor, WorkerPool } from './live/worker-pool.js';
 import { HubStore } from './store/hub-store.js';
 
@@ -26,6 +27,11 @@ export interface HubOptions {
   readonly secret?: string;
   /** Executes live runs (the CLI's spawns the erpcert bin); without one, runs stay queued for another hub. */
   readonly executor?: LiveRunExecutor;
+  /**
+   * The load scenarios the executor runs (`erpcert hub` hands `erpcert load`'s, name and description): the saved
+   * target page offers them, and a start naming another is refused. @defaultValue unknown: any well-formed name
+   */
+  readonly loadScenarios?: readonly LoadScenarioChoice[];
   /** Live runs at once. @defaultValue half the cores, at least 1 */
   readonly workers?: number;
   /** OpenID Connect sign-in (settings checked by oidcSettings), and what a verified sign-in does. */
@@ -82,7 +88,12 @@ export async function startHub(o: HubOptions = {}): Promise<RunningHub> {
     auth,
     limits: o.limits,
     log: o.log,
-    live: { ...live, queued: () => pool?.wake(), eventsPollMs: o.timing?.eventsPollMs },
+    live: {
+      ...live,
+      queued: () => pool?.wake(),
+      eventsPollMs: o.timing?.eventsPollMs,
+      ...(o.loadScenarios ? { loadScenarios: o.loadScenarios } : {}),
+    },
     oidc: o.oidc,
   });
   const host = o.host ?? '127.0.0.1';

@@ -107,6 +107,7 @@ export const hub: Command = {
     // loaded when run: the store and the server cost every other command's start-up
     const { isPostgresUrl, shownDatabase, startHub, SECRET_ENV, defaultPoolSize } = await import('@erpcert/hub');
     const { liveExecutor } = await import('../hub/live-executor.js');
+    const { loadScenarioChoices } = await import('../hub/load-scenarios.js');
     const secret = io.env[SECRET_ENV] || undefined;
     const raw = values.database as string;
     // `:memory:` is SQLite's own name for a database that lives in the process, not a file in the working folder
@@ -132,6 +133,8 @@ export const hub: Command = {
         secret,
         ...(allowTargets !== undefined ? { allowTargets } : {}),
         ...(workers === 0 ? {} : { executor: liveExecutor(), workers: workers ?? defaultPoolSize() }),
+        // the start form's choice, also on a hub that leaves the runs to others (they run this erpcert's load)
+        loadScenarios: loadScenarioChoices(),
         limits: { ...DEFAULT_LIMITS, maxRunBytes: mb * 1024 * 1024 },
         ...(oidc ? { oidc: { settings: oidc } } : {}),
         log: (line) => io.err.write(`${line}\n`),

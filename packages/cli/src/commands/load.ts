@@ -1,31 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Command, targetFlags, targetGuardFlag } from '../command.js';
 import { openReportPublisher, publishFlags } from '../hub/publisher.js';
-import { UsageError } from '../options.js';
-
-/**
- * `--target-guard` of a load run (the hub's SSRF allow-list): the target's host is resolved and every address
- * checked just before the engines start. The engines (autocannon, the k6 binary) open their own connections, so
- * unlike conform's client this check is not repeated at connect time.
- */
-async function refusedByGuard(spec: unknown, target: unknown): Promise<string | undefined> {
-  if (typeof spec !== 'string' || typeof target !== 'string') return undefined;
-  const { parseTargetGuard, TARGET_REFUSED } = await import('@erpcert/contract');
-  let guard: ReturnType<typeof parseTargetGuard>;
-  try {
-    guard = parseTargetGuard(spec);
-  } catch (err) {
-    throw new UsageError((err as Error).message.replace('--allow-targets', '--target-guard'));
-  }
-  try {
-    await guard.checkUrl(target);
-    return undefined;
-  } catch (err) {
-    const e = err as Error & { code?: string };
-    return e.code === TARGET_REFUSED
-      ? `refused by the hub's target guard: ${e.message}`
-      : `cannot resolve the target's host: ${e.code ?? e.message}`;
-  }
-}
 
 /**
  * `erpcert load`: the load scenarios against the documented figures (record-rest-api.md §8), on k6 or
@@ -116,15 +92,12 @@ export const load: Command = {
     const publisher = openReportPublisher(values, io, 'load');
     if (publisher === 'refused') return 2;
     const { loadSettings } = await import('../load/load-settings.js');
-    const refused = await refusedByGuard(values['target-guard'], values.target);
-    if (refused !== undefined) {
-      io.err.write(`erpcert load: ${refused}. Nothing was run.\n`);
-      return 2;
-    }
     // the folder is named before the run, so that it can be published after it
     const outDir = loadSettings(values, io.cwd, new Date()).outDir;
     const code = await (await import('../load/run-load.js')).runLoad({ ...values, out: outDir }, io);
-    if (publisher !== undefined && (await publisher.publish(outDir)) !== 0) return 2;
+    // a run refused before it started (the target guard) leaves no folder to publish
+    if (publisher !== undefined && existsSync(join(outDir, 'results.json')) && (await publisher.publish(outDir)) !== 0)
+      return 2;
     return code;
   },
 };

@@ -3,7 +3,8 @@
  * it this). A run is the `erpcert` bin in a child process: `conform` (with `--events` to follow it) or `load`,
  * against the saved target, its password in the child's environment (ERPCERT_PASSWORD, never on argv; the
  * hub's own ERPCERT_* variables are not passed on), `--out` a temporary folder the hub ingests, `--target-guard`
- * the hub's SSRF allow-list (the child checks the address of every connection it makes). A cancel sends
+ * the hub's SSRF allow-list (conform checks the address of every connection it makes; load pins the run to the
+ * address it checked). A cancel sends
  * the child SIGINT, so conform stops its tests and still cleans up what it created.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -25,7 +26,7 @@ export const ERPCERT_BIN = fileURLToPath(new URL('../../bin/erpcert.mjs', import
 /**
  * The command line of a live run (no credential on it). The embedded reference server (EMBEDDED_TARGET) runs without
  * --target: the child starts it; any other target goes with the hub's allow-list (`--target-guard`), which the child
- * checks at every connection.
+ * applies to every connection (conform: checked at connect time; load: pinned to the checked address).
  */
 export function liveRunArgs(run: ExecutorRun, out: string, events: string): string[] {
   const t = run.target;

@@ -2,7 +2,8 @@
  * The hub's SSRF guard with the real `erpcert conform` child: the hub checks a target's host before the run, and the
  * child checks every connection's address when it makes it (`conform --target-guard`), so a host that resolves
  * elsewhere between the two (DNS rebinding) is refused at connect time with nothing sent; a redirect to the cloud
- * metadata address is an answer, never followed.
+ * metadata address is an answer, never followed. A load run's child checks the host once and pins the run to the
+ * checked address (load/target-pin.e2e.test.ts holds the rebinding case with each engine).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTargetGuard, type Resolver } from '@erpcert/contract';
-import type { RunningHub } from '@erpcert/hub';
+import type { RunningHub, RunSettings } from '@erpcert/hub';
+import { startServer } from '@erpcert/refserver';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { liveExecutor } from './live-executor.js';
 
@@ -40,8 +42,15 @@ async function target(answer: (res: import('node:http').ServerResponse) => void)
 }
 
 /** A hub executing with the real child; the hub resolves names with `resolver`. */
-async function runOnce(url: string, o: { allowTargets?: string; resolver?: Resolver }) {
-  const { startHub, SavedTargets, JobQueue, DEFAULT_ORGANISATION_ID } = await import('@erpcert/hub');
+async function runOnce(
+  url: string,
+  o: { allowTargets?: string; resolver?: Resolver; password?: string },
+  settings: RunSettings = { kind: 'conformance', profile: 'gate', only: ['REST.VERSION.PATH'] },
+) {
+  const { startHub, SavedTargets, SecretBox, JobQueue, DEFAULT_ORGANISATION_ID } = await import('@erpcert/hub');
+  const { password, ...options } = o;
+  // a password is saved encrypted: the hub gets the key to open it for the run
+  const secret = password === undefined ? undefined : 'target-guard-e2e-secret-0123456789';
   hub = await startHub({
     port: 0,
     database: join(dir, `hub-${Date.now()}-${Math.random().toString(36).slice(2)}.sqlite`),
@@ -49,26 +58,31 @@ async function runOnce(url: string, o: { allowTargets?: string; resolver?: Resol
     workers: 1,
     log: () => undefined,
     timing: { pollMs: 100 },
-    ...o,
+    ...(secret === undefined ? {} : { secret }),
+    ...options,
   });
   const saved = await new SavedTargets(
     hub.store.db,
-    undefined,
+    secret === undefined ? undefined : new SecretBox(secret),
     undefined,
     parseTargetGuard(o.allowTargets, o.resolver),
-  ).save({ url, user: 'erpcert', compcode: 1 }, DEFAULT_ORGANISATION_ID);
+  ).save(
+    { url, user: 'erpcert', compcode: 1, ...(password === undefined ? {} : { password }) },
+    DEFAULT_ORGANISATION_ID,
+  );
   const queue = new JobQueue(hub.store.db, hub.store.dialect);
-  const job = await queue.enqueue(saved.id, { kind: 'conformance', profile: 'gate', only: ['REST.VERSION.PATH'] });
+  const job = await queue.enqueue(saved.id, settings);
   hub.pool?.wake();
   let state = await queue.get(job.id);
   while (state && ['queued', 'running'].includes(state.state)) {
     await new Promise((r) => setTimeout(r, 250));
     state = await queue.get(job.id);
   }
-  return state;
+  const log = (await queue.events(job.id)).flatMap(({ event }) => (event.type === 'log' ? [event.line] : []));
+  return { ...state, log };
 }
 
-describe('the hub SSRF guard in the erpcert conform child', () => {
+describe('the hub SSRF guard in the erpcert conform and load children', () => {
   it('rebinding: the hub saw a public address, the child resolves loopback and refuses to connect', async () => {
     const t = await target((res) => res.end('<data/>'));
     // the hub's resolver answers public for localhost; the child resolves it for real, to loopback
@@ -91,5 +105,26 @@ describe('the hub SSRF guard in the erpcert conform child', () => {
     expect(state?.state).toBe('failed');
     expect(state?.message).toMatch(/answered 302/);
     expect(t.seen).toEqual(['GET /api/1/?compcode=1']);
+  }, 240_000);
+
+  it('a load run goes through the guard in the erpcert load child, and runs against the allowed address', async () => {
+    // a password that no log line holds otherwise (the executor masks it in every line it passes on)
+    const password = 'Pw-guard-e2e-41';
+    const erp = await startServer({ port: 0, seed: 200, log: () => {}, user: 'erpcert', password });
+    let requests = 0;
+    erp.server.on('request', () => requests++);
+    try {
+      const state = await runOnce(
+        erp.url,
+        { allowTargets: '127.0.0.1/32', password },
+        { kind: 'load', scenario: 'transactions', engine: 'autocannon', durationSeconds: 1 },
+      );
+      expect(state.log).toContain('erpcert load: target guard: 127.0.0.1 is allowed');
+      expect(state.state, state.message ?? '').toBe('done');
+      expect(state.exitCode).toBe(0);
+      expect(requests, state.log.join('\n')).toBeGreaterThan(10);
+    } finally {
+      await erp.close();
+    }
   }, 240_000);
 });

@@ -8,6 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pinnedConnectGuard } from '@erpcert/client';
 import { findTagged } from '../cleanup/find-records.js';
 import type { LedgerEntry, TargetConnection } from '../reports/runner.js';
 
@@ -21,6 +22,8 @@ export const SCENARIO_REGISTERS: Readonly<Record<string, readonly string[]>> = {
 /** What the ledger step needs of the run. */
 export interface LoadLedgerRun {
   readonly target: string;
+  /** The address the run is pinned to (`--target-guard`): the ledger's reads go there too. */
+  readonly connectAddress?: string | undefined;
   readonly user?: string | undefined;
   readonly password?: string | undefined;
   readonly compcode?: number | undefined;
@@ -59,6 +62,9 @@ export async function writeLoadLedger(run: LoadLedgerRun, ctx: LoadLedgerContext
     companyIn: run.companyIn ?? 'query',
     portalPath: run.portalPath ?? '/WebErpAPI.hal',
     timeoutMs: run.timeoutMs,
+    ...(run.connectAddress !== undefined
+      ? { guard: pinnedConnectGuard(new URL(run.target).hostname, run.connectAddress) }
+      : {}),
   };
   try {
     const result = await findTagged(conn, tag, registers, { pauseMs: ctx.pauseMs ?? 1000, batch: 1000 });

@@ -52,9 +52,22 @@ describe('loadSettings', () => {
     [{ target: 'http://x', 'seed-size': 5 }, 'does not apply with --target'],
     [{ batch: '500' }, '--batch must be batch sizes of 1000 to 5000'],
     [{ 'read-pause': -1 }, '--read-pause'],
+    [
+      { target: 'http://x', 'target-guard': '169.254.0.0/16' },
+      '--target-guard entry "169.254.0.0/16" overlaps 169.254.0.0/16, link-local',
+    ],
+    [{ target: 'http://x', 'target-guard': '10.0.0.0/40' }, '--target-guard entry "10.0.0.0/40" is not an address'],
   ])('refuses %j', (values, message) => {
     expect(() => loadSettings(values, '/w', now)).toThrow(UsageError);
     expect(() => loadSettings(values, '/w', now)).toThrow(message);
+  });
+
+  it("--target-guard (the hub's SSRF allow-list) is parsed with --target; the embedded server needs none", () => {
+    const s = loadSettings({ target: 'http://erp.example.com', 'target-guard': '10.0.0.0/8' }, '/w', now);
+    expect(s.targetGuard?.spec).toBe('10.0.0.0/8');
+    expect(s.targetGuard?.guard.refusal('10.1.2.3')).toBeUndefined();
+    expect(s.targetGuard?.guard.refusal('127.0.0.1')).toMatch(/loopback/);
+    expect(loadSettings({ 'target-guard': 'none' }, '/w', now).targetGuard).toBeUndefined();
   });
 
   it('parses scenario lists and batch sizes', () => {

@@ -1,4 +1,5 @@
 import { basename, isAbsolute, relative, resolve } from 'node:path';
+import { parseTargetGuard, type TargetGuard } from '@erpcert/contract';
 import { type OptionValues, UsageError } from '../options.js';
 import { defaultReportDir, int, str, targetUrl } from '../settings-common.js';
 import { type ScenarioName, scenarios } from './engines.js';
@@ -6,6 +7,8 @@ import { type ScenarioName, scenarios } from './engines.js';
 /** The checked settings of one `erpcert load` run. */
 export interface LoadSettings {
   readonly target?: string;
+  /** `--target-guard`: the hub's SSRF allow-list as given, and parsed; with --target only. */
+  readonly targetGuard?: { readonly spec: string; readonly guard: TargetGuard };
   readonly user?: string;
   readonly password?: string;
   readonly compcode?: number;
@@ -84,8 +87,17 @@ export function loadSettings(values: OptionValues, cwd: string, now: Date): Load
   const saturation = typeof values.saturation === 'boolean' ? values.saturation : undefined;
   const out = str(values.out);
   const portalcc = str(values.portalcc) as LoadSettings['portalcc'];
+  const guardSpec = str(values['target-guard']);
+  let targetGuard: LoadSettings['targetGuard'];
+  if (guardSpec !== undefined)
+    try {
+      targetGuard = { spec: guardSpec, guard: parseTargetGuard(guardSpec) };
+    } catch (err) {
+      throw new UsageError((err as Error).message.replace('--allow-targets', '--target-guard'));
+    }
   return {
     ...(target !== undefined ? { target } : {}),
+    ...(target !== undefined && targetGuard !== undefined ? { targetGuard } : {}),
     ...(str(values.user) !== undefined ? { user: str(values.user)! } : {}),
     ...(typeof values.password === 'string' ? { password: values.password } : {}),
     ...(positive('compcode') !== undefined ? { compcode: positive('compcode')! } : {}),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { createClient, erpcertVersion, isErpClientError } from '@erpcert/client';
+import { createClient, erpcertVersion, isErpClientError, pinnedConnectGuard } from '@erpcert/client';
+import type { Resolver } from '@erpcert/contract';
 import type { BaselineComparison, LoadRunDocument, LoadScenarioEntry } from '@erpcert/runs';
 import {
   baselineText,
@@ -30,6 +31,7 @@ import {
 import { writeLoadLedger } from './load-ledger.js';
 import { type LoadSettings, loadSettings, shownPath } from './load-settings.js';
 import { latencyTable, limitText, type Table, verdictTable } from './report-sections.js';
+import { pinTarget } from './target-pin.js';
 import { writeLoadReports } from './write-load-reports.js';
 
 const EMBEDDED = { user: 'erpcert', password: 'erpcert', compcode: 1 } as const;
@@ -44,6 +46,8 @@ export interface LoadHooks {
   /** Listen for SIGINT/SIGTERM. @defaultValue true */
   readonly signals?: boolean;
   readonly signal?: AbortSignal;
+  /** Resolves the target's host for `--target-guard`. @defaultValue the system resolver */
+  readonly resolver?: Resolver;
 }
 
 /** A configuration or target problem: the run stops with exit code 2. */
@@ -72,6 +76,9 @@ async function checkTarget(o: LoadRunOptions): Promise<void> {
     companyIn: o.companyIn ?? 'query',
     ...(o.compcode !== undefined ? { compcode: o.compcode } : {}),
     timeoutMs: o.timeoutMs ?? 10_000,
+    ...(o.connectAddress !== undefined
+      ? { connectGuard: pinnedConnectGuard(new URL(o.target).hostname, o.connectAddress) }
+      : {}),
   });
   try {
     await erp.rest.root();
@@ -141,6 +148,17 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
   const out = maskingWriter(io.out, masker);
   const err = maskingWriter(io.err, masker);
   const say = (line: string) => err.write(`erpcert load: ${line}\n`);
+  // --target-guard: resolved and checked once, the whole run pinned to the checked address (target-pin.ts)
+  let connectAddress: string | undefined;
+  if (s.targetGuard !== undefined && s.target !== undefined) {
+    const pin = await pinTarget(s.targetGuard.guard, s.target, hooks.resolver);
+    if (!pin.ok) {
+      say(`${pin.message}. Nothing was run.`);
+      return 2;
+    }
+    say(pin.note);
+    connectAddress = pin.address;
+  }
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
     if (abort.signal.aborted) return;
@@ -174,6 +192,7 @@ export async function runLoad(values: OptionValues, io: CommandIO, hooks: LoadHo
     const base: LoadRunOptions = {
       scenario: 'invoices',
       target: url,
+      ...(connectAddress !== undefined ? { connectAddress } : {}),
       ...(user !== undefined ? { user } : {}),
       ...(password !== undefined ? { password } : {}),
       companyIn: s.companyIn,

@@ -20,6 +20,7 @@ import { certificationPages } from '../certification/certification-page-routes.j
 import { type CertificationServices, certificationServices } from '../certification/services.js';
 import { DEFAULT_LIMITS, type IngestLimits } from '../ingest/limits.js';
 import { JobQueue } from '../live/job-queue.js';
+import type { LoadScenarioChoice } from '../live/live-actions.js';
 import { liveRoutes } from '../live/live-routes.js';
 import { SavedTargets } from '../live/saved-targets.js';
 import { SecretBox } from '../live/secret-box.js';
@@ -52,6 +53,8 @@ export interface HubAppOptions {
     readonly targets: SavedTargets;
     readonly queued?: () => void;
     readonly eventsPollMs?: number;
+    /** The load scenarios a live run may name (the start form's choice; an unknown one is refused). */
+    readonly loadScenarios?: readonly LoadScenarioChoice[];
   };
   /** OpenID Connect sign-in under /auth/oidc (auth/oidc/oidc-routes.ts); without it, those routes do not exist. */
   readonly oidc?: {

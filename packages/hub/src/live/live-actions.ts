@@ -14,8 +14,41 @@ export const MAX_LOAD_SECONDS = 600;
 export const GLOB = /^[A-Za-z0-9_.*-]{1,120}$/;
 const AREA = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)?$/;
 
-/** A start request's settings, checked. */
-export function runSettings(b: Record<string, unknown>): RunSettings {
+/**
+ * A load scenario a live run may name: `erpcert load --scenario` accepts it. The hub never imports the CLI: `erpcert
+ * hub` hands it the list (HubOptions.loadScenarios), as it hands it the executor.
+ */
+export interface LoadScenarioChoice {
+  readonly name: string;
+  /** A short description, shown beside the name on the start form. */
+  readonly description: string;
+}
+
+const SCENARIO_NAME = /^[a-z0-9-]{1,80}$/;
+
+/** The `scenario` of a load start: one of `known` when the hub was given the list, else a name erpcert load may know. */
+function loadScenario(value: unknown, known: readonly LoadScenarioChoice[] | undefined): string {
+  if (known && known.length > 0) {
+    const names = known.map((k) => k.name);
+    if (typeof value === 'string' && names.includes(value)) return value;
+    throw new ApiError(
+      400,
+      value === undefined || value === ''
+        ? `scenario is required: one of ${names.join(', ')}`
+        : `scenario must be one of ${names.join(', ')}, got ${JSON.stringify(String(value).slice(0, 80))}`,
+    );
+  }
+  if (typeof value !== 'string' || !SCENARIO_NAME.test(value))
+    throw new ApiError(400, 'scenario is required: the name of a load scenario (erpcert load --scenario)');
+  return value;
+}
+
+/**
+ * A start request's settings, checked. `scenarios`: the load scenarios the hub's executor runs (an unknown one is
+ * refused with the valid names); without the list, any well-formed name passes on to `erpcert load`, which refuses
+ * what it does not know.
+ */
+export function runSettings(b: Record<string, unknown>, scenarios?: readonly LoadScenarioChoice[]): RunSettings {
   if (b.kind === 'conformance') {
     const profile = b.profile ?? 'gate';
     if (typeof profile !== 'string' || !PROFILES.includes(profile))
@@ -26,15 +59,14 @@ export function runSettings(b: Record<string, unknown>): RunSettings {
     return { kind: 'conformance', profile, only: only as string[] };
   }
   if (b.kind === 'load') {
-    if (typeof b.scenario !== 'string' || !/^[a-z0-9-]{1,80}$/.test(b.scenario))
-      throw new ApiError(400, 'scenario is required: the name of a load scenario (erpcert load --list)');
+    const scenario = loadScenario(b.scenario, scenarios);
     const engine = b.engine ?? 'autocannon';
     if (typeof engine !== 'string' || !ENGINES.includes(engine))
       throw new ApiError(400, `engine must be one of ${ENGINES.join(', ')}`);
     const d = b.durationSeconds ?? 30;
     if (!Number.isInteger(d) || (d as number) < 1 || (d as number) > MAX_LOAD_SECONDS)
       throw new ApiError(400, `durationSeconds must be a whole number from 1 to ${MAX_LOAD_SECONDS}`);
-    return { kind: 'load', scenario: b.scenario, engine: engine as 'autocannon' | 'k6', durationSeconds: d as number };
+    return { kind: 'load', scenario, engine: engine as 'autocannon' | 'k6', durationSeconds: d as number };
   }
   throw new ApiError(400, 'kind must be conformance or load');
 }
@@ -45,10 +77,17 @@ export interface LiveActionsOptions {
   readonly targets: SavedTargets;
   /** Called after a run is queued (the local pool looks for work at once). */
   readonly queued?: () => void;
+  /** The load scenarios the executor runs (HubOptions.loadScenarios); unknown: any well-formed name. */
+  readonly loadScenarios?: readonly LoadScenarioChoice[];
 }
 
 export class LiveActions {
   constructor(private readonly o: LiveActionsOptions) {}
+
+  /** A start request's settings, checked ({@link runSettings} with the hub's load scenarios). */
+  settings(b: Record<string, unknown>): RunSettings {
+    return runSettings(b, this.o.loadScenarios);
+  }
 
   /** Queues a run of a saved target (404 when it is not saved). */
   async start(targetId: number, settings: RunSettings, parentRunId: number | null = null): Promise<Job> {

@@ -11,7 +11,7 @@ import type { Action } from '../auth/permissions.js';
 import { actorOf, allow, clientAddress, organisationFor, readable } from '../auth/request-auth.js';
 import type { HubStore } from '../store/hub-store.js';
 import { ENDED, type Job, type JobQueue } from './job-queue.js';
-import { LiveActions, runSettings } from './live-actions.js';
+import { LiveActions, type LoadScenarioChoice } from './live-actions.js';
 import type { SavedTargetInput, SavedTargets } from './saved-targets.js';
 
 export interface LiveRoutesOptions {
@@ -24,6 +24,8 @@ export interface LiveRoutesOptions {
   readonly queued?: () => void;
   /** How often the events stream looks for new events. */
   readonly eventsPollMs?: number;
+  /** The load scenarios a run may name (HubOptions.loadScenarios). */
+  readonly loadScenarios?: readonly LoadScenarioChoice[];
 }
 
 async function body(c: { req: { json(): Promise<unknown> } }): Promise<Record<string, unknown>> {
@@ -97,7 +99,7 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
 
   app.post('/saved-targets/:id/live-runs', async (c) => {
     const t = await savedOr404(c.req.param('id'), c, 'run');
-    const j = await answer(await actions.start(t.id, runSettings(await body(c))));
+    const j = await answer(await actions.start(t.id, actions.settings(await body(c))));
     await record(c, t.organisationId, 'start-run', `live run ${j.id}`, { target: t.id, kind: j.kind });
     c.header('Location', `/api/v1/live-runs/${j.id}`);
     return c.json(j, 202);

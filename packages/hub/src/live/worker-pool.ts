@@ -25,8 +25,9 @@ export interface ExecutorRun {
   readonly target: TargetConnection;
   /**
    * The hub's SSRF allow-list (`--allow-targets` entries joined by commas, `none` for the defaults alone): the
-   * executor hands it to the run (`conform --target-guard`), which checks every connection's address when it is
-   * made. Absent for the embedded reference server (allowed by name).
+   * executor hands it to the run (`--target-guard`): conform checks every connection's address when it is made,
+   * load checks the host's addresses once and pins the run to the checked one. Absent for the embedded reference
+   * server (allowed by name).
    */
   readonly targetGuard?: string;
 }

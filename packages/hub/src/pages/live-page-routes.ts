@@ -15,7 +15,7 @@ import type { HubAuth } from '../auth/hub-auth.js';
 import { type Action, organisationsWhere } from '../auth/permissions.js';
 import { actorOf, allow, clientAddress, readable } from '../auth/request-auth.js';
 import type { JobQueue } from '../live/job-queue.js';
-import { LiveActions, runSettings } from '../live/live-actions.js';
+import { LiveActions, type LoadScenarioChoice } from '../live/live-actions.js';
 import { type SavedTarget, type SavedTargets, TargetInputError } from '../live/saved-targets.js';
 import { SecretBoxError } from '../live/secret-box.js';
 import type { HubStore } from '../store/hub-store.js';
@@ -37,6 +37,8 @@ export interface LivePageOptions {
   readonly queue: JobQueue;
   readonly targets: SavedTargets;
   readonly queued?: () => void;
+  /** The load scenarios a run may name (HubOptions.loadScenarios): the start form's choice. */
+  readonly loadScenarios?: readonly LoadScenarioChoice[];
   /** The CSP of a page that runs the live script (the hub's own, nothing inline). */
   readonly liveCsp: string;
   /** The page of a refusal that has no form to show again. */
@@ -101,7 +103,7 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
   ) => {
     const t = await targets.getOrThrow(id);
     const jobs = await queue.list([t.organisationId], { targetId: id, limit: 20 });
-    return c.html(savedTargetPage(t, { jobs, ...extra }).text, status);
+    return c.html(savedTargetPage(t, { jobs, scenarios: o.loadScenarios, ...extra }).text, status);
   };
 
   app.get('/saved-targets', async (c) =>
@@ -196,7 +198,10 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
     '/saved-targets/:id/conform',
     targetForm('conform', 'run', async (c, t, f) => {
       const only = (f.text('only') ?? '').split(/[\s,]+/).filter((g) => g !== '');
-      const job = await actions.start(t.id, runSettings({ kind: 'conformance', profile: f.text('profile'), only }));
+      const job = await actions.start(
+        t.id,
+        actions.settings({ kind: 'conformance', profile: f.text('profile'), only }),
+      );
       await record(c, t.organisationId, 'start-run', `live run ${job.id}`, { target: t.id, kind: job.kind });
       return href(['live-runs', job.id]);
     }),
@@ -205,7 +210,7 @@ export function addLivePageRoutes(app: Hono, o: LivePageOptions): void {
   app.post(
     '/saved-targets/:id/load',
     targetForm('load', 'run', async (c, t, f) => {
-      const settings = runSettings({
+      const settings = actions.settings({
         kind: 'load',
         scenario: f.text('scenario'),
         engine: f.text('engine'),

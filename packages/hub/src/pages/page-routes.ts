@@ -20,7 +20,7 @@ import { IngestError } from '../ingest/ingest-error.js';
 import { DEFAULT_LIMITS, formatBytes, type IngestLimits } from '../ingest/limits.js';
 import { readZip } from '../ingest/read-zip.js';
 import type { JobQueue } from '../live/job-queue.js';
-import { LiveActions } from '../live/live-actions.js';
+import { LiveActions, type LoadScenarioChoice } from '../live/live-actions.js';
 import { type SavedTargets, TargetInputError } from '../live/saved-targets.js';
 import { type HubStore, StoreInputError } from '../store/hub-store.js';
 import type { RunSummary } from '../store/run-summary.js';
@@ -43,7 +43,12 @@ export interface PageOptions {
   readonly limits?: IngestLimits;
   readonly log?: (line: string) => void;
   /** Live runs: the queue and the saved targets, for the saved targets' and live runs' pages. */
-  readonly live?: { readonly queue: JobQueue; readonly targets: SavedTargets; readonly queued?: () => void };
+  readonly live?: {
+    readonly queue: JobQueue;
+    readonly targets: SavedTargets;
+    readonly queued?: () => void;
+    readonly loadScenarios?: readonly LoadScenarioChoice[];
+  };
   /** Whether OpenID Connect sign-in is configured: the sign-in page then links to it. */
   readonly oidc?: boolean;
 }

@@ -47,6 +47,11 @@ describe.skipIf(chromiumMissing !== undefined)(
         auth: { scrypt: TEST_SCRYPT },
         secret: 'browser-test-secret-0123456789abcdef',
         log: () => {},
+        // as erpcert hub hands them: the load form offers a choice
+        loadScenarios: [
+          { name: 'invoices', description: 'Confirmed 1-row sales invoices' },
+          { name: 'transactions', description: '2-row journal entries' },
+        ],
       });
       fx = await seedAuth(hub.store, hub.auth);
       f = await seedPageFixture(hub.store);
@@ -126,6 +131,13 @@ describe.skipIf(chromiumMissing !== undefined)(
         // from the saved target's page, as a person tries it: the start form answers 403 and says why
         const landed = page.waitForResponse((r) => r.url().endsWith(`/saved-targets/${target.id}/conform`));
         await page.goto(`/saved-targets/${target.id}`);
+        // the load form's scenario is a choice, by name and description, and the page is axe-clean with it
+        const load = page.getByRole('form', { name: 'Start a load run' });
+        expect(await load.getByLabel('Scenario').locator('option').allTextContents()).toEqual([
+          'invoices — Confirmed 1-row sales invoices',
+          'transactions — 2-row journal entries',
+        ]);
+        await check(page, 'saved-target-viewer');
         await page.getByRole('button', { name: 'Start conform' }).click();
         expect((await landed).status()).toBe(403);
         expect(await page.getByRole('alert').textContent()).toBe(

@@ -6,7 +6,7 @@
  */
 import type { Membership } from '../auth/actor.js';
 import type { Job, RunSettings } from '../live/job-queue.js';
-import { ENGINES, MAX_LOAD_SECONDS, PROFILES } from '../live/live-actions.js';
+import { ENGINES, type LoadScenarioChoice, MAX_LOAD_SECONDS, PROFILES } from '../live/live-actions.js';
 import { AUTH_KINDS, type SavedTarget, type SavedTargetInput } from '../live/saved-targets.js';
 import { type Html, href, html } from './html.js';
 import { csrfField, page, when } from './layout.js';
@@ -177,6 +177,19 @@ export interface SavedTargetPageOptions {
   readonly values?: TypedFields;
   /** What was typed in the start forms, shown again after a refusal. */
   readonly start?: Readonly<Record<string, string>>;
+  /** The load scenarios the hub runs (HubOptions.loadScenarios): a choice; unknown, a name to type. */
+  readonly scenarios?: readonly LoadScenarioChoice[] | undefined;
+}
+
+/** The load form's scenario: a choice of the scenarios the hub runs, or (a hub not told them) a name to type. */
+function scenarioField(known: readonly LoadScenarioChoice[] | undefined, typed: string | undefined): Html {
+  if (!known || known.length === 0)
+    return html`<label><span>Scenario (a name <code>erpcert load --scenario</code> accepts)</span> <input name="scenario" value="${typed ?? ''}" required pattern="[a-z0-9-]{1,80}" maxlength="80"></label>`;
+  const chosen = known.some((k) => k.name === typed) ? typed : known[0]!.name;
+  return html`<label>Scenario <select name="scenario" required>${known.map(
+    (k) =>
+      html`<option value="${k.name}"${k.name === chosen ? html` selected` : ''}>${k.name} — ${k.description}</option>`,
+  )}</select></label>`;
 }
 
 export function savedTargetPage(t: SavedTarget, o: SavedTargetPageOptions): Html {
@@ -205,7 +218,7 @@ ${csrfField()}
 <h2 id="load-heading">Start a load run</h2>
 ${err('load')}
 <form class="stack" method="post" action="${href(['saved-targets', t.id, 'load'])}" aria-labelledby="load-heading">
-<label><span>Scenario (a name from <code>erpcert load --list</code>)</span> <input name="scenario" value="${s.scenario ?? ''}" required pattern="[a-z0-9-]{1,80}" maxlength="80"></label>
+${scenarioField(o.scenarios, s.scenario)}
 <label>Engine <select name="engine">${ENGINES.map(
     (e) => html`<option value="${e}"${(s.engine ?? 'autocannon') === e ? html` selected` : ''}>${e}</option>`,
   )}</select></label>
