@@ -16,6 +16,7 @@ export type AuditAction =
   | 'sign-in-refused'
   | 'sign-out'
   | 'sign-out-everywhere'
+  | 'change-password'
   | 'publish'
   | 'save-target'
   | 'update-target'
