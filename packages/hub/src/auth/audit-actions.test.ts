@@ -13,7 +13,7 @@ import { ingestFiles } from '../ingest/ingest.js';
 import { JobQueue } from '../live/job-queue.js';
 import { SavedTargets } from '../live/saved-targets.js';
 import { SecretBox } from '../live/secret-box.js';
-import { type AuthFixture, seedAuth, TEST_PASSWORD, TEST_SCRYPT, type Who } from '../testing/auth-fixture.js';
+import { type AuthFixture, seedAuth, TEST_PASSWORD, TEST_SCRYPT } from '../testing/auth-fixture.js';
 import { ERP_URL, type PageFixture, seedPageFixture } from '../testing/page-fixture.js';
 import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
 import { testKey } from '../testing/sign-files.js';
@@ -36,7 +36,7 @@ const HANDED_OUT = new RegExp(
 interface Row {
   readonly action: AuditAction;
   readonly via: 'API' | 'page';
-  readonly who: Exclude<Who, 'anonymous'>;
+  readonly who: keyof AuthFixture['users'] | 'token-publish';
   /** Makes what the action needs, sends it, and says the subject the entry must name ('' for none). */
   readonly send: () => Promise<{ res: Response; subject: string }>;
 }
@@ -76,20 +76,10 @@ describe('the audit log records each action once, with its actor, organisation a
   });
 
   const actorOf = async (who: Row['who']): Promise<string> => {
-    if (!who.startsWith('token-')) {
-      const u = fx.users[who as keyof AuthFixture['users']];
-      return `user:${u.id} ${u.email}`;
-    }
-    // the names auth-fixture.ts gives its tokens
-    const names: Record<string, string> = {
-      'token-publish': 'ci publish',
-      'token-read': 'reader',
-      'token-run': 'runner',
-      'token-all': 'everything',
-    };
-    const name = names[who];
-    const token = (await fx.auth.tokens.list(fx.org)).find((x) => x.name === name);
-    return `token:${token?.id} ${name}`;
+    if (who !== 'token-publish') return `user:${user(who).id} ${user(who).email}`;
+    // the name auth-fixture.ts gives its publish token
+    const token = (await fx.auth.tokens.list(fx.org)).find((x) => x.name === 'ci publish');
+    return `token:${token?.id} ci publish`;
   };
   const user = (who: Row['who']) => fx.users[who as keyof AuthFixture['users']];
   const json = (method: string, path: string, who: Row['who'], body?: unknown, headers = fx.headers(who)) =>
@@ -116,16 +106,10 @@ describe('the audit log records each action once, with its actor, organisation a
       await fx.auth.accounts.setMembership(u.id, fx.org, 'viewer');
       return u;
     },
-    token: async () =>
-      (
-        await fx.auth.tokens.create({
-          organisationId: fx.org,
-          name: `t${++n}`,
-          scopes: ['read'],
-          days: 1,
-          createdBy: null,
-        })
-      ).token,
+    token: async () => {
+      const made = { organisationId: fx.org, name: `t${++n}`, scopes: ['read' as const], days: 1, createdBy: null };
+      return (await fx.auth.tokens.create(made)).token;
+    },
     link: async () => {
       const made = await shares.create({ runId: f.first, organisationId: fx.org, days: 1, createdBy: 'test' });
       planted.push(made.secret);
@@ -344,6 +328,15 @@ describe('the audit log records each action once, with its actor, organisation a
         subject: 'password',
       };
     }),
+    ...rows('sign-in', 'viewer', async () => {
+      const link = await fx.auth.accounts.createSignInLink(fx.users.viewer.id);
+      planted.push(link);
+      return {
+        api: () => json('POST', '/api/v1/session', 'viewer', { link }, {}),
+        page: () => form('/sign-in/link', 'viewer', { token: link }, {}),
+        subject: 'link',
+      };
+    }),
     ...rows('sign-out', 'viewer', async () => {
       const own = await fresh.session('viewer');
       return {
@@ -361,6 +354,20 @@ describe('the audit log records each action once, with its actor, organisation a
         return { res: await form('/account/password', 'viewer', { password: NEW_PASSWORD }, own), subject: '' };
       },
     },
+    // last: it ends every session of the viewer
+    ...rows('sign-out-everywhere', 'viewer', async () => {
+      const own = await fresh.session('viewer');
+      const open = await t.store.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', fx.users.viewer.id)
+        .execute();
+      return {
+        api: () => json('POST', '/api/v1/session/everywhere', 'viewer', undefined, own),
+        page: () => form('/sign-out-everywhere', 'viewer', {}, own),
+        subject: `${open.length} session(s)`,
+      };
+    }),
   ];
 
   it.each(ROWS.map((r) => [r.action, r.via, r.who, r] as const))(
