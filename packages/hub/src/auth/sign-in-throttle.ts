@@ -97,10 +97,20 @@ export class SignInThrottle {
     return account.retryAfterSeconds >= from.retryAfterSeconds ? account : from;
   }
 
+  /**
+   * Keeps an attempt; and forgets those older than the window (and a lock), which no verdict reads: the table holds
+   * minutes of attempts, not every email ever typed.
+   */
   async recordAttempt(email: string, address: string, succeeded: boolean): Promise<void> {
+    const now = this.now();
+    const keep = Math.max(this.policy.windowMinutes, this.policy.lockMinutes) * 60_000;
+    await this.db
+      .deleteFrom('sign_in_attempts')
+      .where('at', '<', new Date(now.getTime() - keep).toISOString())
+      .execute();
     await this.db
       .insertInto('sign_in_attempts')
-      .values({ at: this.now().toISOString(), email, address, succeeded: succeeded ? 1 : 0 })
+      .values({ at: now.toISOString(), email, address, succeeded: succeeded ? 1 : 0 })
       .execute();
   }
 }

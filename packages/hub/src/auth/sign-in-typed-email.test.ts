@@ -93,6 +93,27 @@ describe('what the email field held, in the audit log and the throttle', () => {
   });
 });
 
+describe("the throttle's table", () => {
+  it('forgets attempts older than its window and lock: what was typed before is not kept for ever', async () => {
+    const t = await freshStore('sqlite');
+    try {
+      let now = new Date('2026-11-27T09:00:00.000Z');
+      const auth = hubAuth(t.store.db, { now: () => now, scrypt: TEST_SCRYPT });
+      const kept = async () =>
+        (await t.store.db.selectFrom('sign_in_attempts').select('email').execute()).map((r) => r.email).sort();
+      await auth.throttle.recordAttempt('old@example.com', '10.0.0.1', false);
+      now = new Date(now.getTime() + 14 * 60_000);
+      await auth.throttle.recordAttempt('recent@example.com', '10.0.0.1', false);
+      expect(await kept()).toEqual(['old@example.com', 'recent@example.com']);
+      now = new Date(now.getTime() + 2 * 60_000);
+      await auth.throttle.recordAttempt('now@example.com', '10.0.0.1', false);
+      expect(await kept()).toEqual(['now@example.com', 'recent@example.com']);
+    } finally {
+      await t.dispose();
+    }
+  });
+});
+
 describe('looksLikeAddress', () => {
   it.each([
     ['viewer@example.com', true],
