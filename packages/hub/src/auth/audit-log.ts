@@ -2,11 +2,13 @@
  * The audit log: who signed in (or failed to), saved, started, cancelled, published, shared or deleted what, and
  * when. It never holds a secret: callers pass ids, names and settings; and as a second wall, a detail whose key
  * names a secret (password, token, secret, cookie, authorization) is written as "[redacted]", and any value that
- * looks like one of the hub's own secrets (the `eh?_` prefixes) too.
+ * looks like one of the hub's own secrets (a prefix of secret-token.ts {@link SECRET_PREFIXES}) too.
  */
+import { escapeRegExp } from '@erpcert/contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import { type Actor, actorLabel } from './actor.js';
+import { SECRET_PREFIXES } from './secret-token.js';
 
 export type AuditAction =
   | 'sign-in'
@@ -14,6 +16,7 @@ export type AuditAction =
   | 'sign-in-refused'
   | 'sign-out'
   | 'sign-out-everywhere'
+  | 'change-password'
   | 'publish'
   | 'save-target'
   | 'update-target'
@@ -51,7 +54,11 @@ export interface AuditEntry {
 export type AuditDetail = Readonly<Record<string, string | number | boolean | null | readonly string[]>>;
 
 const SECRET_KEY = /pass|secret|token|cookie|authori[sz]ation|credential/i;
-const SECRET_VALUE = /eh[stl]_[A-Za-z0-9_-]{20,}/g;
+/** A secret the hub handed out, of any kind: made from the prefixes newSecret uses (one source). */
+const SECRET_VALUE = new RegExp(
+  `(?:${Object.values(SECRET_PREFIXES).map(escapeRegExp).join('|')})[A-Za-z0-9_-]{20,}`,
+  'g',
+);
 
 function scrub(v: unknown): unknown {
   if (typeof v === 'string') return v.replace(SECRET_VALUE, '[redacted]');

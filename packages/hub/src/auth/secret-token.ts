@@ -1,15 +1,30 @@
 /**
- * Random secrets handed out once (session cookies, API tokens, sign-in links) and kept only as their SHA-256:
- * a copy of the database opens nothing. 32 random bytes (256 bits; OWASP asks at least 64) in base64url, with a
- * prefix saying what the secret is (so a leaked one is recognised by secret scanners and people).
+ * Random secrets handed out once (session cookies, API tokens, sign-in links, share links) and kept only as their
+ * SHA-256: a copy of the database opens nothing. 32 random bytes (256 bits; OWASP asks at least 64) in base64url,
+ * with a prefix saying what the secret is (so a leaked one is recognised by secret scanners, people, and the audit
+ * log's scrubber, which is made from {@link SECRET_PREFIXES}).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const SESSION_PREFIX = 'ehs_';
-export const API_TOKEN_PREFIX = 'eht_';
-export const LINK_PREFIX = 'ehl_';
+/** Every kind of secret the hub hands out, by its prefix: {@link newSecret} makes only these. */
+export const SECRET_PREFIXES = {
+  session: 'ehs_',
+  apiToken: 'eht_',
+  signInLink: 'ehl_',
+  shareLink: 'ehr_',
+} as const;
 
-export function newSecret(prefix: string): string {
+export type SecretPrefix = (typeof SECRET_PREFIXES)[keyof typeof SECRET_PREFIXES];
+
+export const SESSION_PREFIX = SECRET_PREFIXES.session;
+export const API_TOKEN_PREFIX = SECRET_PREFIXES.apiToken;
+export const LINK_PREFIX = SECRET_PREFIXES.signInLink;
+export const SHARE_LINK_PREFIX = SECRET_PREFIXES.shareLink;
+
+/** The base64url body of a secret {@link newSecret} makes (32 bytes). */
+export const SECRET_BODY_LENGTH = 43;
+
+export function newSecret(prefix: SecretPrefix): string {
   return `${prefix}${randomBytes(32).toString('base64url')}`;
 }
 

@@ -4,7 +4,11 @@
  * down), and after more the account or address is locked for a while. The hub never sleeps on a request: an
  * attempt inside the wait is refused (429 with Retry-After) and not counted. A success clears the account's count.
  * The clock is injected (tests move it; no test sleeps).
+ *
+ * An account is counted under its email; what was typed when it is no address (a password in the wrong field) under
+ * {@link SignInThrottle.accountKey}, never as typed.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 
@@ -34,6 +38,9 @@ export type ThrottleVerdict =
   | { readonly allowed: false; readonly retryAfterSeconds: number; readonly locked: boolean };
 
 export class SignInThrottle {
+  /** The key of {@link accountKey}'s HMAC: in this process's memory only, never stored. */
+  private readonly typedKey = randomBytes(32);
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => Date = () => new Date(),
@@ -68,7 +75,19 @@ export class SignInThrottle {
     return left <= 0 ? { allowed: true } : { allowed: false, retryAfterSeconds: Math.ceil(left / 1000), locked };
   }
 
-  /** Whether a sign-in for `email` from `address` may be tried now. */
+  /**
+   * What the account's count is kept under: an address (an account's email, or shaped like one) as it is; any other
+   * typed value as an HMAC under a key that lives only in this process, so the database holds nothing a guessed
+   * password could be checked against. Such a value names no account, so the count it still gets (per process)
+   * protects nobody's account; the per-address count stays whole.
+   */
+  accountKey(typed: string, isAddress: boolean): string {
+    return isAddress
+      ? typed
+      : `not-an-address:${createHmac('sha256', this.typedKey).update(typed, 'utf8').digest('hex')}`;
+  }
+
+  /** Whether a sign-in for `email` (an {@link accountKey}) from `address` may be tried now. */
   async check(email: string, address: string): Promise<ThrottleVerdict> {
     const p = this.policy;
     const account = this.verdict(await this.failures('email', email), p.accountSlowAfter, p.accountLockAfter);
@@ -78,10 +97,20 @@ export class SignInThrottle {
     return account.retryAfterSeconds >= from.retryAfterSeconds ? account : from;
   }
 
+  /**
+   * Keeps an attempt; and forgets those older than the window (and a lock), which no verdict reads: the table holds
+   * minutes of attempts, not every email ever typed.
+   */
   async recordAttempt(email: string, address: string, succeeded: boolean): Promise<void> {
+    const now = this.now();
+    const keep = Math.max(this.policy.windowMinutes, this.policy.lockMinutes) * 60_000;
+    await this.db
+      .deleteFrom('sign_in_attempts')
+      .where('at', '<', new Date(now.getTime() - keep).toISOString())
+      .execute();
     await this.db
       .insertInto('sign_in_attempts')
-      .values({ at: this.now().toISOString(), email, address, succeeded: succeeded ? 1 : 0 })
+      .values({ at: now.toISOString(), email, address, succeeded: succeeded ? 1 : 0 })
       .execute();
   }
 }

@@ -12,6 +12,7 @@ import type { AuditAction } from './audit-log.js';
 import type { HubAuth } from './hub-auth.js';
 import { verifyPassword } from './password.js';
 import { clientAddress, overTls, sessionCookieName } from './request-auth.js';
+import { looksLikeAddress, NOT_AN_ADDRESS, typedEmail } from './typed-email.js';
 
 export const WRONG_CREDENTIALS = 'the email or the password is wrong';
 
@@ -47,7 +48,11 @@ export function clearSessionCookie(auth: HubAuth, c: Context): void {
   deleteCookie(c, sessionCookieName(c, auth.trustProxy), { path: '/', secure: overTls(c, auth.trustProxy) });
 }
 
-/** Checks an email and password; on success opens the session. Throws ApiError 401 or 429 otherwise. */
+/**
+ * Checks an email and password; on success opens the session. Throws ApiError 401 or 429 otherwise. The typed email
+ * reaches the audit log and the throttle's table only when it is an account's or shaped like an address
+ * (typed-email.ts): a password typed into it never does.
+ */
 export async function signInWithPassword(
   auth: HubAuth,
   c: Context,
@@ -55,14 +60,17 @@ export async function signInWithPassword(
   password: unknown,
 ): Promise<number> {
   const address = clientAddress(c, auth.trustProxy);
-  const email = typeof rawEmail === 'string' ? rawEmail.trim().toLowerCase().slice(0, 320) : '';
-  if (email === '' || typeof password !== 'string' || password === '')
+  const typed = typedEmail(rawEmail);
+  if (typed === '' || typeof password !== 'string' || password === '')
     throw new ApiError(400, 'give an email and a password');
-  const verdict = await auth.throttle.check(email, address);
+  const found = await auth.accounts.userByEmail(typed);
+  const email = found !== undefined || looksLikeAddress(typed) ? typed : undefined;
+  const anonymous = email === undefined ? NOT_AN_ADDRESS : `anonymous (as ${email})`;
+  const key = auth.throttle.accountKey(typed, email !== undefined);
+  const verdict = await auth.throttle.check(key, address);
   if (!verdict.allowed) {
-    const found = await auth.accounts.userByEmail(email);
     await recordForUser(auth, found?.id, {
-      actor: `anonymous (as ${email})`,
+      actor: anonymous,
       action: 'sign-in-refused',
       subject: verdict.locked ? 'locked' : 'slowed down',
       address,
@@ -73,16 +81,16 @@ export async function signInWithPassword(
       { 'Retry-After': String(verdict.retryAfterSeconds) },
     );
   }
-  const stored = await auth.accounts.passwordHash(email);
+  const stored = await auth.accounts.passwordHash(typed);
   const ok = await verifyPassword(password.slice(0, 1024), stored?.hash ?? null);
-  await auth.throttle.recordAttempt(email, address, ok);
+  await auth.throttle.recordAttempt(key, address, ok);
   if (!ok || !stored) {
-    await recordForUser(auth, stored?.userId, { actor: `anonymous (as ${email})`, action: 'sign-in-failed', address });
+    await recordForUser(auth, stored?.userId, { actor: anonymous, action: 'sign-in-failed', address });
     throw new ApiError(401, WRONG_CREDENTIALS);
   }
   await startSession(auth, c, stored.userId, 'password');
   await recordForUser(auth, stored.userId, {
-    actor: `user:${stored.userId} ${email}`,
+    actor: `user:${stored.userId} ${typed}`,
     action: 'sign-in',
     subject: 'password',
     address,

@@ -4,11 +4,11 @@
  * once when the link is made, and stored only as its SHA-256.
  */
 import type { Kysely } from 'kysely';
-import { newSecret, secretHash } from '../auth/secret-token.js';
+import { newSecret, SHARE_LINK_PREFIX, secretHash } from '../auth/secret-token.js';
 import type { Database } from '../store/schema.js';
 import { CertificationError } from './certification-store.js';
 
-export const SHARE_PREFIX = 'ehr_';
+export const SHARE_PREFIX = SHARE_LINK_PREFIX;
 export const MAX_SHARE_DAYS = 90;
 export const DEFAULT_SHARE_DAYS = 7;
 

@@ -118,6 +118,11 @@ export function accountRoutes(auth: HubAuth, o: { readonly oidc?: boolean } = {}
     } catch (err) {
       return c.html((await account(c, { error: (err as Error).message })).text, 400);
     }
+    await recordForUser(auth, u.userId, {
+      actor: u,
+      action: 'change-password',
+      address: clientAddress(c, auth.trustProxy),
+    });
     return c.html((await account(c, { message: 'Your password is saved.' })).text);
   });
 
