@@ -19,7 +19,6 @@ import { testKey } from '../testing/sign-files.js';
 import { freshStore, type TestStore } from '../testing/test-databases.js';
 import { testResolver } from '../testing/test-resolver.js';
 import { zipFiles } from '../testing/zip-writer.js';
-import type { Role } from './actor.js';
 import {
   type AnswerClass,
   AUTHORIZATION_MATRIX,
