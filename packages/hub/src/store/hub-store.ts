@@ -7,6 +7,7 @@ import { createPublicKey } from 'node:crypto';
 import { type PublicKeyInfo, publicKeyInfo } from '@erpcert/runs';
 import { type Kysely, sql } from 'kysely';
 import type { PreparedRun } from '../ingest/prepare-run.js';
+import { recheckSignatures } from '../ingest/signature-recheck.js';
 import type { SignatureCheck } from '../ingest/signature-status.js';
 import { type Dialect, type OpenDatabase, openDatabase } from './open-store.js';
 import { type RunRow, type RunSummary, runSummary } from './run-summary.js';
@@ -368,7 +369,11 @@ export class HubStore {
     return { runs: runs.map((r) => runSummary(r as RunRow)), figures };
   }
 
-  /** Registers a public key (PEM, SPKI): runs it signed show "verified". Returns its fingerprint. */
+  /**
+   * Registers a public key (PEM, SPKI): runs it signs show "verified". In the same transaction, the organisation's
+   * runs it signed before are checked again from their stored files (ingest/signature-recheck.ts), so that a run
+   * published before its key reads "verified" too. Returns the key.
+   */
   async registerKey(pem: string, name: string, organisationId: number): Promise<RegisteredKey> {
     let info: PublicKeyInfo;
     try {
@@ -378,21 +383,36 @@ export class HubStore {
     }
     const exported = info.key.export({ type: 'spki', format: 'pem' }).toString();
     const at = this.now().toISOString();
-    await this.db
-      .insertInto('signing_keys')
-      .values({
-        fingerprint: info.fingerprint,
-        algorithm: info.algorithm,
-        pem: exported,
-        name,
-        created_at: at,
-        organisation_id: organisationId,
-      })
-      .onConflict((oc) => oc.columns(['organisation_id', 'fingerprint']).doNothing())
-      .execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('signing_keys')
+        .values({
+          fingerprint: info.fingerprint,
+          algorithm: info.algorithm,
+          pem: exported,
+          name,
+          created_at: at,
+          organisation_id: organisationId,
+        })
+        .onConflict((oc) => oc.columns(['organisation_id', 'fingerprint']).doNothing())
+        .execute();
+      await recheckSignatures(trx, organisationId, info, await publicKeysOf(trx, organisationId));
+    });
     const [key] = (await this.keys([organisationId])).filter((k) => k.fingerprint === info.fingerprint);
     if (!key) throw new Error(`key ${info.fingerprint} not stored`);
     return key;
+  }
+
+  /**
+   * Checks again the runs of `organisationId` that `fingerprint` (a registered key) signed: for a run stored while
+   * its key was being registered (the ingest checked it with the keys it read before). Returns the changed runs' ids.
+   */
+  async recheckSignatures(organisationId: number, fingerprint: string): Promise<number[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const keys = await publicKeysOf(trx, organisationId);
+      const key = keys.find((k) => k.fingerprint === fingerprint);
+      return key === undefined ? [] : recheckSignatures(trx, organisationId, key, keys);
+    });
   }
 
   /** The keys registered by `organisations`. */
@@ -414,12 +434,16 @@ export class HubStore {
   }
 
   /** The keys an organisation registered, ready for verify: they check its runs. */
-  async publicKeys(organisationId: number): Promise<PublicKeyInfo[]> {
-    const rows = await this.db
-      .selectFrom('signing_keys')
-      .select(['pem', 'name'])
-      .where('organisation_id', '=', organisationId)
-      .execute();
-    return rows.map((r) => publicKeyInfo(createPublicKey(r.pem), r.name));
+  publicKeys(organisationId: number): Promise<PublicKeyInfo[]> {
+    return publicKeysOf(this.db, organisationId);
   }
+}
+
+async function publicKeysOf(db: Kysely<Database>, organisationId: number): Promise<PublicKeyInfo[]> {
+  const rows = await db
+    .selectFrom('signing_keys')
+    .select(['pem', 'name'])
+    .where('organisation_id', '=', organisationId)
+    .execute();
+  return rows.map((r) => publicKeyInfo(createPublicKey(r.pem), r.name));
 }
