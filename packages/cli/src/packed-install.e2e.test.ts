@@ -38,6 +38,26 @@ function run(cmd: string, args: readonly string[], cwd: string, env = cleanEnv()
   });
 }
 
+/**
+ * The pid of the `erpcert` bin's node process in npx's process group (Linux /proc): its arguments name the bin's path
+ * (`.../node_modules/.bin/erpcert`), where npx's own name only `erpcert`.
+ */
+function hubProcess(group: number): number | undefined {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === group) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // after "pid (comm) ": state, ppid, pgrp
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (pgrp === group && args.some((a) => /\/erpcert(\.mjs)?$/.test(a)) && args.includes('hub')) return Number(name);
+    } catch {
+      // the process ended while it was read
+    }
+  }
+  return undefined;
+}
+
 const work = mkdtempSync(join(tmpdir(), 'erpcert-packed-'));
 const project = join(work, 'project');
 let install: Run | undefined;
@@ -146,6 +166,64 @@ describe('the packed packages, installed with npm into an empty project', () => 
       }
       expect(stopped).toBe(true);
       expect(err).toMatch(/SIGTERM, stopping/);
+    },
+    5 * MINUTE,
+  );
+
+  it(
+    'npx erpcert hub serves the hub on a new SQLite file (native module, migrations), prints a sign-in link, and exits 0 on SIGTERM',
+    async () => {
+      const database = join(work, 'hub', 'hub.sqlite');
+      const proc: ChildProcess = spawn(
+        'npx',
+        ['erpcert', 'hub', '--port', '0', '--database', database, '--init-admin', 'a@example.com'],
+        { cwd: project, env: cleanEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      let err = '';
+      proc.stderr!.on('data', (d) => {
+        err += d;
+      });
+      const exited = new Promise<number | null>((done) => proc.on('exit', (code) => done(code)));
+      let lines: string[] = [];
+      let hub: number | undefined;
+      try {
+        // the URL, then the one-time sign-in link
+        lines = await new Promise<string[]>((done, fail) => {
+          proc.stdout!.on('data', (d) => {
+            out += d;
+            const l = out.split('\n');
+            if (l.length > 2) done(l.slice(0, 2));
+          });
+          void exited.then((code) => fail(new Error(`erpcert hub exited ${code}: ${err}`)));
+        });
+        const [url, link] = lines as [string, string];
+        expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        expect(link).toMatch(new RegExp(`^${url.replace(/\./g, '\\.')}/sign-in/link\\?token=[^&\\s]+$`));
+        const certified = await fetch(`${url}/api/v1/certified`);
+        expect(certified.status).toBe(200);
+        expect(await certified.json()).toEqual({ certified: [] });
+        // the link opens a session: the accounts' tables were migrated and are written through better-sqlite3
+        const token = new URL(link).searchParams.get('token')!;
+        const signIn = await fetch(`${url}/sign-in/link`, {
+          method: 'POST',
+          body: new URLSearchParams({ token }),
+          redirect: 'manual',
+        });
+        expect(signIn.status).toBe(303);
+        expect(signIn.headers.get('location')).toBe('/account');
+        expect(signIn.headers.get('set-cookie')).toMatch(/^erpcert_session=/);
+        expect(existsSync(database)).toBe(true);
+      } finally {
+        // to the hub itself: npx, killed by the signal, would say nothing of how the hub stopped; npx then exits with
+        // the hub's code. The whole group only when the hub is not found
+        hub = hubProcess(proc.pid!);
+        process.kill(hub ?? -proc.pid!, 'SIGTERM');
+      }
+      expect(hub).toBeDefined();
+      expect(await exited).toBe(0);
+      expect(err).toMatch(/SIGTERM, stopping/);
+      expect(err).not.toMatch(/unexpected error/);
     },
     5 * MINUTE,
   );

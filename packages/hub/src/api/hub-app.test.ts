@@ -372,8 +372,19 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     expect((await call(`/api/v1/runs/${run1}/files/nope.txt`)).status).toBe(404);
   });
 
-  it('POST /api/v1/keys registers a key: runs it signs show verified', async () => {
+  it('POST /api/v1/keys registers a key: the run it signed before, and the runs it signs, show verified', async () => {
     const key = testKey();
+    // published before its key is registered
+    const early = await json(
+      await post(zipPost(zipFiles(signedFolderFiles(sampleConformance({ runTag: 'EARLY' }), key)))),
+    );
+    const runPath = `/api/v1/runs/${early.run.id}`;
+    const pageText = async () => (await call(`/runs/${early.run.id}`, { headers: fx.headers('viewer') })).text();
+    expect((await json(await call(runPath))).run.signature).toMatchObject({
+      status: 'not-registered',
+      text: 'signed, key not registered',
+    });
+    expect(await pageText()).toContain('signed, key not registered');
     const refused = await app.request('/api/v1/keys', { method: 'POST', body: JSON.stringify({ pem: key.pem }) });
     expect(refused.status).toBe(401);
     const res = await call('/api/v1/keys', {
@@ -386,11 +397,16 @@ describe.each(testDialects)('the API on %s', (dialect) => {
     const listed = await json(await call('/api/v1/keys'));
     expectDescribed('/keys', 'get', 200, listed);
     expect(listed.keys.map((k: { fingerprint: string }) => k.fingerprint)).toContain(key.info.fingerprint);
+    const verified = { status: 'verified', key: key.info.fingerprint, text: `verified, key ${key.info.fingerprint}` };
+    // the same run, now verified on the API and on its page
+    const again = await json(await call(runPath));
+    expect(again.run.signature).toMatchObject(verified);
+    expectDescribed('/runs/{id}', 'get', 200, again);
+    const text = await pageText();
+    expect(text).toContain(`verified, key ${key.info.fingerprint}`);
+    expect(text).not.toContain('signed, key not registered');
     const up = await post(zipPost(zipFiles(signedFolderFiles(sampleConformance({ runTag: 'SIGNED' }), key))));
-    expect((await json(up)).run.signature).toMatchObject({
-      status: 'verified',
-      text: `verified, key ${key.info.fingerprint}`,
-    });
+    expect((await json(up)).run.signature).toMatchObject(verified);
   });
 
   it('never logs a token or a session', () => {

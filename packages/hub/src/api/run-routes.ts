@@ -10,8 +10,9 @@ import { actorOf, clientAddress, organisationFor } from '../auth/request-auth.js
 import { ingestFiles } from '../ingest/ingest.js';
 import type { IngestLimits } from '../ingest/limits.js';
 import { formatBytes } from '../ingest/limits.js';
+import { readParts } from '../ingest/read-parts.js';
 import { readZip } from '../ingest/read-zip.js';
-import { type RunFiles, RunFilesBuilder } from '../ingest/run-files.js';
+import type { RunFiles } from '../ingest/run-files.js';
 import type { HubStore } from '../store/hub-store.js';
 import { ApiError, intParam } from './api-error.js';
 import { RunDocuments } from './run-documents.js';
@@ -51,12 +52,7 @@ async function upload(req: Request, limits: IngestLimits): Promise<Upload> {
     for (const [k, v] of form) if (typeof v === 'string') fields.set(k, v);
     const zip = form.get('zip');
     if (zip instanceof File) return { files: await readZip(Buffer.from(await zip.arrayBuffer()), limits), fields };
-    const files = new RunFilesBuilder(limits);
-    for (const part of form.getAll('file')) {
-      if (!(part instanceof File)) throw new ApiError(400, 'a "file" part must be a file whose filename is its path');
-      files.add(part.name, Buffer.from(await part.arrayBuffer()));
-    }
-    return { files: files.build(), fields };
+    return { files: await readParts(form.getAll('file'), limits), fields };
   }
   throw new ApiError(
     415,

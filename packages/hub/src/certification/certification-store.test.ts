@@ -2,9 +2,16 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunChanges } from '../certification/run-changes.js';
 import { ingestFiles } from '../ingest/ingest.js';
+import { checkSignature } from '../ingest/signature-status.js';
 import { FROZEN_MESSAGE } from '../store/migrations/0004-certification.js';
-import { type CertificationFixture, HOSTILE_NAME, seedCertification } from '../testing/certification-fixture.js';
+import {
+  type CertificationFixture,
+  HOSTILE_NAME,
+  seedCertification,
+  VENDOR_URL,
+} from '../testing/certification-fixture.js';
 import { conformanceFolderFiles, sampleConformance } from '../testing/sample-runs.js';
+import { signedFolderFiles, testKey } from '../testing/sign-files.js';
 import { freshStore, type TestStore, testDialects } from '../testing/test-databases.js';
 import { CertificationError } from './certification-store.js';
 import { FrozenRunError } from './frozen-runs.js';
@@ -211,6 +218,25 @@ describe.each(testDialects)('certification in the store on %s', (dialect) => {
       expect(again.run.id).not.toBe(runId);
       expect((await t.store.run(runId))?.build).toBe('v2.4.1');
     });
+  });
+
+  it("a key registered after a signed run was certified leaves the certified run's status as it was frozen", async () => {
+    const late = testKey();
+    const doc = (tag: string) => sampleConformance({ url: VENDOR_URL, embedded: false, runTag: tag });
+    const files = signedFolderFiles(doc('LATE1'), late);
+    const certified = (await ingestFiles(t.store, files, { organisationId: f.vendor })).run;
+    const open = (await ingestFiles(t.store, signedFolderFiles(doc('LATE2'), late), { organisationId: f.vendor })).run;
+    expect([certified.signature.status, open.signature.status]).toEqual(['not-registered', 'not-registered']);
+    // the certifier checked it with the vendor's public key it was given
+    const s = await f.certification.submit(certified, 'certbody', BY);
+    await f.certification.decide(s.id, 'certified', 'ok', CERTIFIER, checkSignature(files, [late.info]));
+    await t.store.registerKey(late.pem, 'late key', f.vendor);
+    expect((await t.store.run(certified.id))?.signature).toEqual(certified.signature);
+    expect((await t.store.run(open.id))?.signature).toMatchObject({ status: 'verified', key: late.info.fingerprint });
+    // the freeze still holds
+    await expect(
+      t.store.db.updateTable('runs').set({ signature_status: 'verified' }).where('id', '=', certified.id).execute(),
+    ).rejects.toThrow(FROZEN_MESSAGE);
   });
 });
 

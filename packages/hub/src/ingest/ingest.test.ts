@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Accounts } from '../auth/accounts.js';
 import { DEFAULT_ORGANISATION_ID } from '../store/migrations/0003-accounts.js';
 import { conformanceFolderFiles, loadFolderFiles, sampleConformance, sampleLoad } from '../testing/sample-runs.js';
 import { signedFolderFiles, testKey } from '../testing/sign-files.js';
@@ -201,16 +202,47 @@ describe.each(testDialects)('ingest on %s', (dialect) => {
       expect(plain.run.signature).toMatchObject({ status: 'unsigned', text: 'unsigned' });
       const before = await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG1' }), key));
       expect(before.run.signature).toMatchObject({ status: 'not-registered', text: 'signed, key not registered' });
+      // signed by the same key, changed after signing: nothing tells it apart until the key is known
+      const edited = signedFolderFiles(sampleConformance({ runTag: 'SIG1E' }), key);
+      edited.set('summary.md', Buffer.from('# edited after signing\n'));
+      const changed = await ingestFiles(t.store, edited);
+      expect(changed.run.signature.status).toBe('not-registered');
+      const byOther = await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG3' }), other));
+      expect(byOther.run.signature.status).toBe('not-registered');
       await t.store.registerKey(key.pem, 'vendor', DEFAULT_ORGANISATION_ID);
-      const after = await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG2' }), key));
-      expect(after.run.signature).toEqual({
+      const verified = {
         status: 'verified',
         key: key.info.fingerprint,
         text: `verified, key ${key.info.fingerprint}`,
         detail: null,
+      };
+      // the runs published before the key: checked again from their stored files
+      expect((await t.store.run(before.run.id))?.signature).toEqual(verified);
+      expect((await t.store.run(changed.run.id))?.signature).toMatchObject({
+        status: 'invalid',
+        text: 'signature INVALID',
       });
-      const byOther = await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG3' }), other));
-      expect(byOther.run.signature.status).toBe('not-registered');
+      expect((await t.store.run(changed.run.id))?.signature.detail).toMatch(/summary\.md: sha256/);
+      expect((await t.store.run(byOther.run.id))?.signature.status).toBe('not-registered');
+      expect((await t.store.run(plain.run.id))?.signature.status).toBe('unsigned');
+      // and a run published after it
+      const after = await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG2' }), key));
+      expect(after.run.signature).toEqual(verified);
+      // the same run published again is the same run, verified
+      expect(await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG1' }), key))).toMatchObject({
+        created: false,
+        run: { id: before.run.id, signature: verified },
+      });
+    });
+
+    it("a key registered in another organisation leaves this organisation's runs as they were", async () => {
+      const third = testKey();
+      const signed = await ingestFiles(t.store, signedFolderFiles(sampleConformance({ runTag: 'SIG6' }), third));
+      const elsewhere = await new Accounts(t.store.db).createOrganisation('elsewhere', 'Elsewhere');
+      await t.store.registerKey(third.pem, 'theirs', elsewhere.id);
+      expect((await t.store.run(signed.run.id))?.signature.status).toBe('not-registered');
+      await t.store.registerKey(third.pem, 'ours', DEFAULT_ORGANISATION_ID);
+      expect((await t.store.run(signed.run.id))?.signature.status).toBe('verified');
     });
 
     it('signature INVALID when a signed file was changed', async () => {

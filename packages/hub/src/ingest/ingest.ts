@@ -20,8 +20,15 @@ export interface Ingested {
 export async function ingestFiles(store: HubStore, files: RunFiles, meta: PublishMeta = {}): Promise<Ingested> {
   const organisationId = meta.organisationId ?? DEFAULT_ORGANISATION_ID;
   const prepared = prepareRun(files, meta);
-  const signature = checkSignature(files, await store.publicKeys(organisationId));
+  const keys = await store.publicKeys(organisationId);
+  const signature = checkSignature(files, keys);
   const { id, created } = await store.insertRun(prepared, signature, organisationId);
+  if (created && (signature.status === 'not-registered' || signature.status === 'invalid')) {
+    // a key registered while this run was checked and stored: its recheck may have missed the run, so do it here
+    const checked = new Set(keys.map((k) => k.fingerprint));
+    for (const k of await store.publicKeys(organisationId))
+      if (!checked.has(k.fingerprint)) await store.recheckSignatures(organisationId, k.fingerprint);
+  }
   const run = await store.run(id);
   if (!run) throw new Error(`run ${id} vanished after it was stored`);
   return { run, created };

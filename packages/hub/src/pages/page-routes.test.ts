@@ -263,13 +263,30 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
   });
 
   describe('upload', () => {
-    const form = (zip: Buffer | undefined, csrf: string, extra: Record<string, string> = {}) => {
+    const form = (
+      zip: Buffer | undefined,
+      csrf: string,
+      extra: Record<string, string> = {},
+      folder?: ReadonlyMap<string, Buffer>,
+    ) => {
       const data = new FormData();
+      // an input left empty: Node's FormData posts an empty field (a browser an empty filename): nothing chosen
       if (zip) data.append('zip', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'run.zip');
+      else data.append('zip', new Blob([]), '');
+      if (folder) for (const [path, bytes] of folder) data.append('file', new Blob([new Uint8Array(bytes)]), path);
+      else data.append('file', new Blob([]), '');
       data.append('csrf', csrf);
       for (const [k, v] of Object.entries(extra)) data.append(k, v);
       return data;
     };
+    /** A report folder as a browser's folder input posts it: each file named by its path, the folder's name first. */
+    const folder = (runTag: string, extra: Record<string, string> = {}) =>
+      new Map(
+        [
+          ...conformanceFolderFiles(sampleConformance({ runTag })),
+          ...Object.entries(extra).map(([p, b]) => [p, Buffer.from(b)] as const),
+        ].map(([path, bytes]) => [`report-${runTag}/${path}`, bytes]),
+      );
     const post = (body: FormData, headers: Record<string, string> = {}, who: 'engineer' | 'viewer' = 'engineer') =>
       app.request('/upload', {
         method: 'POST',
@@ -281,7 +298,10 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
 
     it("has labelled controls for the zip, build and label, and the session's CSRF token", async () => {
       const { body } = await get('/upload');
-      expect(body).toMatch(/<label>Report folder \(zip\) <input type="file" name="zip"/);
+      expect(body).toContain('<label>Report folder <input type="file" name="file" webkitdirectory multiple></label>');
+      expect(body).toMatch(
+        /<label>Report folder \(zip\) <input type="file" name="zip" accept="\.zip,application\/zip"><\/label>/,
+      );
       expect(body).toContain(`<input type="hidden" name="csrf" value="${fx.users.engineer.csrf}">`);
       expect(body).not.toMatch(/name="token"/);
     });
@@ -293,7 +313,76 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       expect((await t.store.run(id))?.build).toBe('up-1');
     });
 
+    it('stores an uploaded folder (one part per file, named by its path) and sends the browser to the run', async () => {
+      const res = await post(form(undefined, TOKEN(), { build: 'up-2' }, folder('UPLOAD2')), {
+        origin: 'http://localhost',
+      });
+      expect(res.status).toBe(303);
+      const id = Number(/^\/runs\/(\d+)$/.exec(res.headers.get('location') ?? '')?.[1]);
+      expect((await t.store.run(id))?.build).toBe('up-2');
+      // the folder's name is taken off the paths: the files are the run folder's own
+      expect((await t.store.files(id)).map((f) => f.path)).toEqual(
+        [...conformanceFolderFiles(sampleConformance({ runTag: 'UPLOAD2' })).keys()].sort(),
+      );
+      // the same folder zipped is the same run
+      const zipped = zipFiles(conformanceFolderFiles(sampleConformance({ runTag: 'UPLOAD2' })), 'report/');
+      const again = await post(form(zipped, TOKEN(), { build: 'up-2' }), { origin: 'http://localhost' });
+      expect(again.headers.get('location')).toBe(`/runs/${id}`);
+    });
+
+    it('refuses a form whose two file inputs were left empty, as a browser posts it', async () => {
+      const before = (await t.store.targets([fx.org, fx.rival])).reduce((n, x) => n + x.runCount, 0);
+      // each empty input is a part with an empty filename (FormData in Node would send a plain field instead)
+      // a boundary no CSRF token (base64url: letters, digits, - and _) can hold
+      const BOUNDARY = 'erpcert.test.boundary';
+      const part = (name: string, value: string, file: boolean) =>
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename=""\r\nContent-Type: application/octet-stream' : ''}\r\n\r\n${value}\r\n`;
+      const body = `${part('csrf', TOKEN(), false)}${part('file', '', true)}${part('zip', '', true)}--${BOUNDARY}--\r\n`;
+      const res = await app.request('/upload', {
+        method: 'POST',
+        body,
+        headers: {
+          host: 'localhost',
+          origin: 'http://localhost',
+          cookie: fx.headers('engineer').cookie as string,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+        },
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/choose the report folder, or the zip of a report folder/);
+      expect((await t.store.targets([fx.org, fx.rival])).reduce((n, x) => n + x.runCount, 0)).toBe(before);
+    });
+
     const refused: [string, () => FormData, Record<string, string>, number, RegExp][] = [
+      [
+        'a folder with a path outside it',
+        () => form(undefined, TOKEN(), {}, folder('UPLOAD3', { '../x': 'outside' })),
+        {},
+        400,
+        /climbs out of the run folder/,
+      ],
+      [
+        'a folder with an absolute path',
+        () => form(undefined, TOKEN(), {}, new Map([['/etc/results.json', Buffer.from('{}')]])),
+        {},
+        400,
+        /is absolute/,
+      ],
+      [
+        'a folder without results.json',
+        () => form(undefined, TOKEN(), {}, new Map([['notes/notes.txt', Buffer.from('hello')]])),
+        {},
+        400,
+        /results\.json/,
+      ],
+      ['a folder and a zip at once', () => form(zip(), TOKEN(), {}, folder('UPLOAD4')), {}, 400, /not both/],
+      [
+        'a folder with a wrong CSRF token',
+        () => form(undefined, 'nope', {}, folder('UPLOAD5')),
+        {},
+        403,
+        /no valid CSRF token/,
+      ],
       ['a file that is not a zip', () => form(Buffer.from('not a zip at all'), TOKEN()), {}, 400, /zip/i],
       [
         'a folder without results.json',
@@ -305,7 +394,7 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       ['a wrong CSRF token', () => form(zip(), 'nope'), {}, 403, /no valid CSRF token/],
       ['no CSRF token', () => form(zip(), ''), {}, 403, /no valid CSRF token/],
       ["another session's CSRF token", () => form(zip(), fx.users.admin.csrf), {}, 403, /no valid CSRF token/],
-      ['no file', () => form(undefined, TOKEN()), {}, 400, /choose the zip/],
+      ['no folder and no zip', () => form(undefined, TOKEN()), {}, 400, /choose the report folder, or the zip/],
       ['a post from another site', () => form(zip(), TOKEN()), { 'sec-fetch-site': 'cross-site' }, 403, /another site/],
       ['another origin', () => form(zip(), TOKEN()), { origin: 'https://evil.example' }, 403, /another origin/],
       ['an opaque origin (a sandboxed frame)', () => form(zip(), TOKEN()), { origin: 'null' }, 403, /opaque origin/],

@@ -18,6 +18,7 @@ import { csrfTokenOf } from '../auth/sessions.js';
 import { ingestFiles } from '../ingest/ingest.js';
 import { IngestError } from '../ingest/ingest-error.js';
 import { DEFAULT_LIMITS, formatBytes, type IngestLimits } from '../ingest/limits.js';
+import { readParts } from '../ingest/read-parts.js';
 import { readZip } from '../ingest/read-zip.js';
 import type { JobQueue } from '../live/job-queue.js';
 import { LiveActions, type LoadScenarioChoice } from '../live/live-actions.js';
@@ -261,10 +262,17 @@ export function pageRoutes(o: PageOptions): Hono {
       const kept: UploadForm = { build: form.text('build'), label: form.text('label') };
       if (refusal || organisationId === undefined)
         return refuse(refusal?.status ?? 403, refusal?.message ?? 'refused', kept);
+      // a file input left empty posts one part without a filename
       const zip = form.data.get('zip');
-      if (!(zip instanceof File) || zip.size === 0) return refuse(400, 'choose the zip of a report folder', kept);
+      const chosenZip = zip instanceof File && zip.name !== '' ? zip : undefined;
+      const folder = form.data.getAll('file').filter((p) => (typeof p === 'string' ? p !== '' : p.name !== ''));
+      if (chosenZip && folder.length > 0) return refuse(400, 'choose the report folder or its zip, not both', kept);
+      if (!chosenZip && folder.length === 0)
+        return refuse(400, 'choose the report folder, or the zip of a report folder', kept);
       try {
-        const files = await readZip(Buffer.from(await zip.arrayBuffer()), limits);
+        const files = chosenZip
+          ? await readZip(Buffer.from(await chosenZip.arrayBuffer()), limits)
+          : await readParts(folder, limits);
         const { run, created } = await ingestFiles(store, files, { ...kept, organisationId });
         if (created)
           await o.auth.audit.record({

@@ -5,7 +5,8 @@
  * compare two runs; open the load trends. axe-core checks every page (no serious or critical violation), a planted
  * `<script>` never runs, and a screenshot of each page is kept under test-output/pages/.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTargetGuard } from '@erpcert/contract';
@@ -168,22 +169,22 @@ describe.skipIf(chromiumMissing !== undefined)(
     it('publish a run through the upload form, find it from the targets page, open a FAIL and its exchange', async () => {
       const upload = await open('/upload');
       await check(upload, 'upload');
-      const zip = zipFiles(
-        conformanceFolderFiles(
-          sampleConformance({
-            url: ERP_URL,
-            embedded: false,
-            runTag: 'BROWSER',
-            startedAt: '2026-11-27T12:00:00.000Z',
-            verdicts: {
-              'REST.VERSION.PATH': 'FAIL',
-              'REST.VERSION.SYSTEMVERSION': 'PASS',
-              'PORTAL.LOOKUP.CAP50': 'PASS',
-            },
-          }),
-        ),
-        'report/',
+      const files = conformanceFolderFiles(
+        sampleConformance({
+          url: ERP_URL,
+          embedded: false,
+          runTag: 'BROWSER',
+          startedAt: '2026-11-27T12:00:00.000Z',
+          verdicts: {
+            'REST.VERSION.PATH': 'FAIL',
+            'REST.VERSION.SYSTEMVERSION': 'PASS',
+            'PORTAL.LOOKUP.CAP50': 'PASS',
+          },
+        }),
       );
+      // a file in a subfolder: a folder upload must keep its path
+      files.set('exchanges/REST.VERSION.PATH.txt', Buffer.from('GET /api/1/\n'));
+      const zip = zipFiles(files, 'report/');
       await upload
         .getByLabel('Report folder (zip)')
         .setInputFiles({ name: 'report.zip', mimeType: 'application/zip', buffer: zip });
@@ -192,6 +193,24 @@ describe.skipIf(chromiumMissing !== undefined)(
       await upload.waitForURL(/\/runs\/\d+$/);
       const runId = Number(/\/runs\/(\d+)$/.exec(upload.url())?.[1]);
       expect(await upload.getByRole('heading', { level: 1 }).textContent()).toBe(`Run #${runId}`);
+      // the same report as a folder, through the folder input (no script: chromium posts one part per file, named
+      // by its path under the chosen folder): the same files, so the same run
+      const dir = mkdtempSync(join(tmpdir(), 'erpcert-upload-folder-'));
+      try {
+        for (const [path, bytes] of files) {
+          mkdirSync(dirname(join(dir, 'report', path)), { recursive: true });
+          writeFileSync(join(dir, 'report', path), bytes);
+        }
+        const byFolder = await open('/upload');
+        await byFolder.getByLabel('Report folder', { exact: true }).setInputFiles(join(dir, 'report'));
+        await byFolder.getByRole('button', { name: 'Upload' }).click();
+        await byFolder.waitForURL(/\/runs\/\d+$/);
+        expect(byFolder.url()).toMatch(new RegExp(`/runs/${runId}$`));
+        await byFolder.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      expect((await hub.store.files(runId)).map((x) => x.path)).toEqual([...files.keys()].sort());
 
       const home = await open('/');
       await check(home, 'targets');

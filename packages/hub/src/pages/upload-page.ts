@@ -1,6 +1,7 @@
 /**
- * Upload a report folder's zip from the browser (`/upload`): a multipart form read by the same `readZip` and
- * `ingestFiles` as POST /api/v1/runs, into an organisation where the signed-in user may publish (engineer, admin).
+ * Upload a report folder, or its zip, from the browser (`/upload`): a multipart form read by the same `readParts`
+ * (the folder input's files, one part each named by its path in the folder) or `readZip`, and `ingestFiles`, as
+ * POST /api/v1/runs, into an organisation where the signed-in user may publish (engineer, admin).
  * A refused upload shows the ingest's 4xx message on the form again; a stored run redirects to its page (303).
  * The form carries the session's CSRF token and passes the pages' one write check (page-write.ts: CSRF token, then the publish role).
  */
@@ -27,7 +28,7 @@ ${
     ? ''
     : html`<p class="note">Your role publishes nothing: uploading needs the engineer or admin role in an organisation.</p>`
 }
-<p>Zip a report folder made by <code>erpcert conform</code> or <code>erpcert load</code> (the folder holding <code>results.json</code>) and send it here. The same run sent twice is stored once.</p>
+<p>Send a report folder made by <code>erpcert conform</code> or <code>erpcert load</code> (the folder holding <code>results.json</code>), or its zip: choose one of the two. The same run sent twice is stored once.</p>
 <form class="stack" method="post" action="/upload" enctype="multipart/form-data">${csrfField()}
 ${
   o.organisations.length > 1
@@ -36,7 +37,10 @@ ${
       )}</select></label>`
     : ''
 }
-<label>Report folder (zip) <input type="file" name="zip" accept=".zip,application/zip" required></label>
+<fieldset><legend>The run: a report folder, or its zip (one of the two)</legend>
+<label>Report folder <input type="file" name="file" webkitdirectory multiple></label>
+<label>Report folder (zip) <input type="file" name="zip" accept=".zip,application/zip"></label>
+</fieldset>
 <label>Build (a commit or version, optional) <input name="build" value="${f.build ?? ''}" maxlength="200"></label>
 <label>Label (optional) <input name="label" value="${f.label ?? ''}" maxlength="200"></label>
 <button type="submit"${o.organisations.length > 0 ? '' : html` disabled`}>Upload</button>

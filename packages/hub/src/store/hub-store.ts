@@ -3,14 +3,18 @@
  * A run is written in one transaction (target, run, blobs, file list, verdicts, figures): a failed ingest
  * leaves nothing, and a run is visible only once all of it is there. Blobs are content-addressed (sha256).
  */
-import { createPublicKey } from 'node:crypto';
-import { type PublicKeyInfo, publicKeyInfo } from '@erpcert/runs';
+import type { PublicKeyInfo } from '@erpcert/runs';
 import { type Kysely, sql } from 'kysely';
 import type { PreparedRun } from '../ingest/prepare-run.js';
 import type { SignatureCheck } from '../ingest/signature-status.js';
 import { type Dialect, type OpenDatabase, openDatabase } from './open-store.js';
 import { type RunRow, type RunSummary, runSummary } from './run-summary.js';
 import type { Database } from './schema.js';
+import { keysOf, publicKeysOf, type RegisteredKey, recheckByKey, registerKey } from './signing-keys.js';
+import { StoreInputError } from './store-input-error.js';
+
+export type { RegisteredKey };
+export { StoreInputError };
 
 /** Filters of a target's history. */
 export interface RunFilter {
@@ -52,14 +56,6 @@ export interface RuleVerdicts {
   readonly verdicts: readonly { readonly runId: number; readonly verdict: string }[];
 }
 
-export interface RegisteredKey {
-  readonly fingerprint: string;
-  readonly algorithm: string;
-  readonly name: string;
-  readonly createdAt: string;
-  readonly organisationId: number;
-}
-
 /** A target as a run's page names it. */
 export interface TargetRef {
   readonly id: number;
@@ -67,11 +63,6 @@ export interface TargetRef {
   readonly url: string;
   readonly embedded: boolean;
   readonly organisationId: number;
-}
-
-/** Something the store refuses (a key that is not a public key). */
-export class StoreInputError extends Error {
-  override readonly name = 'StoreInputError';
 }
 
 export class HubStore {
@@ -368,58 +359,26 @@ export class HubStore {
     return { runs: runs.map((r) => runSummary(r as RunRow)), figures };
   }
 
-  /** Registers a public key (PEM, SPKI): runs it signed show "verified". Returns its fingerprint. */
-  async registerKey(pem: string, name: string, organisationId: number): Promise<RegisteredKey> {
-    let info: PublicKeyInfo;
-    try {
-      info = publicKeyInfo(createPublicKey(pem), name || 'the key');
-    } catch (err) {
-      throw new StoreInputError(`not a public key erpcert signs with: ${(err as Error).message}`);
-    }
-    const exported = info.key.export({ type: 'spki', format: 'pem' }).toString();
-    const at = this.now().toISOString();
-    await this.db
-      .insertInto('signing_keys')
-      .values({
-        fingerprint: info.fingerprint,
-        algorithm: info.algorithm,
-        pem: exported,
-        name,
-        created_at: at,
-        organisation_id: organisationId,
-      })
-      .onConflict((oc) => oc.columns(['organisation_id', 'fingerprint']).doNothing())
-      .execute();
-    const [key] = (await this.keys([organisationId])).filter((k) => k.fingerprint === info.fingerprint);
-    if (!key) throw new Error(`key ${info.fingerprint} not stored`);
-    return key;
+  /**
+   * Registers a public key (PEM, SPKI): runs it signs show "verified"; the runs it signed before are checked again in
+   * the same transaction (signing-keys.ts). Returns the key.
+   */
+  registerKey(pem: string, name: string, organisationId: number): Promise<RegisteredKey> {
+    return registerKey(this.db, this.now().toISOString(), pem, name, organisationId);
+  }
+
+  /** Checks again the runs of `organisationId` that the registered key `fingerprint` signed (signing-keys.ts). */
+  recheckSignatures(organisationId: number, fingerprint: string): Promise<number[]> {
+    return recheckByKey(this.db, organisationId, fingerprint);
   }
 
   /** The keys registered by `organisations`. */
-  async keys(organisations: readonly number[]): Promise<RegisteredKey[]> {
-    if (organisations.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('signing_keys')
-      .selectAll()
-      .where('organisation_id', 'in', [...organisations])
-      .orderBy('created_at')
-      .execute();
-    return rows.map((r) => ({
-      fingerprint: r.fingerprint,
-      algorithm: r.algorithm,
-      name: r.name,
-      createdAt: r.created_at,
-      organisationId: Number(r.organisation_id),
-    }));
+  keys(organisations: readonly number[]): Promise<RegisteredKey[]> {
+    return keysOf(this.db, organisations);
   }
 
   /** The keys an organisation registered, ready for verify: they check its runs. */
-  async publicKeys(organisationId: number): Promise<PublicKeyInfo[]> {
-    const rows = await this.db
-      .selectFrom('signing_keys')
-      .select(['pem', 'name'])
-      .where('organisation_id', '=', organisationId)
-      .execute();
-    return rows.map((r) => publicKeyInfo(createPublicKey(r.pem), r.name));
+  publicKeys(organisationId: number): Promise<PublicKeyInfo[]> {
+    return publicKeysOf(this.db, organisationId);
   }
 }

@@ -57,6 +57,27 @@ function signatureHolds(key: PublicKeyInfo, message: Buffer, sig: Buffer): boole
   }
 }
 
+/**
+ * Whether one of the envelope's signatures verifies with `key` over PAE(payloadType, payload): the check that says
+ * who signed, before anything of the statement is read. A payload or sig that is not base64 verifies nothing.
+ */
+export function envelopeSignedBy(envelope: DsseEnvelope, key: PublicKeyInfo): boolean {
+  let payload: Buffer;
+  try {
+    payload = base64Bytes(envelope.payload, 'the payload');
+  } catch {
+    return false;
+  }
+  const message = pae(envelope.payloadType, payload);
+  return envelope.signatures.some((s) => {
+    try {
+      return signatureHolds(key, message, base64Bytes(s.sig, 'sig'));
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** JSON with object keys sorted, so that two equal values compare equal whatever their key order. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v) =>
@@ -134,15 +155,7 @@ export function verifyFolder(dir: string, key: PublicKeyInfo, expect: Expectatio
     att('envelope', `not a DSSE envelope (${err.message})`);
     return done(null);
   }
-  const message = pae(envelope.payloadType, payload);
-  const holds = envelope.signatures.some((s) => {
-    try {
-      return signatureHolds(key, message, base64Bytes(s.sig, 'sig'));
-    } catch {
-      return false;
-    }
-  });
-  if (!holds) {
+  if (!envelopeSignedBy(envelope, key)) {
     const by = envelope.signatures.map((s) => `sha256:${s.keyid || '(no keyid)'}`).join(', ');
     att('signature', `no signature verifies with key ${key.fingerprint} (the envelope names ${by})`);
     return done(null);
