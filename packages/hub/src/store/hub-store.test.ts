@@ -1,3 +1,4 @@
+import type { LoadRunDocument } from '@erpcert/runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prepareRun } from '../ingest/prepare-run.js';
 import { conformanceFolderFiles, loadFolderFiles, sampleConformance, sampleLoad } from '../testing/sample-runs.js';
@@ -5,6 +6,12 @@ import { freshStore, type TestStore, testDialects } from '../testing/test-databa
 import { DEFAULT_ORGANISATION_ID as ORG } from './migrations/0003-accounts.js';
 
 const unsigned = { status: 'unsigned', key: null, detail: null } as const;
+
+/** A load run against a target of its own (the sample's is the embedded server). */
+const notEmbedded = (doc: LoadRunDocument): LoadRunDocument => ({
+  ...doc,
+  run: { ...doc.run, target: { ...doc.run.target, embedded: false } },
+});
 
 describe.each(testDialects)('the store on %s', (dialect) => {
   let t: TestStore;
@@ -87,6 +94,65 @@ describe.each(testDialects)('the store on %s', (dialect) => {
       },
     ]);
     expect(await t.store.verdictsOf([])).toEqual([]);
+  });
+
+  it('offers the matrix the targets by name, each saying whether it has a conformance run', async () => {
+    const targetOf = async (id: number) => (await t.store.run(id))?.targetId ?? -1;
+    const withLoad = await targetOf(
+      (
+        await t.store.insertRun(
+          prepareRun(loadFolderFiles(notEmbedded(sampleLoad({ url: 'https://choice-a.example' })))),
+          unsigned,
+          ORG,
+        )
+      ).id,
+    );
+    const withConformance = await targetOf(
+      (
+        await t.store.insertRun(
+          prepareRun(
+            conformanceFolderFiles(
+              sampleConformance({ url: 'https://choice-b.example', embedded: false, runTag: 'CHOICE' }),
+            ),
+          ),
+          unsigned,
+          ORG,
+        )
+      ).id,
+    );
+    const choices = (await t.store.targetChoices([ORG])).filter((c) => [withLoad, withConformance].includes(c.id));
+    expect(choices.map((c) => [c.id, c.hasConformanceRun])).toEqual([
+      [withLoad, false],
+      [withConformance, true],
+    ]);
+    expect(choices.map((c) => c.name)).toEqual(['https://choice-a.example', 'https://choice-b.example']);
+    expect(await t.store.targetChoices([ORG + 1000])).toEqual([]);
+    expect(await t.store.targetChoices([])).toEqual([]);
+  });
+
+  it('answers a run whose rule ids hold the separators of its joined verdicts row by row, intact', async () => {
+    const id = (
+      await t.store.insertRun(
+        prepareRun(
+          conformanceFolderFiles(sampleConformance({ runTag: 'ODD', verdicts: { 'REST.VERSION.PATH': 'PASS' } })),
+        ),
+        unsigned,
+        ORG,
+      )
+    ).id;
+    // not a rule id the results schema lets in; a row written some other way must still come back as it is
+    await t.store.db
+      .insertInto('rule_verdicts')
+      .values({ run_id: id, rule_id: 'ODD,RULE:X', area: 'ODD:AREA', verdict: 'FAIL', observations: 1 })
+      .execute();
+    const got = new Map((await t.store.verdictsOf([id])).map((r) => [r.rule, r]));
+    expect(got.get('ODD,RULE:X')).toEqual({
+      rule: 'ODD,RULE:X',
+      area: 'ODD:AREA',
+      verdicts: [{ runId: id, verdict: 'FAIL' }],
+    });
+    expect(got.get('REST.VERSION.PATH')?.verdicts).toEqual([{ runId: id, verdict: 'PASS' }]);
+    expect(got.size).toBe((await t.store.ruleVerdicts(id)).length);
   });
 
   it('stores the same folder once: the second insert finds the first run', async () => {

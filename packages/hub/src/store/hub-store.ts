@@ -39,6 +39,13 @@ export interface TargetSummary {
   readonly recent: readonly RunSummary[];
 }
 
+/** A target as the matrix offers it. */
+export interface TargetChoice {
+  readonly id: number;
+  readonly name: string;
+  readonly hasConformanceRun: boolean;
+}
+
 export interface StoredFile {
   readonly path: string;
   readonly sha256: string;
@@ -68,6 +75,10 @@ export interface TargetRef {
   readonly embedded: boolean;
   readonly organisationId: number;
 }
+
+/** A run's rule ids and its verdicts as the database joins them for the matrix: words joined by commas. */
+const RULE_IDS = /^[A-Z0-9_.]+(?:,[A-Z0-9_.]+)*$/;
+const VERDICT_WORDS = /^[A-Z]+(?:,[A-Z]+)*$/;
 
 /** Something the store refuses (a key that is not a public key). */
 export class StoreInputError extends Error {
@@ -251,6 +262,30 @@ export class HubStore {
     );
   }
 
+  /** The targets of `organisations` by name, each with whether it has a conformance run (the matrix's choice). */
+  async targetChoices(organisations: readonly number[]): Promise<TargetChoice[]> {
+    if (organisations.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('targets')
+      .select((eb) => [
+        'targets.id',
+        'targets.name',
+        eb
+          .exists(
+            eb
+              .selectFrom('runs')
+              .select('runs.id')
+              .whereRef('runs.target_id', '=', 'targets.id')
+              .where('runs.kind', '=', 'conformance'),
+          )
+          .as('conformance'),
+      ])
+      .where('targets.organisation_id', 'in', [...organisations])
+      .orderBy('targets.name')
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, hasConformanceRun: Boolean(r.conformance) }));
+  }
+
   async files(runId: number): Promise<StoredFile[]> {
     const rows = await this.db
       .selectFrom('run_files')
@@ -289,30 +324,81 @@ export class HubStore {
   }
 
   /**
-   * Verdicts of `runIds` by rule, for the matrix. The database joins each rule's verdicts into one text
-   * (`<run id>:<verdict>,...`; run ids are integers and verdicts words of the schema's enum), so that 50 runs x 417
-   * rules come back as 417 rows, not 20,850: the rows, not the index, were what the matrix waited for.
+   * Verdicts of `runIds` by rule, for the matrix. Read run by run: the database joins each run's rule ids into one
+   * text and its verdicts, in the same order, into another, reading the index (run_id, rule_id, verdict, area;
+   * migration 0006) in key order with no sort, so 50 runs x 417 rules come back as 50 rows. Runs made over one rule
+   * catalogue give the same text of rule ids, which is split and looked up once. A rule id matches the results
+   * schema's `(REST|PORTAL).[A-Z0-9_]+.[A-Z0-9_]+` and a verdict is a word of its enum, so neither holds a comma; a
+   * run whose texts are not of that shape anyway is read row by row. A rule's area: {@link HubStore.areasOf}.
    */
   async verdictsOf(runIds: readonly number[]): Promise<RuleVerdicts[]> {
     if (runIds.length === 0) return [];
-    const cell = sql<string>`cast(run_id as text) || ':' || verdict`;
-    const cells =
-      this.dialect === 'postgres' ? sql<string>`string_agg(${cell}, ',')` : sql<string>`group_concat(${cell}, ',')`;
+    const ids = [...new Set(runIds)];
+    const join = (column: 'rule_id' | 'verdict') =>
+      this.dialect === 'postgres'
+        ? sql<string>`string_agg(${sql.ref(column)}, ',' order by rule_id)`
+        : sql<string>`group_concat(${sql.ref(column)}, ',')`;
+    const runs = await this.db
+      .selectFrom('rule_verdicts')
+      .select(['run_id', join('rule_id').as('rules'), join('verdict').as('verdicts')])
+      .where('run_id', 'in', ids)
+      .groupBy('run_id')
+      .execute();
+    const byRule = new Map<string, { runId: number; verdict: string }[]>();
+    const listOf = (rule: string) => {
+      let list = byRule.get(rule);
+      if (!list) {
+        list = [];
+        byRule.set(rule, list);
+      }
+      return list;
+    };
+    // each distinct text of rule ids, split once into the lists its positions fill
+    const catalogues = new Map<string, { runId: number; verdict: string }[][] | undefined>();
+    for (const r of runs) {
+      const runId = Number(r.run_id);
+      let lists = catalogues.get(r.rules);
+      if (!catalogues.has(r.rules)) {
+        lists = RULE_IDS.test(r.rules) ? r.rules.split(',').map(listOf) : undefined;
+        catalogues.set(r.rules, lists);
+      }
+      const verdicts = r.verdicts.split(',');
+      if (lists === undefined || !VERDICT_WORDS.test(r.verdicts) || verdicts.length !== lists.length) {
+        for (const v of await this.ruleVerdicts(runId)) listOf(v.rule).push({ runId, verdict: v.verdict });
+        continue;
+      }
+      for (let i = 0; i < lists.length; i++) lists[i]?.push({ runId, verdict: verdicts[i] as string });
+    }
+    const area = await this.areasOf(ids, byRule);
+    return [...byRule].map(([rule, verdicts]) => ({ rule, area: area.get(rule) ?? '', verdicts }));
+  }
+
+  /**
+   * The area of each rule of `rules`: as the first of `runIds` gives it (one run holds nearly every rule), else,
+   * for a rule that run lacks, the least of the areas the others give it.
+   */
+  private async areasOf(runIds: readonly number[], rules: ReadonlyMap<string, unknown>): Promise<Map<string, string>> {
+    const [first, ...others] = runIds;
+    const area = new Map<string, string>();
+    if (first === undefined) return area;
     const rows = await this.db
       .selectFrom('rule_verdicts')
-      .select(['rule_id', (eb) => eb.fn.min('area').as('area'), cells.as('cells')])
-      .where('run_id', 'in', [...runIds])
-      // by rule only (its area is the same in every run): PostgreSQL then hashes 417 groups instead of sorting
-      .groupBy('rule_id')
+      .select(['rule_id', 'area'])
+      .where('run_id', '=', first)
       .execute();
-    return rows.map((r) => ({
-      rule: r.rule_id,
-      area: r.area,
-      verdicts: r.cells.split(',').map((c) => {
-        const at = c.indexOf(':');
-        return { runId: Number(c.slice(0, at)), verdict: c.slice(at + 1) };
-      }),
-    }));
+    for (const r of rows) area.set(r.rule_id, r.area);
+    const missing = [...rules.keys()].filter((r) => !area.has(r));
+    if (missing.length > 0 && others.length > 0) {
+      const rest = await this.db
+        .selectFrom('rule_verdicts')
+        .select(['rule_id', (eb) => eb.fn.min('area').as('area')])
+        .where('run_id', 'in', others)
+        .where('rule_id', 'in', missing)
+        .groupBy('rule_id')
+        .execute();
+      for (const r of rest) area.set(r.rule_id, r.area);
+    }
+    return area;
   }
 
   /** The target of the newest conformance run of `organisations`, if any. */

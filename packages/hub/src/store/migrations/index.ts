@@ -9,6 +9,7 @@ import * as liveRuns from './0002-live-runs.js';
 import * as accounts from './0003-accounts.js';
 import * as certification from './0004-certification.js';
 import * as loadP95 from './0005-load-p95.js';
+import * as matrixIndex from './0006-matrix-index.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
@@ -17,6 +18,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '0004-certification': certification,
   // load-p95 was main's 0003 until accounts and certification came first (no hub database had been deployed)
   '0005-load-p95': loadP95,
+  '0006-matrix-index': matrixIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
