@@ -376,7 +376,8 @@ const figuresOut = {
   ingestsPerForm: INGESTS,
   realFolder: real!.source,
   timing:
-    'server time: in-process app.request, from the call to the last byte of the body; one unmeasured request first. ' +
+    'server time: in-process app.request, from the call to the last byte of the body; one unmeasured request first; ' +
+    "signed in as an engineer of the runs' organisation (a session cookie for the pages, a read-scoped API token for the API). " +
     "CPU: the hub process's own (user + system), without PostgreSQL's server processes; the aims are judged on the server time",
   aims: { pageP95Ms: AIM_MS, ingestMs: AIM_INGEST_MS },
   results,
