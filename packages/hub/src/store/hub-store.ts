@@ -56,7 +56,8 @@ export interface StoredFile {
 export interface RuleVerdicts {
   readonly rule: string;
   readonly area: string;
-  readonly verdicts: readonly { readonly runId: number; readonly verdict: string }[];
+  /** One per run asked for, in the order asked; null where that run does not hold the rule. */
+  readonly verdicts: readonly (string | null)[];
 }
 
 export interface RegisteredKey {
@@ -334,41 +335,51 @@ export class HubStore {
   async verdictsOf(runIds: readonly number[]): Promise<RuleVerdicts[]> {
     if (runIds.length === 0) return [];
     const ids = [...new Set(runIds)];
-    const join = (column: 'rule_id' | 'verdict') =>
+    const column = new Map(runIds.map((id, i) => [id, i] as const).reverse());
+    // the two aggregates of a group step over its rows in one pass, in one order: the i-th rule id and the i-th
+    // verdict are one row's (an ORDER BY in each would make each sort, four times the query on SQLite)
+    const join = (c: 'rule_id' | 'verdict') =>
       this.dialect === 'postgres'
-        ? sql<string>`string_agg(${sql.ref(column)}, ',' order by rule_id)`
-        : sql<string>`group_concat(${sql.ref(column)}, ',')`;
+        ? sql<string>`string_agg(${sql.ref(c)}, ',')`
+        : sql<string>`group_concat(${sql.ref(c)}, ',')`;
     const runs = await this.db
       .selectFrom('rule_verdicts')
       .select(['run_id', join('rule_id').as('rules'), join('verdict').as('verdicts')])
       .where('run_id', 'in', ids)
       .groupBy('run_id')
       .execute();
-    const byRule = new Map<string, { runId: number; verdict: string }[]>();
-    const listOf = (rule: string) => {
-      let list = byRule.get(rule);
-      if (!list) {
-        list = [];
-        byRule.set(rule, list);
+    // a row per rule, a cell per run asked for
+    const byRule = new Map<string, (string | null)[]>();
+    const rowOf = (rule: string) => {
+      let row = byRule.get(rule);
+      if (!row) {
+        row = new Array<string | null>(runIds.length).fill(null);
+        byRule.set(rule, row);
       }
-      return list;
+      return row;
     };
-    // each distinct text of rule ids, split once into the lists its positions fill
-    const catalogues = new Map<string, { runId: number; verdict: string }[][] | undefined>();
+    // each distinct text of rule ids, split once into the rows its positions fill
+    const catalogues = new Map<string, (string | null)[][] | undefined>();
     for (const r of runs) {
       const runId = Number(r.run_id);
-      let lists = catalogues.get(r.rules);
+      const at = column.get(runId) ?? 0;
+      let rows = catalogues.get(r.rules);
       if (!catalogues.has(r.rules)) {
-        lists = RULE_IDS.test(r.rules) ? r.rules.split(',').map(listOf) : undefined;
-        catalogues.set(r.rules, lists);
+        rows = RULE_IDS.test(r.rules) ? r.rules.split(',').map(rowOf) : undefined;
+        catalogues.set(r.rules, rows);
       }
       const verdicts = r.verdicts.split(',');
-      if (lists === undefined || !VERDICT_WORDS.test(r.verdicts) || verdicts.length !== lists.length) {
-        for (const v of await this.ruleVerdicts(runId)) listOf(v.rule).push({ runId, verdict: v.verdict });
+      if (rows === undefined || !VERDICT_WORDS.test(r.verdicts) || verdicts.length !== rows.length) {
+        for (const v of await this.ruleVerdicts(runId)) rowOf(v.rule)[at] = v.verdict;
         continue;
       }
-      for (let i = 0; i < lists.length; i++) lists[i]?.push({ runId, verdict: verdicts[i] as string });
+      for (let i = 0; i < rows.length; i++) (rows[i] as (string | null)[])[at] = verdicts[i] as string;
     }
+    // a run asked for twice (a column repeated) shows the same verdicts in both places
+    runIds.forEach((id, i) => {
+      const first = column.get(id);
+      if (first !== undefined && first !== i) for (const row of byRule.values()) row[i] = row[first] ?? null;
+    });
     const area = await this.areasOf(ids, byRule);
     return [...byRule].map(([rule, verdicts]) => ({ rule, area: area.get(rule) ?? '', verdicts }));
   }
