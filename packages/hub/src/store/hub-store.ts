@@ -5,10 +5,11 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { type PublicKeyInfo, publicKeyInfo } from '@erpcert/runs';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { PreparedRun } from '../ingest/prepare-run.js';
 import type { SignatureCheck } from '../ingest/signature-status.js';
 import { type Dialect, type OpenDatabase, openDatabase } from './open-store.js';
+import { type RuleVerdicts, readVerdicts } from './read-verdicts.js';
 import { type RunRow, type RunSummary, runSummary } from './run-summary.js';
 import type { Database } from './schema.js';
 
@@ -52,14 +53,6 @@ export interface StoredFile {
   readonly size: number;
 }
 
-/** One rule's verdicts in some runs (the matrix). */
-export interface RuleVerdicts {
-  readonly rule: string;
-  readonly area: string;
-  /** One per run asked for, in the order asked; null where that run does not hold the rule. */
-  readonly verdicts: readonly (string | null)[];
-}
-
 export interface RegisteredKey {
   readonly fingerprint: string;
   readonly algorithm: string;
@@ -77,14 +70,12 @@ export interface TargetRef {
   readonly organisationId: number;
 }
 
-/** A run's rule ids and its verdicts as the database joins them for the matrix: words joined by commas. */
-const RULE_IDS = /^[A-Z0-9_.]+(?:,[A-Z0-9_.]+)*$/;
-const VERDICT_WORDS = /^[A-Z]+(?:,[A-Z]+)*$/;
-
 /** Something the store refuses (a key that is not a public key). */
 export class StoreInputError extends Error {
   override readonly name = 'StoreInputError';
 }
+
+export type { RuleVerdicts };
 
 export class HubStore {
   private constructor(
@@ -324,92 +315,9 @@ export class HubStore {
     }));
   }
 
-  /**
-   * Verdicts of `runIds` by rule, for the matrix. Read run by run: the database joins each run's rule ids into one
-   * text and its verdicts, in the same order, into another, reading the index (run_id, rule_id, verdict, area;
-   * migration 0006) in key order with no sort, so 50 runs x 417 rules come back as 50 rows. Runs made over one rule
-   * catalogue give the same text of rule ids, which is split and looked up once. A rule id matches the results
-   * schema's `(REST|PORTAL).[A-Z0-9_]+.[A-Z0-9_]+` and a verdict is a word of its enum, so neither holds a comma; a
-   * run whose texts are not of that shape anyway is read row by row. A rule's area: {@link HubStore.areasOf}.
-   */
-  async verdictsOf(runIds: readonly number[]): Promise<RuleVerdicts[]> {
-    if (runIds.length === 0) return [];
-    const ids = [...new Set(runIds)];
-    const column = new Map(runIds.map((id, i) => [id, i] as const).reverse());
-    // the two aggregates of a group step over its rows in one pass, in one order: the i-th rule id and the i-th
-    // verdict are one row's (an ORDER BY in each would make each sort, four times the query on SQLite)
-    const join = (c: 'rule_id' | 'verdict') =>
-      this.dialect === 'postgres'
-        ? sql<string>`string_agg(${sql.ref(c)}, ',')`
-        : sql<string>`group_concat(${sql.ref(c)}, ',')`;
-    const runs = await this.db
-      .selectFrom('rule_verdicts')
-      .select(['run_id', join('rule_id').as('rules'), join('verdict').as('verdicts')])
-      .where('run_id', 'in', ids)
-      .groupBy('run_id')
-      .execute();
-    // a row per rule, a cell per run asked for
-    const byRule = new Map<string, (string | null)[]>();
-    const rowOf = (rule: string) => {
-      let row = byRule.get(rule);
-      if (!row) {
-        row = new Array<string | null>(runIds.length).fill(null);
-        byRule.set(rule, row);
-      }
-      return row;
-    };
-    // each distinct text of rule ids, split once into the rows its positions fill
-    const catalogues = new Map<string, (string | null)[][] | undefined>();
-    for (const r of runs) {
-      const runId = Number(r.run_id);
-      const at = column.get(runId) ?? 0;
-      let rows = catalogues.get(r.rules);
-      if (!catalogues.has(r.rules)) {
-        rows = RULE_IDS.test(r.rules) ? r.rules.split(',').map(rowOf) : undefined;
-        catalogues.set(r.rules, rows);
-      }
-      const verdicts = r.verdicts.split(',');
-      if (rows === undefined || !VERDICT_WORDS.test(r.verdicts) || verdicts.length !== rows.length) {
-        for (const v of await this.ruleVerdicts(runId)) rowOf(v.rule)[at] = v.verdict;
-        continue;
-      }
-      for (let i = 0; i < rows.length; i++) (rows[i] as (string | null)[])[at] = verdicts[i] as string;
-    }
-    // a run asked for twice (a column repeated) shows the same verdicts in both places
-    runIds.forEach((id, i) => {
-      const first = column.get(id);
-      if (first !== undefined && first !== i) for (const row of byRule.values()) row[i] = row[first] ?? null;
-    });
-    const area = await this.areasOf(ids, byRule);
-    return [...byRule].map(([rule, verdicts]) => ({ rule, area: area.get(rule) ?? '', verdicts }));
-  }
-
-  /**
-   * The area of each rule of `rules`: as the first of `runIds` gives it (one run holds nearly every rule), else,
-   * for a rule that run lacks, the least of the areas the others give it.
-   */
-  private async areasOf(runIds: readonly number[], rules: ReadonlyMap<string, unknown>): Promise<Map<string, string>> {
-    const [first, ...others] = runIds;
-    const area = new Map<string, string>();
-    if (first === undefined) return area;
-    const rows = await this.db
-      .selectFrom('rule_verdicts')
-      .select(['rule_id', 'area'])
-      .where('run_id', '=', first)
-      .execute();
-    for (const r of rows) area.set(r.rule_id, r.area);
-    const missing = [...rules.keys()].filter((r) => !area.has(r));
-    if (missing.length > 0 && others.length > 0) {
-      const rest = await this.db
-        .selectFrom('rule_verdicts')
-        .select(['rule_id', (eb) => eb.fn.min('area').as('area')])
-        .where('run_id', 'in', others)
-        .where('rule_id', 'in', missing)
-        .groupBy('rule_id')
-        .execute();
-      for (const r of rest) area.set(r.rule_id, r.area);
-    }
-    return area;
+  /** Verdicts of `runIds` by rule, for the matrix: {@link readVerdicts}. */
+  verdictsOf(runIds: readonly number[]): Promise<RuleVerdicts[]> {
+    return readVerdicts(this.db, this.dialect, runIds, (id) => this.ruleVerdicts(id));
   }
 
   /** The target of the newest conformance run of `organisations`, if any. */
