@@ -102,22 +102,13 @@ const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** Rules (grouped by area, sorted) x the given runs. */
 export async function ruleMatrix(store: HubStore, columns: readonly RunSummary[]): Promise<RuleMatrix> {
-  const verdicts = await store.verdictsOf(columns.map((r) => r.id));
-  const index = new Map(columns.map((r, i) => [r.id, i]));
-  const rules = new Map<string, { area: string; verdicts: (string | null)[] }>();
-  for (const v of verdicts) {
-    const row = rules.get(v.rule) ?? { area: v.area, verdicts: columns.map(() => null) };
-    rules.set(v.rule, row);
-    for (const cell of v.verdicts) {
-      const i = index.get(cell.runId);
-      if (i !== undefined) row.verdicts[i] = cell.verdict;
-    }
-  }
-  const areas = new Map<string, { id: string; verdicts: (string | null)[] }[]>();
-  for (const [id, row] of [...rules].sort(([x], [y]) => byText(x, y))) {
+  // a row per rule, its cells in the columns' order (the store's answer)
+  const rules = await store.verdictsOf(columns.map((r) => r.id));
+  const areas = new Map<string, { id: string; verdicts: readonly (string | null)[] }[]>();
+  for (const row of rules.sort((x, y) => byText(x.rule, y.rule))) {
     const list = areas.get(row.area) ?? [];
     areas.set(row.area, list);
-    list.push({ id, verdicts: row.verdicts });
+    list.push({ id: row.rule, verdicts: row.verdicts });
   }
   const targets = new Map<number, StoredTarget | null>();
   for (const r of columns)

@@ -4,7 +4,7 @@
  */
 import type { ConformanceDiff, LoadDiff } from '@erpcert/runs';
 import type { Comparison, RuleMatrix } from '../api/run-views.js';
-import type { TargetSummary } from '../store/hub-store.js';
+import type { TargetChoice } from '../store/hub-store.js';
 import { evidenceText, type Html, href, html } from './html.js';
 import { page, runName, verdict } from './layout.js';
 
@@ -79,14 +79,14 @@ export interface MatrixChoice {
 }
 
 export function matrixPage(
-  targets: readonly TargetSummary[],
+  targets: readonly TargetChoice[],
   choice: MatrixChoice,
   m: RuleMatrix | undefined,
   title: string,
   error?: string,
 ): Html {
   // without a choice, the first target that has a conformance run
-  const selected = choice.target ?? String(targets.find((t) => t.latest !== null)?.id ?? '');
+  const selected = choice.target ?? String(targets.find((t) => t.hasConformanceRun)?.id ?? '');
   const body = html`
 <form class="filters" method="get" action="/matrix" aria-label="Runs of a target">
 <label>Target <select name="target">${targets.map(
@@ -104,11 +104,25 @@ ${m ? matrixTable(m, choice.version !== undefined) : ''}`;
   return page({ title, nav: 'matrix' }, body);
 }
 
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The verdict every run gives a rule, when they all give it one (and there are two runs or more). */
+function steadyVerdict(verdicts: readonly (string | null)[]): string | undefined {
+  const [first] = verdicts;
+  if (verdicts.length < 2 || first === null || first === undefined) return undefined;
+  return verdicts.every((v) => v === first) ? first : undefined;
+}
+
 function matrixTable(m: RuleMatrix, byTarget: boolean): Html {
   if (m.columns.length === 0) return html`<p>No conformance run to show.</p>`;
-  const span = m.columns.length + 1;
-  // 50 runs x 417 rules are 20,000 cells: what repeats is made once (each column's link, each verdict's mark)
+  const n = m.columns.length;
+  const span = n + 1;
+  // 50 runs x 417 rules are 20,850 cells, and most rules keep one verdict in every run: such a row is one cell that
+  // says so (its link opens the rule in the newest run), and only the rules that changed are drawn run by run. What
+  // repeats is made once (each column's link, each verdict's mark).
   const links = m.columns.map((c) => `${href(['runs', c.run.id, 'rules'])}/`);
+  const newest = m.columns.reduce((a, c) => (c.run.id > a.run.id ? c : a));
+  const newestLink = `${href(['runs', newest.run.id, 'rules'])}/`;
   const absent = html`<td>${verdict(null)}</td>`;
   const marks = new Map<string, Html>();
   const shown = (v: string): Html => {
@@ -119,20 +133,35 @@ function matrixTable(m: RuleMatrix, byTarget: boolean): Html {
     }
     return mark;
   };
-  return html`<p>${m.areas.reduce((n, a) => n + a.rules.length, 0)} rules in ${m.areas.length} areas × ${m.columns.length} runs${byTarget ? ' (the newest run of each target)' : ', newest first'}.</p>
+  const everyRun = n === 2 ? 'in both runs' : `in all ${n} runs`;
+  let rules = 0;
+  let steady = 0;
+  const groups = m.areas.map((a) => {
+    const rows = a.rules.map((r) => {
+      rules++;
+      const rule = encodeURIComponent(r.id);
+      const same = steadyVerdict(r.verdicts);
+      if (same !== undefined) {
+        steady++;
+        return html`<tr><th scope="row">${r.id}</th><td class="steady" colspan="${n}"><a href="${newestLink}${rule}">${shown(same)}</a> ${everyRun}</td></tr>`;
+      }
+      return html`<tr><th scope="row">${r.id}</th>${r.verdicts.map((v, i) =>
+        v === null || links[i] === undefined ? absent : html`<td><a href="${links[i]}${rule}">${shown(v)}</a></td>`,
+      )}</tr>`;
+    });
+    return html`<tbody><tr><th scope="rowgroup" colspan="${span}">${a.area}</th></tr>
+${rows}</tbody>`;
+  });
+  return html`<p>${rules} rules in ${m.areas.length} areas × ${n} runs${byTarget ? ' (the newest run of each target)' : ', newest first'}.${
+    n > 1
+      ? ` ${count(rules - steady, 'rule differs', 'rules differ')} between these runs (shown run by run); ${count(steady, 'rule has', 'rules have')} one verdict ${everyRun} (shown once).`
+      : ''
+  }</p>
 <div class="scroll"><table class="matrix" aria-label="Rules by run">
 <thead><tr><th scope="col">Rule</th>${m.columns.map(
     (c) =>
       html`<th scope="col"><a href="${href(['runs', c.run.id])}">${byTarget ? (c.target?.name ?? `#${c.run.targetId}`) : `#${c.run.id}`}</a>${c.run.build ? html`<br><span class="muted">${c.run.build}</span>` : ''}</th>`,
   )}</tr></thead>
-${m.areas.map(
-  (a) => html`<tbody><tr><th scope="rowgroup" colspan="${span}">${a.area}</th></tr>
-${a.rules.map((r) => {
-  const rule = encodeURIComponent(r.id);
-  return html`<tr><th scope="row">${r.id}</th>${r.verdicts.map((v, i) =>
-    v === null || links[i] === undefined ? absent : html`<td><a href="${links[i]}${rule}">${shown(v)}</a></td>`,
-  )}</tr>`;
-})}</tbody>`,
-)}
+${groups}
 </table></div>`;
 }

@@ -69,6 +69,7 @@ pre { background: #f6f8fa; border: 1px solid var(--line); padding: .6em; overflo
 .failure { border: 1px solid var(--line); border-radius: 6px; padding: .2em 1em 1em; margin: 1em 0; }
 .matrix td { text-align: center; padding: .1em .3em; }
 .matrix .v { min-width: 3em; }
+.matrix td.steady { text-align: left; }
 .chart { max-width: 44em; width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
 .chart .axis { stroke: #4f5661; stroke-width: 1; }
 .chart .grid { stroke: #e3e6ea; stroke-width: 1; }

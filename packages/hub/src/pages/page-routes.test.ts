@@ -221,6 +221,27 @@ describe.each(testDialects)('the pages on %s', (dialect) => {
       expect(cols).toEqual([f.second, f.first]);
     });
 
+    it('draws a rule with one verdict in every run as one cell, and a rule that changed run by run', async () => {
+      const { body } = await get(`/matrix?target=${f.erpTarget}&last=5`);
+      // CAP50 is SKIP in both runs; PATH was PASS, then FAIL; SYSTEMVERSION was FAIL, then PASS
+      expect([FIRST_VERDICTS['PORTAL.LOOKUP.CAP50'], SECOND_VERDICTS['PORTAL.LOOKUP.CAP50']]).toEqual(['SKIP', 'SKIP']);
+      expect(body).toContain(
+        `<tr><th scope="row">PORTAL.LOOKUP.CAP50</th><td class="steady" colspan="2"><a href="/runs/${f.second}/rules/PORTAL.LOOKUP.CAP50"><span class="v v-skip">SKIP</span></a> in both runs</td></tr>`,
+      );
+      expect(body).toContain(
+        `<tr><th scope="row">REST.VERSION.PATH</th><td><a href="/runs/${f.second}/rules/REST.VERSION.PATH"><span class="v v-fail">FAIL</span></a></td><td><a href="/runs/${f.first}/rules/REST.VERSION.PATH"><span class="v v-pass">PASS</span></a></td></tr>`,
+      );
+      expect(body).toContain(
+        '<p>3 rules in 2 areas × 2 runs, newest first. 2 rules differ between these runs (shown run by run); 1 rule has one verdict in both runs (shown once).</p>',
+      );
+      // one run: every rule is drawn with its cell
+      const one = (await get(`/matrix?target=${f.erpTarget}&last=1`)).body;
+      expect(one).not.toContain('class="steady"');
+      expect(one).toContain(
+        `<tr><th scope="row">PORTAL.LOOKUP.CAP50</th><td><a href="/runs/${f.second}/rules/PORTAL.LOOKUP.CAP50"><span class="v v-skip">SKIP</span></a></td></tr>`,
+      );
+    });
+
     it('draws the matrix of every target at one erpcert version', async () => {
       const { body } = await get('/matrix?version=0.1.0');
       expect(body).toContain('<h1>Rule matrix of every target at erpcert 0.1.0</h1>');

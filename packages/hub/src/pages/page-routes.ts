@@ -200,7 +200,7 @@ export function pageRoutes(o: PageOptions): Hono {
   });
 
   app.get('/matrix', async (c) => {
-    const targets = await store.targets(readable(c));
+    const targets = await store.targetChoices(readable(c));
     const choice = { target: c.req.query('target'), last: c.req.query('last'), version: c.req.query('version') };
     let m: RuleMatrix | undefined;
     let title = 'Rule matrix';

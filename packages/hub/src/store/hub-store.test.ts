@@ -1,3 +1,4 @@
+import type { LoadRunDocument } from '@erpcert/runs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prepareRun } from '../ingest/prepare-run.js';
 import { conformanceFolderFiles, loadFolderFiles, sampleConformance, sampleLoad } from '../testing/sample-runs.js';
@@ -5,6 +6,12 @@ import { freshStore, type TestStore, testDialects } from '../testing/test-databa
 import { DEFAULT_ORGANISATION_ID as ORG } from './migrations/0003-accounts.js';
 
 const unsigned = { status: 'unsigned', key: null, detail: null } as const;
+
+/** A load run against a target of its own (the sample's is the embedded server). */
+const notEmbedded = (doc: LoadRunDocument): LoadRunDocument => ({
+  ...doc,
+  run: { ...doc.run, target: { ...doc.run.target, embedded: false } },
+});
 
 describe.each(testDialects)('the store on %s', (dialect) => {
   let t: TestStore;
@@ -60,7 +67,7 @@ describe.each(testDialects)('the store on %s', (dialect) => {
     expect(await t.store.readFile(id, 'absent.txt')).toBeUndefined();
   });
 
-  it('answers the verdicts of several runs by rule, each verdict with its run (the matrix)', async () => {
+  it('answers the verdicts of several runs by rule, a cell per run in the order asked (the matrix)', async () => {
     const insert = async (runTag: string, verdicts: Record<string, 'PASS' | 'FAIL' | 'SKIP'>) =>
       (
         await t.store.insertRun(
@@ -71,22 +78,75 @@ describe.each(testDialects)('the store on %s', (dialect) => {
       ).id;
     const a = await insert('MATRIX-A', { 'REST.VERSION.PATH': 'PASS', 'PORTAL.LOOKUP.CAP50': 'FAIL' });
     const b = await insert('MATRIX-B', { 'REST.VERSION.PATH': 'FAIL', 'REST.ENVELOPE.DATA': 'SKIP' });
-    const got = (await t.store.verdictsOf([a, b]))
-      .map((r) => ({ ...r, verdicts: [...r.verdicts].sort((x, y) => x.runId - y.runId) }))
-      .sort((x, y) => (x.rule < y.rule ? -1 : 1));
+    const got = (await t.store.verdictsOf([b, a])).sort((x, y) => (x.rule < y.rule ? -1 : 1));
+    // a cell per run asked for, in that order (b, then a); null where the run does not hold the rule
     expect(got).toEqual([
-      { rule: 'PORTAL.LOOKUP.CAP50', area: 'PORTAL.LOOKUP', verdicts: [{ runId: a, verdict: 'FAIL' }] },
-      { rule: 'REST.ENVELOPE.DATA', area: 'REST.ENVELOPE', verdicts: [{ runId: b, verdict: 'SKIP' }] },
-      {
-        rule: 'REST.VERSION.PATH',
-        area: 'REST.VERSION',
-        verdicts: [
-          { runId: a, verdict: 'PASS' },
-          { runId: b, verdict: 'FAIL' },
-        ],
-      },
+      { rule: 'PORTAL.LOOKUP.CAP50', area: 'PORTAL.LOOKUP', verdicts: [null, 'FAIL'] },
+      { rule: 'REST.ENVELOPE.DATA', area: 'REST.ENVELOPE', verdicts: ['SKIP', null] },
+      { rule: 'REST.VERSION.PATH', area: 'REST.VERSION', verdicts: ['FAIL', 'PASS'] },
+    ]);
+    // a run asked for twice fills both of its columns
+    expect((await t.store.verdictsOf([a, b, a])).find((r) => r.rule === 'REST.VERSION.PATH')?.verdicts).toEqual([
+      'PASS',
+      'FAIL',
+      'PASS',
     ]);
     expect(await t.store.verdictsOf([])).toEqual([]);
+  });
+
+  it('offers the matrix the targets by name, each saying whether it has a conformance run', async () => {
+    const targetOf = async (id: number) => (await t.store.run(id))?.targetId ?? -1;
+    const withLoad = await targetOf(
+      (
+        await t.store.insertRun(
+          prepareRun(loadFolderFiles(notEmbedded(sampleLoad({ url: 'https://choice-a.example' })))),
+          unsigned,
+          ORG,
+        )
+      ).id,
+    );
+    const withConformance = await targetOf(
+      (
+        await t.store.insertRun(
+          prepareRun(
+            conformanceFolderFiles(
+              sampleConformance({ url: 'https://choice-b.example', embedded: false, runTag: 'CHOICE' }),
+            ),
+          ),
+          unsigned,
+          ORG,
+        )
+      ).id,
+    );
+    const choices = (await t.store.targetChoices([ORG])).filter((c) => [withLoad, withConformance].includes(c.id));
+    expect(choices.map((c) => [c.id, c.hasConformanceRun])).toEqual([
+      [withLoad, false],
+      [withConformance, true],
+    ]);
+    expect(choices.map((c) => c.name)).toEqual(['https://choice-a.example', 'https://choice-b.example']);
+    expect(await t.store.targetChoices([ORG + 1000])).toEqual([]);
+    expect(await t.store.targetChoices([])).toEqual([]);
+  });
+
+  it('answers a run whose rule ids hold the separators of its joined verdicts row by row, intact', async () => {
+    const id = (
+      await t.store.insertRun(
+        prepareRun(
+          conformanceFolderFiles(sampleConformance({ runTag: 'ODD', verdicts: { 'REST.VERSION.PATH': 'PASS' } })),
+        ),
+        unsigned,
+        ORG,
+      )
+    ).id;
+    // not a rule id the results schema lets in; a row written some other way must still come back as it is
+    await t.store.db
+      .insertInto('rule_verdicts')
+      .values({ run_id: id, rule_id: 'ODD,RULE:X', area: 'ODD:AREA', verdict: 'FAIL', observations: 1 })
+      .execute();
+    const got = new Map((await t.store.verdictsOf([id])).map((r) => [r.rule, r]));
+    expect(got.get('ODD,RULE:X')).toEqual({ rule: 'ODD,RULE:X', area: 'ODD:AREA', verdicts: ['FAIL'] });
+    expect(got.get('REST.VERSION.PATH')?.verdicts).toEqual(['PASS']);
+    expect(got.size).toBe((await t.store.ruleVerdicts(id)).length);
   });
 
   it('stores the same folder once: the second insert finds the first run', async () => {

@@ -4,10 +4,11 @@
  * leaves nothing, and a run is visible only once all of it is there. Blobs are content-addressed (sha256).
  */
 import type { PublicKeyInfo } from '@erpcert/runs';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { PreparedRun } from '../ingest/prepare-run.js';
 import type { SignatureCheck } from '../ingest/signature-status.js';
 import { type Dialect, type OpenDatabase, openDatabase } from './open-store.js';
+import { type RuleVerdicts, readVerdicts } from './read-verdicts.js';
 import { type RunRow, type RunSummary, runSummary } from './run-summary.js';
 import type { Database } from './schema.js';
 import { keysOf, publicKeysOf, type RegisteredKey, recheckByKey, registerKey } from './signing-keys.js';
@@ -43,17 +44,17 @@ export interface TargetSummary {
   readonly recent: readonly RunSummary[];
 }
 
+/** A target as the matrix offers it. */
+export interface TargetChoice {
+  readonly id: number;
+  readonly name: string;
+  readonly hasConformanceRun: boolean;
+}
+
 export interface StoredFile {
   readonly path: string;
   readonly sha256: string;
   readonly size: number;
-}
-
-/** One rule's verdicts in some runs (the matrix). */
-export interface RuleVerdicts {
-  readonly rule: string;
-  readonly area: string;
-  readonly verdicts: readonly { readonly runId: number; readonly verdict: string }[];
 }
 
 /** A target as a run's page names it. */
@@ -64,6 +65,8 @@ export interface TargetRef {
   readonly embedded: boolean;
   readonly organisationId: number;
 }
+
+export type { RuleVerdicts };
 
 export class HubStore {
   private constructor(
@@ -242,6 +245,30 @@ export class HubStore {
     );
   }
 
+  /** The targets of `organisations` by name, each with whether it has a conformance run (the matrix's choice). */
+  async targetChoices(organisations: readonly number[]): Promise<TargetChoice[]> {
+    if (organisations.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('targets')
+      .select((eb) => [
+        'targets.id',
+        'targets.name',
+        eb
+          .exists(
+            eb
+              .selectFrom('runs')
+              .select('runs.id')
+              .whereRef('runs.target_id', '=', 'targets.id')
+              .where('runs.kind', '=', 'conformance'),
+          )
+          .as('conformance'),
+      ])
+      .where('targets.organisation_id', 'in', [...organisations])
+      .orderBy('targets.name')
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), name: r.name, hasConformanceRun: Boolean(r.conformance) }));
+  }
+
   async files(runId: number): Promise<StoredFile[]> {
     const rows = await this.db
       .selectFrom('run_files')
@@ -279,31 +306,9 @@ export class HubStore {
     }));
   }
 
-  /**
-   * Verdicts of `runIds` by rule, for the matrix. The database joins each rule's verdicts into one text
-   * (`<run id>:<verdict>,...`; run ids are integers and verdicts words of the schema's enum), so that 50 runs x 417
-   * rules come back as 417 rows, not 20,850: the rows, not the index, were what the matrix waited for.
-   */
-  async verdictsOf(runIds: readonly number[]): Promise<RuleVerdicts[]> {
-    if (runIds.length === 0) return [];
-    const cell = sql<string>`cast(run_id as text) || ':' || verdict`;
-    const cells =
-      this.dialect === 'postgres' ? sql<string>`string_agg(${cell}, ',')` : sql<string>`group_concat(${cell}, ',')`;
-    const rows = await this.db
-      .selectFrom('rule_verdicts')
-      .select(['rule_id', (eb) => eb.fn.min('area').as('area'), cells.as('cells')])
-      .where('run_id', 'in', [...runIds])
-      // by rule only (its area is the same in every run): PostgreSQL then hashes 417 groups instead of sorting
-      .groupBy('rule_id')
-      .execute();
-    return rows.map((r) => ({
-      rule: r.rule_id,
-      area: r.area,
-      verdicts: r.cells.split(',').map((c) => {
-        const at = c.indexOf(':');
-        return { runId: Number(c.slice(0, at)), verdict: c.slice(at + 1) };
-      }),
-    }));
+  /** Verdicts of `runIds` by rule, for the matrix: {@link readVerdicts}. */
+  verdictsOf(runIds: readonly number[]): Promise<RuleVerdicts[]> {
+    return readVerdicts(this.db, this.dialect, runIds, (id) => this.ruleVerdicts(id));
   }
 
   /** The target of the newest conformance run of `organisations`, if any. */

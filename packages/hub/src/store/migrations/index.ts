@@ -10,6 +10,7 @@ import * as accounts from './0003-accounts.js';
 import * as certification from './0004-certification.js';
 import * as loadP95 from './0005-load-p95.js';
 import * as hubAdmins from './0006-hub-admins.js';
+import * as matrixIndex from './0007-matrix-index.js';
 
 export const migrations: Readonly<Record<string, Migration>> = {
   '0001-initial': initial,
@@ -19,6 +20,8 @@ export const migrations: Readonly<Record<string, Migration>> = {
   // load-p95 was main's 0003 until accounts and certification came first (no hub database had been deployed)
   '0005-load-p95': loadP95,
   '0006-hub-admins': hubAdmins,
+  // the matrix's covering index was 0006 on its branch; hub admins came first (no hub database had been deployed)
+  '0007-matrix-index': matrixIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
