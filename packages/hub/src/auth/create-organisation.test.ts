@@ -32,7 +32,9 @@ describe.each(testDialects)('making an organisation, all or nothing (on %s)', (d
     const when = `new.action = 'make-certifying-body' and new.subject like 'organisation:% doomed%'`;
     if (dialect === 'sqlite')
       await sql
-        .raw(`create trigger refuse_doomed before insert on audit_log when ${when} begin select raise(abort, '${REFUSAL}'); end`)
+        .raw(
+          `create trigger refuse_doomed before insert on audit_log when ${when} begin select raise(abort, '${REFUSAL}'); end`,
+        )
         .execute(t.store.db);
     else {
       await sql
@@ -47,10 +49,13 @@ describe.each(testDialects)('making an organisation, all or nothing (on %s)', (d
         .execute(t.store.db);
     }
   }
-  afterEach(async () => {
-    await sql.raw('drop trigger if exists refuse_doomed' + (dialect === 'postgres' ? ' on audit_log' : '')).execute(t.store.db);
+  /** The cause gone: the trigger dropped (and PostgreSQL's function). */
+  async function allowAgain(): Promise<void> {
+    const on = dialect === 'postgres' ? ' on audit_log' : '';
+    await sql.raw(`drop trigger if exists refuse_doomed${on}`).execute(t.store.db);
     if (dialect === 'postgres') await sql.raw('drop function if exists refuse_doomed()').execute(t.store.db);
-  });
+  }
+  afterEach(allowAgain);
 
   type Counted = 'organisations' | 'users' | 'memberships' | 'sign_in_links' | 'certifying_bodies' | 'audit_log';
   const count = async (table: Counted) =>
@@ -112,9 +117,7 @@ describe.each(testDialects)('making an organisation, all or nothing (on %s)', (d
     expect(await res.text()).toContain('The hub failed to make this page (its log says why).');
     expect(logged.join('\n')).toMatch(/POST \/organisations failed: .*injected: the audit log refuses/);
     expect(await state()).toEqual(before);
-    await sql
-      .raw('drop trigger refuse_doomed' + (dialect === 'postgres' ? ' on audit_log' : ''))
-      .execute(t.store.db);
+    await allowAgain();
     const again = await send();
     expect(again.status).toBe(201);
     await again.body?.cancel();

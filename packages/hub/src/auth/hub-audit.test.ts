@@ -53,7 +53,7 @@ describe.each(testDialects)('the hub-wide audit log (on %s)', (dialect) => {
     cb.use('*', authenticate(fx.auth));
     cb.get('/cb', (c) => oidcSignIn(fx.auth)(c, bob, { returnTo: '/' }));
     expect((await cb.request('/cb')).status).toBe(303);
-    const user = await fx.auth.accounts.userByEmail(bob.email);
+    const user = await fx.auth.accounts.userByEmail('bob@acme.example');
     const grant = ['grant-hub-admin', `user:${user?.id} bob@acme.example`];
     const hubWide = await entries('hub-admin', '/api/v1/audit');
     expect(what(hubWide)).toContainEqual(grant);
@@ -98,7 +98,7 @@ describe.each(testDialects)('the hub-wide audit log (on %s)', (dialect) => {
     expect(other).not.toContainEqual(added);
   });
 
-  it('pages as the organisations\' log does: newest first, `limit`, `before`; 400 beyond 500', async () => {
+  it("pages as the organisations' log does: newest first, `limit`, `before`; 400 beyond 500", async () => {
     const all = await entries('hub-admin', '/api/v1/audit');
     expect(all.length).toBeGreaterThanOrEqual(3);
     expect(all.map((e) => e.id)).toEqual([...all.map((e) => e.id)].sort((a, b) => b - a));

@@ -81,12 +81,12 @@ describe.skipIf(!postgresUrl)(
       await registering;
       const { run } = await publishing;
 
-      expect(first).toBe('waited for the key');
       expect((await t.store.run(run.id))?.signature).toMatchObject({
         status: 'verified',
         key: key.info.fingerprint,
       });
       expect((await t.store.run(earlier.run.id))?.signature.status).toBe('verified');
+      expect(first).toBe('waited for the key');
     }, 60_000);
 
     it("runs of one organisation are still stored side by side: a run's lock does not stop another's", async () => {
