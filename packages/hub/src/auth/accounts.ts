@@ -92,6 +92,15 @@ export class Accounts {
     return this.now().toISOString();
   }
 
+  /**
+   * Runs `work` in one transaction (SQLite and PostgreSQL alike): the accounts and the database it is given write
+   * inside it, and everything commits together or, when `work` throws, nothing does. Inside, use only what it is
+   * given (on SQLite the transaction holds the one connection: a query through `this` would wait for it forever).
+   */
+  transaction<T>(work: (accounts: Accounts, trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new Accounts(trx, this.now, this.cost), trx));
+  }
+
   async createOrganisation(slug: string, name: string): Promise<Organisation> {
     if (!ORGANISATION_SLUG.test(slug)) throw new AccountError(`an organisation slug is ${SLUG_RULE}`);
     if (name.length === 0 || name.length > 200) throw new AccountError('an organisation name has 1 to 200 characters');

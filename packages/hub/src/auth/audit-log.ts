@@ -5,8 +5,8 @@
  * looks like one of the hub's own secrets (a prefix of secret-token.ts {@link SECRET_PREFIXES}) too.
  */
 import { escapeRegExp } from '@erpcert/contract';
-import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import type { AuditLogTable, Database } from '../store/schema.js';
 import { type Actor, actorLabel } from './actor.js';
 import { SECRET_PREFIXES } from './secret-token.js';
 
@@ -50,6 +50,17 @@ export interface AuditEntry {
   readonly detail: Readonly<Record<string, unknown>> | null;
   readonly address: string | null;
 }
+
+/** A page of entries: at most `limit` (100), with an id below `before`. */
+export interface AuditPage {
+  readonly limit?: number;
+  readonly before?: number;
+}
+
+/** What a hub admin does to an organisation as a whole: in the hub-wide view as well as the organisation's. */
+export const HUB_WIDE_ACTIONS: readonly AuditAction[] = ['create-organisation', 'make-certifying-body'];
+
+type AuditQuery = SelectQueryBuilder<Database, 'audit_log', Selectable<AuditLogTable>>;
 
 export type AuditDetail = Readonly<Record<string, string | number | boolean | null | readonly string[]>>;
 
@@ -104,9 +115,33 @@ export class AuditLog {
       .execute();
   }
 
+  /** The same log written inside `db` (a transaction): its entries commit or roll back with the rest. */
+  within(db: Kysely<Database>): AuditLog {
+    return new AuditLog(db, this.now);
+  }
+
   /** An organisation's entries, newest first (`before`: paging by id). */
-  async list(organisationId: number, o: { limit?: number; before?: number } = {}): Promise<AuditEntry[]> {
-    let q = this.db.selectFrom('audit_log').selectAll().where('organisation_id', '=', organisationId);
+  list(organisationId: number, o: AuditPage = {}): Promise<AuditEntry[]> {
+    return this.page(this.db.selectFrom('audit_log').selectAll().where('organisation_id', '=', organisationId), o);
+  }
+
+  /**
+   * The hub-wide entries, newest first, for hub admins: those of no organisation (a hub admin granted or taken away
+   * by the OpenID Connect admin group or `--init-admin`, a sign-in that failed before anyone was known) and what was
+   * done to organisations as a whole ({@link HUB_WIDE_ACTIONS}: made, made a certifying body; those stay in the
+   * organisation's own log too). No other entry of an organisation is here.
+   */
+  listHubWide(o: AuditPage = {}): Promise<AuditEntry[]> {
+    return this.page(
+      this.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where((eb) => eb.or([eb('organisation_id', 'is', null), eb('action', 'in', [...HUB_WIDE_ACTIONS])])),
+      o,
+    );
+  }
+
+  private async page(q: AuditQuery, o: AuditPage): Promise<AuditEntry[]> {
     if (o.before !== undefined) q = q.where('id', '<', o.before);
     const rows = await q
       .orderBy('id', 'desc')

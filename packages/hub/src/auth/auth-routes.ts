@@ -2,12 +2,14 @@
  * The API of accounts (under /api/v1): the session (sign in, who am I, sign out, sign out everywhere), the
  * organisations of the signed-in user, and what an org admin manages: members and roles, API tokens, the audit log.
  * A token never manages accounts (those routes need a person's session). Above them, what a hub admin does
- * (auth/hub-admin.ts): every organisation listed, a new one made, one made a certifying body or no longer one.
+ * (auth/hub-admin.ts): every organisation listed, a new one made, one made a certifying body or no longer one, and
+ * the hub-wide audit log read.
  */
 import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError, intParam } from '../api/api-error.js';
 import type { Membership } from './actor.js';
+import type { AuditPage } from './audit-log.js';
 import { csrfTokenFor } from './csrf.js';
 import { HubAdmin, hubAdminOf } from './hub-admin.js';
 import type { HubAuth } from './hub-auth.js';
@@ -33,6 +35,14 @@ const organisationView = (m: Membership) => ({
   name: m.organisationName,
   role: m.role,
 });
+
+/** `?limit=` (1 to 500, 100) and `?before=` (an entry id) of an audit log's page, or a 400 naming the wrong one. */
+function auditPaging(c: Context): AuditPage {
+  const limit = intParam(c.req.query('limit'), 'limit', 100);
+  if (limit > 500) throw new ApiError(400, 'limit must be at most 500');
+  const before = c.req.query('before');
+  return { limit, before: before === undefined ? undefined : intParam(before, 'before') };
+}
 
 export function authRoutes(auth: HubAuth): Hono {
   const app = new Hono();
@@ -157,15 +167,12 @@ export function authRoutes(auth: HubAuth): Hono {
 
   app.get('/organisations/:org/audit', async (c) => {
     const org = orgParam(c, 'read-audit');
-    const limit = intParam(c.req.query('limit'), 'limit', 100);
-    if (limit > 500) throw new ApiError(400, 'limit must be at most 500');
-    const before = c.req.query('before');
-    return c.json({
-      entries: await auth.audit.list(org, {
-        limit,
-        before: before === undefined ? undefined : intParam(before, 'before'),
-      }),
-    });
+    return c.json({ entries: await auth.audit.list(org, auditPaging(c)) });
+  });
+  // the hub-wide entries (no organisation's, and organisations made or made certifying bodies): hub admins only
+  app.get('/audit', async (c) => {
+    hubAdminOf(c);
+    return c.json({ entries: await auth.audit.listHubWide(auditPaging(c)) });
   });
 
   return app;

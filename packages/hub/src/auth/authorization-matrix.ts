@@ -48,7 +48,10 @@ const REGISTER_KEY = 'odddodddud';
 const NEW_TARGET = 'odododddud';
 const CHANGE_TARGET = 'ododhhdhuh';
 const RUN = 'ododhhdouh';
-/** What only a hub admin does: make organisations, make one a certifying body; no role and no token may. */
+/**
+ * What only a hub admin does: make organisations, make one a certifying body, read the hub-wide audit log; no role
+ * and no token may.
+ */
 const HUB_ADMIN = 'dddddddduo';
 
 // ---- certification (issue 26): its routes, decided by certification/access.ts ----
@@ -114,6 +117,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, string>> = {
   'POST /api/v1/organisations/:org/tokens': ORG_ADMIN,
   'DELETE /api/v1/organisations/:org/tokens/:token': ORG_ADMIN,
   'GET /api/v1/organisations/:org/audit': ORG_ADMIN,
+  'GET /api/v1/audit': HUB_ADMIN,
   // the API: runs, targets, keys
   'POST /api/v1/runs': PUBLISH,
   'GET /api/v1/runs/:id': READ_OBJECT,
@@ -163,6 +167,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, string>> = {
   'POST /organisations/:org/tokens': ORG_ADMIN,
   'POST /organisations/:org/tokens/:token/revoke': ORG_ADMIN,
   'GET /organisations/:org/audit': ORG_ADMIN,
+  'GET /audit': HUB_ADMIN,
   'GET /': SIGNED_IN,
   'GET /targets/:id': READ_OBJECT,
   'GET /targets/:id/trends': READ_OBJECT,

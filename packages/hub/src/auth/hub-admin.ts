@@ -1,19 +1,19 @@
 /**
  * What a hub admin (an operator of the whole hub, users.hub_admin) does, for the API and the pages alike: list every
  * organisation, make one (with its first admin: an email given, a new user getting a one-time sign-in link shown
- * once, or the hub admin), and make an organisation a certifying body or stop it being one. Each is checked here
- * (`hubAdminOf`: nobody 401; an API token, or a person who is no hub admin, 403, whatever role it has in any
- * organisation) and written to the audit log here.
+ * once, or the hub admin; all of it in one transaction), and make an organisation a certifying body or stop it being
+ * one. Each is checked here (`hubAdminOf`: nobody 401; an API token, or a person who is no hub admin, 403, whatever
+ * role it has in any organisation) and written to the audit log here.
  */
 import type { Context } from 'hono';
 import { ApiError } from '../api/api-error.js';
 import {
   AccountError,
+  type Accounts,
   normalEmail,
   ORGANISATION_SLUG,
   type OrganisationEntry,
   SLUG_RULE,
-  type User,
 } from './accounts.js';
 import type { UserActor } from './actor.js';
 import type { HubAuth } from './hub-auth.js';
@@ -70,6 +70,45 @@ function checked(input: NewOrganisation): { slug: string; name: string; certifyi
   return { slug: input.slug, name: name.trim(), certifyingBody: flag, email };
 }
 
+/**
+ * One step of making an organisation: an {@link AccountError}, or a unique index refusing a row another request made
+ * at the same moment, becomes the refusal naming `field` (thrown inside the transaction: nothing stays).
+ */
+async function step<T>(field: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof AccountError) throw new ApiError(err.status, `${field}: ${err.message}; nothing was made`);
+    if (uniqueViolation(err))
+      throw new ApiError(409, `${field}: made by another request at the same moment; nothing was made, try again`);
+    throw err;
+  }
+}
+
+/** A unique index refused the row: PostgreSQL's 23505, SQLite's SQLITE_CONSTRAINT_UNIQUE. */
+function uniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/**
+ * The first admin of a new organisation: the hub admin (no email), the user with that email, or a new user with a
+ * one-time sign-in link. A disabled account is refused: the organisation would have no admin who can sign in.
+ */
+async function firstAdmin(
+  accounts: Accounts,
+  op: UserActor,
+  email: string | undefined,
+): Promise<{ first: { id: number; email: string }; secret?: string }> {
+  if (email === undefined) return { first: { id: op.userId, email: op.email } };
+  const known = await accounts.userByEmail(email);
+  if (known?.disabled)
+    throw new AccountError(`the account ${known.email} is disabled: the first admin must be able to sign in`, 409);
+  if (known) return { first: known };
+  const made = await accounts.createUser(email);
+  return { first: made, secret: await accounts.createSignInLink(made.id, NEW_MEMBER_LINK_MINUTES) };
+}
+
 export class HubAdmin {
   constructor(private readonly auth: HubAuth) {}
 
@@ -83,63 +122,57 @@ export class HubAdmin {
     return this.auth.accounts.allOrganisations();
   }
 
+  /**
+   * Makes the organisation, its first admin (a new user with a one-time sign-in link, or an existing one, or the hub
+   * admin), the membership, the certifying body and their audit entries in one transaction: when any step fails,
+   * nothing of it stays (no organisation without an admin), and the refusal names the step.
+   */
   async create(c: Context, input: NewOrganisation): Promise<MadeOrganisation> {
     const op = hubAdminOf(c);
     const want = checked(input);
-    const { accounts, audit } = this.auth;
-    if (await accounts.organisationBySlug(want.slug))
-      throw new ApiError(409, `slug: an organisation ${want.slug} exists already`);
-    let admin: User | undefined;
-    let secret: string | undefined;
-    if (want.email !== undefined) admin = await accounts.userByEmail(want.email);
-    let org: { id: number; slug: string };
-    try {
-      org = await accounts.createOrganisation(want.slug, want.name);
-    } catch (err) {
-      // made by another request since the check above
-      if (err instanceof AccountError) throw new ApiError(err.status, err.message);
-      throw err;
-    }
-    if (want.email !== undefined && !admin) {
-      admin = await accounts.createUser(want.email);
-      secret = await accounts.createSignInLink(admin.id, NEW_MEMBER_LINK_MINUTES);
-    }
-    const first = admin ?? { id: op.userId, email: op.email };
-    await accounts.setMembership(first.id, org.id, 'admin');
-    if (want.certifyingBody) await accounts.setCertifyingBody(org.id, true);
     const address = this.address(c);
-    const subject = `organisation:${org.id} ${org.slug}`;
-    await audit.record({
-      actor: op,
-      organisationId: org.id,
-      action: 'create-organisation',
-      subject,
-      detail: { name: want.name, certifyingBody: want.certifyingBody },
-      address,
-    });
-    await audit.record({
-      actor: op,
-      organisationId: org.id,
-      action: 'add-member',
-      subject: `user:${first.id} ${first.email}`,
-      detail: { role: 'admin', newUser: secret !== undefined },
-      address,
-    });
-    if (want.certifyingBody)
+    if (await this.auth.accounts.organisationBySlug(want.slug))
+      throw new ApiError(409, `slug: an organisation ${want.slug} exists already`);
+    return this.auth.accounts.transaction(async (accounts, trx) => {
+      const audit = this.auth.audit.within(trx);
+      // made by another request since the check above: refused, as the unique slug would
+      const org = await step('slug', () => accounts.createOrganisation(want.slug, want.name));
+      const { first, secret } = await step('adminEmail', () => firstAdmin(accounts, op, want.email));
+      await accounts.setMembership(first.id, org.id, 'admin');
+      if (want.certifyingBody) await accounts.setCertifyingBody(org.id, true);
+      const subject = `organisation:${org.id} ${org.slug}`;
       await audit.record({
         actor: op,
         organisationId: org.id,
-        action: 'make-certifying-body',
+        action: 'create-organisation',
         subject,
-        detail: { certifyingBody: true },
+        detail: { name: want.name, certifyingBody: want.certifyingBody },
         address,
       });
-    const organisation = (await accounts.organisationEntry(org.id)) as OrganisationEntry;
-    return {
-      organisation,
-      admin: { id: first.id, email: first.email },
-      ...(secret ? { signInLink: signInLinkPath(secret) } : {}),
-    };
+      await audit.record({
+        actor: op,
+        organisationId: org.id,
+        action: 'add-member',
+        subject: `user:${first.id} ${first.email}`,
+        detail: { role: 'admin', newUser: secret !== undefined },
+        address,
+      });
+      if (want.certifyingBody)
+        await audit.record({
+          actor: op,
+          organisationId: org.id,
+          action: 'make-certifying-body',
+          subject,
+          detail: { certifyingBody: true },
+          address,
+        });
+      const organisation = (await accounts.organisationEntry(org.id)) as OrganisationEntry;
+      return {
+        organisation,
+        admin: { id: first.id, email: first.email },
+        ...(secret ? { signInLink: signInLinkPath(secret) } : {}),
+      };
+    });
   }
 
   /** Makes organisation `id` a certifying body (`on`) or stops it being one; audited when it changes. */

@@ -1,6 +1,7 @@
 /**
  * Ingest: an upload (zip or files) becomes one stored run, or is refused with an {@link IngestError} and nothing
- * is stored. The signature is checked with the hub's registered keys before the run's transaction starts.
+ * is stored. The signature is checked with the hub's registered keys before the run's transaction starts; a key
+ * registered meanwhile is caught after it (the run's transaction and the key's take the same lock).
  */
 import type { HubStore } from '../store/hub-store.js';
 import { DEFAULT_ORGANISATION_ID } from '../store/migrations/0003-accounts.js';
@@ -24,7 +25,8 @@ export async function ingestFiles(store: HubStore, files: RunFiles, meta: Publis
   const signature = checkSignature(files, keys);
   const { id, created } = await store.insertRun(prepared, signature, organisationId);
   if (created && (signature.status === 'not-registered' || signature.status === 'invalid')) {
-    // a key registered while this run was checked and stored: its recheck may have missed the run, so do it here
+    // a key registered while this run was checked: the run's transaction waited for it to commit (the signature lock
+    // of signing-keys.ts), so the key is read here, and its recheck, which listed the runs before this one, is done
     const checked = new Set(keys.map((k) => k.fingerprint));
     for (const k of await store.publicKeys(organisationId))
       if (!checked.has(k.fingerprint)) await store.recheckSignatures(organisationId, k.fingerprint);

@@ -3,7 +3,7 @@
  * chromium context signed in as an org admin: the account page, the organisations, an organisation's members and
  * tokens (the token shown once after making one, a refusal), its audit log, the sign-in link page, the sign-in pages with
  * OpenID Connect (rendered without a provider: the issuer is only named), and a submitted run as its reviewers read
- * it. Screenshots are kept under test-output/account-pages/.
+ * it; in a second context, a hub admin's organisations and the hub's audit log. Screenshots are kept under test-output/account-pages/.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -108,6 +108,31 @@ describe.skipIf(chromiumMissing !== undefined)(
       await visit('/sign-in/link?token=ehl_not-a-real-link', 'sign-in-link', /sign in/i);
       await visit('/auth/oidc', 'oidc-sign-in', /sign in/i);
       await visit('/sign-in', 'sign-in-with-oidc', /sign in/i);
+    });
+
+    it("the hub's audit log, as a hub admin reaches it from the organisations", async () => {
+      await hub.auth.audit.record({
+        actor: 'erpcert hub --init-admin',
+        organisationId: null,
+        action: 'grant-hub-admin',
+        subject: `user:${fx.users['hub-admin'].id} ${fx.users['hub-admin'].email}`,
+      });
+      const own = await browser.newContext({ baseURL: hub.url, viewport: { width: 1280, height: 900 } });
+      await own.addCookies([{ name: SESSION_COOKIE, value: fx.users['hub-admin'].session, url: hub.url }]);
+      const was = page;
+      page = await own.newPage();
+      try {
+        await visit('/organisations', 'hub-organisations', /organisations/i);
+        await page.getByRole('link', { name: "The hub's audit log" }).click();
+        await page.waitForLoadState('load');
+        expect(new URL(page.url()).pathname).toBe('/audit');
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/audit log of the hub/i);
+        expect(await page.getByRole('cell', { name: 'grant-hub-admin' }).count()).toBe(1);
+        await check('hub-audit');
+      } finally {
+        page = was;
+        await own.close();
+      }
     });
 
     it('a submitted run, as its reviewers read it', async () => {

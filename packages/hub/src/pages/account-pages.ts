@@ -136,6 +136,19 @@ export function organisationPage(o: OrganisationView): Html {
   );
 }
 
+/** The entries of an audit log as a table, newest first: when, who, what, on what, the detail, from where. */
+function auditTable(entries: readonly AuditEntry[], o: { organisation?: boolean } = {}): Html {
+  return html`<table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th>${
+    o.organisation ? html`<th scope="col">Organisation</th>` : ''
+  }<th scope="col">Detail</th><th scope="col">From</th></tr></thead>
+<tbody>${entries.map(
+    (e) =>
+      html`<tr><td>${when(e.at)}</td><td>${e.actor}</td><td>${e.action}</td><td>${e.subject ?? ''}</td>${
+        o.organisation ? html`<td>${e.organisationId ?? html`<span class="muted">none</span>`}</td>` : ''
+      }<td><code>${e.detail ? JSON.stringify(e.detail) : ''}</code></td><td>${e.address ?? ''}</td></tr>`,
+  )}</tbody></table>`;
+}
+
 export function auditPage(org: { id: number; name: string }, entries: readonly AuditEntry[]): Html {
   return page(
     {
@@ -146,12 +159,15 @@ export function auditPage(org: { id: number; name: string }, entries: readonly A
         [org.name, href(['organisations', org.id])],
       ],
     },
-    html`<table><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th><th scope="col">Detail</th><th scope="col">From</th></tr></thead>
-<tbody>${entries.map(
-      (e) =>
-        html`<tr><td>${when(e.at)}</td><td>${e.actor}</td><td>${e.action}</td><td>${e.subject ?? ''}</td><td><code>${
-          e.detail ? JSON.stringify(e.detail) : ''
-        }</code></td><td>${e.address ?? ''}</td></tr>`,
-    )}</tbody></table>`,
+    auditTable(entries),
+  );
+}
+
+/** The hub-wide audit log (hub admins): entries of no organisation, and organisations made or made certifying bodies. */
+export function hubAuditPage(entries: readonly AuditEntry[]): Html {
+  return page(
+    { title: 'Audit log of the hub', nav: 'organisations', crumbs: [['Organisations', '/organisations']] },
+    html`<p>What concerns the hub as a whole: hub admins granted and taken away, organisations made and made certifying bodies, sign-ins that failed before anyone was known. Each organisation's own log is on its page.</p>
+${auditTable(entries, { organisation: true })}`,
   );
 }

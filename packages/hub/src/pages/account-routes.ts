@@ -1,15 +1,16 @@
 /**
  * The account pages' routes: sign in by password or one-time link, sign out (here, everywhere), set a password,
  * the organisations list, an organisation's members and tokens (its admin's), its audit log; for a hub admin, every
- * organisation, a new one, and making one a certifying body (the forms go through `pageWrite`). Every POST but the
- * two sign-ins passes the CSRF check (`checkedForm`, or `pageWrite`); the sign-ins pass the origin check.
+ * organisation, a new one, making one a certifying body (the forms go through `pageWrite`), and the hub-wide audit
+ * log. Every POST but the two sign-ins passes the CSRF check (`checkedForm`, or `pageWrite`); the sign-ins pass the
+ * origin check.
  */
 import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, intParam } from '../api/api-error.js';
 import { checkedForm, crossSite } from '../auth/csrf.js';
-import { HubAdmin } from '../auth/hub-admin.js';
+import { HubAdmin, hubAdminOf } from '../auth/hub-admin.js';
 import type { HubAuth } from '../auth/hub-auth.js';
 import { OrgAdmin, signedInUser } from '../auth/org-admin.js';
 import { clientAddress, sessionCookieName } from '../auth/request-auth.js';
@@ -17,6 +18,7 @@ import { clearSessionCookie, recordForUser, signInWithLink, signInWithPassword }
 import {
   accountPage,
   auditPage,
+  hubAuditPage,
   linkPage,
   type OrganisationView,
   organisationPage,
@@ -259,6 +261,10 @@ export function accountRoutes(auth: HubAuth, o: { readonly oidc?: boolean } = {}
     const o = await auth.accounts.organisation(org);
     const entries = await auth.audit.list(org, { limit: 200 });
     return c.html(auditPage({ id: org, name: o?.name ?? `organisation ${org}` }, entries).text);
+  });
+  app.get('/audit', async (c) => {
+    hubAdminOf(c);
+    return c.html(hubAuditPage(await auth.audit.listHubWide({ limit: 200 })).text);
   });
 
   return app;

@@ -41,7 +41,7 @@ export function hubOrganisationsPage(v: HubOrganisationsView): Html {
           }</div>`
         : ''
     }
-<p>You are a hub admin: you make organisations and say which certify others' runs. Each organisation's own admins manage its members and tokens.</p>
+<p>You are a hub admin: you make organisations and say which certify others' runs. Each organisation's own admins manage its members and tokens. <a href="/audit">The hub's audit log</a> holds what concerns the hub as a whole.</p>
 <table><thead><tr><th scope="col">Organisation</th><th scope="col">Certifying body</th><th scope="col">Your role</th><th scope="col">Manage</th></tr></thead>
 <tbody>${v.organisations.map((o) => {
       const role = roles.get(o.id);

@@ -11,7 +11,7 @@ import { type Dialect, type OpenDatabase, openDatabase } from './open-store.js';
 import { type RuleVerdicts, readVerdicts } from './read-verdicts.js';
 import { type RunRow, type RunSummary, runSummary } from './run-summary.js';
 import type { Database } from './schema.js';
-import { keysOf, publicKeysOf, type RegisteredKey, recheckByKey, registerKey } from './signing-keys.js';
+import { keysOf, lockSignatures, publicKeysOf, type RegisteredKey, recheckByKey, registerKey } from './signing-keys.js';
 import { StoreInputError } from './store-input-error.js';
 
 export type { RegisteredKey };
@@ -104,6 +104,9 @@ export class HubStore {
     const at = this.now().toISOString();
     try {
       const id = await this.db.transaction().execute(async (trx) => {
+        // a key being registered commits first (the ingest then finds it and checks this run again), or lists this
+        // run once it is committed (signing-keys.ts)
+        await lockSignatures(trx, this.dialect, organisationId, 'store');
         await trx
           .insertInto('targets')
           .values({
@@ -369,7 +372,7 @@ export class HubStore {
    * the same transaction (signing-keys.ts). Returns the key.
    */
   registerKey(pem: string, name: string, organisationId: number): Promise<RegisteredKey> {
-    return registerKey(this.db, this.now().toISOString(), pem, name, organisationId);
+    return registerKey(this.db, this.dialect, this.now().toISOString(), pem, name, organisationId);
   }
 
   /** Checks again the runs of `organisationId` that the registered key `fingerprint` signed (signing-keys.ts). */
