@@ -13,22 +13,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { benchReportDir, repoRoot } from '@erpcert/contract';
 
 const N = Math.max(1, Number(process.env.ERPCERT_BENCH_CONFORM_RUNS ?? 50) || 50);
 const TARGET_MS = 15_000;
 
 const startedAt = new Date();
-const dir = join(
-  repoRoot,
-  'reports',
-  'bench',
-  'conform',
-  startedAt
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/:/g, '-'),
-);
+const dir = benchReportDir('conform', startedAt);
 mkdirSync(join(dir, 'runs'), { recursive: true });
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'erpcert.mjs');
 

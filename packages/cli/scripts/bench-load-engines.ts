@@ -16,10 +16,10 @@
  * figure includes the generator's fixed cost per second spread over the operations), ERPCERT_BENCH_STAGE_SECONDS
  * (default 3).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { join, relative } from 'node:path';
+import { benchReportDir, repoRoot } from '@erpcert/contract';
 import { brokenBecause } from '@erpcert/load-k6';
 import { startEmbeddedServer } from '../src/load/embedded-server.js';
 import {
@@ -51,12 +51,7 @@ function refserverInvoices(): { perSecond: number; report: string } | undefined 
 }
 
 const startedAt = new Date();
-const stamp = startedAt
-  .toISOString()
-  .replace(/\.\d+Z$/, 'Z')
-  .replace(/:/g, '-');
-const out = join(repoRoot, 'reports', 'bench', 'load-engines', stamp);
-mkdirSync(out, { recursive: true });
+const out = benchReportDir('load-engines', startedAt);
 
 type Engine = 'autocannon' | 'k6';
 const engines: Engine[] = ['autocannon', ...(k6Path() ? (['k6'] as const) : [])];
@@ -177,4 +172,4 @@ writeFileSync(
 process.stdout.write(
   `\nbench load-engines (${doc.target}, load average ${doc.machine.loadAverage.join(' ')}):\n${table}\n${evidence}\n`,
 );
-process.stdout.write(`figures in reports/bench/load-engines/${stamp}/results.json\n`);
+process.stdout.write(`figures in ${relative(repoRoot, out)}/results.json\n`);

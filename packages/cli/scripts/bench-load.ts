@@ -8,10 +8,10 @@
  * ERPCERT_BENCH_SECONDS (default 10), ERPCERT_BENCH_CONNECTIONS (16), ERPCERT_BENCH_ROUNDS (2).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { benchReportDir } from '@erpcert/contract';
 import { startEmbeddedServer } from '../src/load/embedded-server.js';
 import { k6Path } from '../src/load/engines.js';
 import {
@@ -37,12 +37,7 @@ function which(cmd: string): string | undefined {
 }
 
 const startedAt = new Date();
-const stamp = startedAt
-  .toISOString()
-  .replace(/\.\d+Z$/, 'Z')
-  .replace(/:/g, '-');
-const dir = join(repoRoot, 'reports', 'bench', 'load-generators', stamp);
-mkdirSync(dir, { recursive: true });
+const dir = benchReportDir('load-generators', startedAt);
 
 const server = await startEmbeddedServer({ seedSize: 100, user: 'erpcert', password: 'erpcert' });
 const measured: CeilingMeasurement[] = [];

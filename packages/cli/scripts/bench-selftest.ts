@@ -15,19 +15,14 @@
  * self-test's fixed seed): the seed that draws the sample and the first fast-check seed.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { benchReportDir, repoRoot } from '@erpcert/contract';
 import { SELFTEST_SEED } from '../src/commands/self-test.js';
 
 const N = Math.max(200, Number(process.env.ERPCERT_BENCH_SELFTEST_SAMPLE ?? 240) || 240);
 const SEED = Number(process.env.ERPCERT_BENCH_SELFTEST_SEED ?? SELFTEST_SEED) || SELFTEST_SEED;
-const stamp = new Date()
-  .toISOString()
-  .replace(/\.\d+Z$/, 'Z')
-  .replace(/:/g, '-');
-const dir = join(repoRoot, 'reports', 'bench', 'selftest', stamp);
-mkdirSync(dir, { recursive: true });
+const dir = benchReportDir('selftest');
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'erpcert.mjs');
 const args = ['self-test', '--family', 'all', '--sample', String(N), '--seed', String(SEED), '--seeds', '3'];
 args.push('--out', dir);
@@ -51,7 +46,7 @@ function handDetection(file: string): { count: number; of: number; rate: number 
 
 process.stdout.write(`bench self-test: erpcert ${args.slice(0, -2).join(' ')}\n`);
 const code = await erpcert(args);
-process.stdout.write(`bench self-test: exit ${code}; detection.json in reports/bench/selftest/${stamp}/\n`);
+process.stdout.write(`bench self-test: exit ${code}; detection.json in ${relative(repoRoot, dir)}/\n`);
 
 const gateArgs = ['self-test', '--family', 'hand', '--seed', String(SEED), '--seeds', '3', '--profile', 'gate'];
 process.stdout.write(`bench self-test: erpcert ${gateArgs.join(' ')}\n`);

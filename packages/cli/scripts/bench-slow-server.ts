@@ -15,10 +15,10 @@
  * log, src/harness/request-log.ts) it shows where a run's requests go.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { benchReportDir, repoRoot } from '@erpcert/contract';
 import { startSlowProxy } from './slow-proxy.js';
 
 const PROFILES = (process.env.ERPCERT_BENCH_SLOW_PROFILES ?? 'full,gate').split(',').filter((p) => p !== '');
@@ -34,12 +34,7 @@ const ACCOUNTS = [
 const JUDGED = new Set(['PASS', 'FAIL', 'ERROR', 'WARN']);
 
 const startedAt = new Date();
-const stamp = startedAt
-  .toISOString()
-  .replace(/\.\d+Z$/, 'Z')
-  .replace(/:/g, '-');
-const dir = join(repoRoot, 'reports', 'bench', 'slow-server', stamp);
-mkdirSync(dir, { recursive: true });
+const dir = benchReportDir('slow-server', startedAt);
 const bin = join(repoRoot, 'packages', 'cli', 'bin', 'erpcert.mjs');
 
 /** `erpcert serve` on a free port; resolves with its URL once it prints it. */

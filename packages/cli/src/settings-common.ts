@@ -1,6 +1,7 @@
 /** Option checks that `erpcert conform` and `erpcert load` share (DESIGN.md "Command-line contract"). */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { folderStamp } from '@erpcert/contract';
 import { UsageError } from './options.js';
 
 /** A non-empty string option, or undefined. */
@@ -26,16 +27,9 @@ export function targetUrl(value: unknown): string | undefined {
   return target;
 }
 
-function timestamp(d: Date): string {
-  return d
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z')
-    .replace(/:/g, '-');
-}
-
 /** A fresh report folder `reports/<kind>/<timestamp>`, with `-2`, `-3`... when taken. */
 export function defaultReportDir(cwd: string, kind: 'conformance' | 'load' | 'cleanup', now: Date): string {
-  const base = resolve(cwd, 'reports', kind, timestamp(now));
+  const base = resolve(cwd, 'reports', kind, folderStamp(now));
   let dir = base;
   for (let i = 2; existsSync(dir); i++) dir = `${base}-${i}`;
   return dir;

@@ -14,10 +14,10 @@
  * ERPCERT_BENCH_SCHEMATHESIS_EXAMPLES (default 20): --max-examples per operation. ERPCERT_BENCH_SCHEMATHESIS_SEED (42).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { repoRoot, specsDir } from '../src/paths.js';
+import { join, relative } from 'node:path';
+import { benchReportDir, repoRoot, specsDir } from '../src/paths.js';
 import {
   ensureSchemathesis,
   SCHEMATHESIS_VERSION,
@@ -153,12 +153,7 @@ async function run(bin: string, url: string, spec: Spec, mode: RunFigures['mode'
 }
 
 const startedAt = new Date();
-const stamp = startedAt
-  .toISOString()
-  .replace(/\.\d+Z$/, 'Z')
-  .replace(/:/g, '-');
-const outDir = join(repoRoot, 'reports', 'bench', 'schemathesis', stamp);
-mkdirSync(outDir, { recursive: true });
+const outDir = benchReportDir('schemathesis', startedAt);
 
 let bin: string;
 try {
@@ -247,5 +242,5 @@ const summary =
   `${figures.machine.loadAverage.join(' ')} (run times are noisy on a shared machine).\n\n${table}\n\n${verdict}\n`;
 writeFileSync(join(outDir, 'summary.md'), summary);
 process.stdout.write(`\nbench schemathesis ${SCHEMATHESIS_VERSION}:\n${table}\n\n${verdict}\n`);
-process.stdout.write(`figures in reports/bench/schemathesis/${stamp}/results.json\n`);
+process.stdout.write(`figures in ${relative(repoRoot, outDir)}/results.json\n`);
 process.exitCode = ok ? 0 : 1;

@@ -64,7 +64,16 @@ export {
   observedFieldsOf,
   parseRegistersFile,
 } from './observed.js';
-export { contractPackageDir, docsDir, findContentRoots, inCheckout, repoRoot, specsDir } from './paths.js';
+export {
+  benchReportDir,
+  contractPackageDir,
+  docsDir,
+  findContentRoots,
+  folderStamp,
+  inCheckout,
+  repoRoot,
+  specsDir,
+} from './paths.js';
 export { portalSuccessKind } from './portal-success-kind.js';
 export { getRegister, loadRegisters, type RegisterDef, registers } from './registers.js';
 export { buildRestSpec, restSpecDocument, type SpecNode, toYaml } from './rest-spec-build.js';

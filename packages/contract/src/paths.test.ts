@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findContentRoots, inCheckout, repoRoot, specsDir } from './paths.js';
+import { findContentRoots, folderStamp, inCheckout, repoRoot, specsDir } from './paths.js';
 
 const work = mkdtempSync(join(tmpdir(), 'erpcert-paths-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -47,5 +47,14 @@ describe('findContentRoots', () => {
   it('this checkout is found as one', () => {
     expect(inCheckout).toBe(true);
     expect(specsDir).toBe(join(repoRoot, 'specs'));
+  });
+});
+
+describe('folderStamp', () => {
+  it.each([
+    ['2026-11-28T01:19:03.123Z', '2026-11-28T01-19-03Z'],
+    ['2026-01-02T00:00:00.000Z', '2026-01-02T00-00-00Z'],
+  ])('%s is the folder name %s: no colon, no milliseconds', (iso, want) => {
+    expect(folderStamp(new Date(iso))).toBe(want);
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,3 +58,18 @@ export const contractPackageDir: string = roots.packageDir;
 export const specsDir: string = join(repoRoot, 'specs');
 /** The two source documents the specs are written from. */
 export const docsDir: string = join(repoRoot, 'docs');
+
+/** `at` as a folder name: ISO 8601 to the second, with `-` for `:` (`2026-11-28T01-19-03Z`). */
+export function folderStamp(at: Date): string {
+  return at
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-');
+}
+
+/** A benchmark's output folder `reports/bench/<name>/<stamp of at>/` of the checkout, made if new. */
+export function benchReportDir(name: string, at: Date = new Date()): string {
+  const dir = join(repoRoot, 'reports', 'bench', name, folderStamp(at));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

@@ -13,10 +13,10 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { benchReportDir, repoRoot } from '@erpcert/contract';
 // the one pinned Schemathesis environment of the repository (packages/contract makes it and benches the specs)
 import {
   ensureSchemathesis,
@@ -66,12 +66,7 @@ function runSchemathesis(bin: string, args: string[]): Promise<{ code: number; s
 }
 
 const startedAt = new Date();
-const stamp = startedAt
-  .toISOString()
-  .replace(/\.\d+Z$/, 'Z')
-  .replace(/:/g, '-');
-const outDir = join(repoRoot, 'reports', 'bench', 'hub-schemathesis', stamp);
-mkdirSync(outDir, { recursive: true });
+const outDir = benchReportDir('hub-schemathesis', startedAt);
 
 let bin: string;
 try {
@@ -247,7 +242,5 @@ const summary =
   `# Schemathesis ${SCHEMATHESIS_VERSION} against the hub API\n\n${figures.target}; --checks all, --max-examples ` +
   `${examples}, --seed ${seed}; load average ${figures.machine.loadAverage.join(' ')}.\n\n${table}\n\n${verdict}\n`;
 writeFileSync(join(outDir, 'summary.md'), summary);
-process.stdout.write(
-  `\n${summary}\nfigures in reports/bench/hub-schemathesis/${stamp}/ (schemathesis.txt: its output)\n`,
-);
+process.stdout.write(`\n${summary}\nfigures in ${relative(repoRoot, outDir)}/ (schemathesis.txt: its output)\n`);
 process.exitCode = ok ? 0 : 1;

@@ -16,10 +16,10 @@
  * (default sqlite,postgres). ERPCERT_BENCH_HUB_FOLDER: a report folder to ingest instead of running conform.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { repoRoot } from '@erpcert/contract';
+import { join, relative } from 'node:path';
+import { benchReportDir, repoRoot } from '@erpcert/contract';
 import { sql } from 'kysely';
 import { API_BASE, createHubApp } from '../src/api/hub-app.js';
 import { hubAuth } from '../src/auth/hub-auth.js';
@@ -300,12 +300,7 @@ async function benchDialect(
 }
 
 const startedAt = new Date();
-const stamp = startedAt
-  .toISOString()
-  .replace(/\.\d+Z$/, 'Z')
-  .replace(/:/g, '-');
-const outDir = join(repoRoot, 'reports', 'bench', 'hub', stamp);
-mkdirSync(outDir, { recursive: true });
+const outDir = benchReportDir('hub', startedAt);
 const work = mkdtempSync(join(tmpdir(), 'erpcert-hub-bench-work-'));
 const results: DialectResult[] = [];
 let failed = false;
@@ -400,5 +395,5 @@ const summary =
   `Load average ${machine.loadAverage.join(' ')} on ${machine.cpus} cores: the machine may be shared, the figures are indicative.\n\n` +
   `${seededLines.join('\n')}\n\n${table}\n\n${missed.length === 0 ? 'Every aim met.' : `Aims missed: ${missed.join(', ')}`}\n`;
 writeFileSync(join(outDir, 'summary.md'), summary);
-process.stdout.write(`\n${summary}\nfigures in reports/bench/hub/${stamp}/results.json\n`);
+process.stdout.write(`\n${summary}\nfigures in ${relative(repoRoot, outDir)}/results.json\n`);
 process.exitCode = failed ? 1 : 0;

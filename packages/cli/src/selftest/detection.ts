@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inCheckout, repoRoot } from '@erpcert/contract';
+import { folderStamp, inCheckout, repoRoot } from '@erpcert/contract';
 import type { ResultsDocument } from '@erpcert/runs';
 import { rootCauses } from '../reports/causes.js';
 import { INDECISIVE, TRANSPORT_RULES } from '../reports/runner.js';
@@ -483,7 +483,7 @@ export function totalsLines(r: DetectionReport): string[] {
  */
 export function writeDetection(r: DetectionReport, dir?: string): string {
   const base = inCheckout ? repoRoot : process.cwd();
-  const folder = dir ?? join(base, 'reports', 'selftest', r.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-'));
+  const folder = dir ?? join(base, 'reports', 'selftest', folderStamp(new Date(r.startedAt)));
   mkdirSync(folder, { recursive: true });
   const file = join(folder, 'detection.json');
   writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`, 'utf8');
