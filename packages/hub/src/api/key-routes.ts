@@ -7,19 +7,14 @@ import type { AuditLog } from '../auth/audit-log.js';
 import { actorOf, clientAddress, organisationFor, readable } from '../auth/request-auth.js';
 import type { HubStore } from '../store/hub-store.js';
 import { ApiError } from './api-error.js';
+import { jsonBody } from './json-body.js';
 
 export function keyRoutes(store: HubStore, audit: AuditLog, trustProxy: boolean): Hono {
   const app = new Hono();
   app.get('/keys', async (c) => c.json({ keys: await store.keys(readable(c)) }));
   app.post('/keys', async (c) => {
     const organisationId = organisationFor(c, 'register-key', c.req.query('organisation'));
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new ApiError(400, 'send JSON: { "name": "...", "pem": "-----BEGIN PUBLIC KEY-----..." }');
-    }
-    const { name, pem } = (body ?? {}) as { name?: unknown; pem?: unknown };
+    const { name, pem } = await jsonBody(c, '{ "name": "...", "pem": "-----BEGIN PUBLIC KEY-----..." }');
     if (typeof pem !== 'string' || !pem.includes('BEGIN PUBLIC KEY'))
       throw new ApiError(400, 'pem must be a public key in PEM (erpcert keygen writes one beside the private key)');
     if (name !== undefined && (typeof name !== 'string' || name.length > 200))

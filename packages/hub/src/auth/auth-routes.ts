@@ -8,6 +8,7 @@
 import { type Context, Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError, intParam } from '../api/api-error.js';
+import { jsonBody } from '../api/json-body.js';
 import type { Membership } from './actor.js';
 import type { AuditPage } from './audit-log.js';
 import { csrfTokenFor } from './csrf.js';
@@ -16,18 +17,6 @@ import type { HubAuth } from './hub-auth.js';
 import { OrgAdmin, signedInUser } from './org-admin.js';
 import { allow, clientAddress, sessionCookieName } from './request-auth.js';
 import { clearSessionCookie, recordForUser, signInWithLink, signInWithPassword } from './sign-in.js';
-
-async function json(c: Context): Promise<Record<string, unknown>> {
-  let b: unknown;
-  try {
-    b = await c.req.json();
-  } catch {
-    throw new ApiError(400, 'the body must be a JSON object');
-  }
-  if (typeof b !== 'object' || b === null || Array.isArray(b))
-    throw new ApiError(400, 'the body must be a JSON object');
-  return b as Record<string, unknown>;
-}
 
 const organisationView = (m: Membership) => ({
   id: m.organisationId,
@@ -60,7 +49,7 @@ export function authRoutes(auth: HubAuth): Hono {
   };
 
   app.post('/session', async (c) => {
-    const b = await json(c);
+    const b = await jsonBody(c);
     const userId =
       b.link !== undefined
         ? await signInWithLink(auth, c, b.link)
@@ -109,7 +98,7 @@ export function authRoutes(auth: HubAuth): Hono {
   });
   app.post('/organisations', async (c) => {
     hubAdminOf(c);
-    const b = await json(c);
+    const b = await jsonBody(c);
     return c.json(
       await hub.create(c, { slug: b.slug, name: b.name, certifyingBody: b.certifyingBody, adminEmail: b.adminEmail }),
       201,
@@ -118,7 +107,7 @@ export function authRoutes(auth: HubAuth): Hono {
   app.patch('/organisations/:org', async (c) => {
     hubAdminOf(c);
     const org = intParam(c.req.param('org'), 'the organisation id');
-    const b = await json(c);
+    const b = await jsonBody(c);
     const unknown = Object.keys(b).filter((k) => k !== 'certifyingBody');
     if (unknown.length > 0) throw new ApiError(400, `only certifyingBody can be changed, not ${unknown.join(', ')}`);
     return c.json({ organisation: await hub.setCertifyingBody(c, org, b.certifyingBody) });
@@ -136,12 +125,12 @@ export function authRoutes(auth: HubAuth): Hono {
   });
   app.post('/organisations/:org/members', async (c) => {
     const org = intParam(c.req.param('org'), 'the organisation id');
-    const b = await json(c);
+    const b = await jsonBody(c);
     return c.json(await admin.addMember(c, org, b.email, b.role), 201);
   });
   app.put('/organisations/:org/members/:user', async (c) => {
     const org = intParam(c.req.param('org'), 'the organisation id');
-    const b = await json(c);
+    const b = await jsonBody(c);
     return c.json({ member: await admin.changeRole(c, org, intParam(c.req.param('user'), 'the user id'), b.role) });
   });
   app.delete('/organisations/:org/members/:user', async (c) => {
@@ -156,7 +145,7 @@ export function authRoutes(auth: HubAuth): Hono {
   });
   app.post('/organisations/:org/tokens', async (c) => {
     const org = intParam(c.req.param('org'), 'the organisation id');
-    const b = await json(c);
+    const b = await jsonBody(c);
     // the secret, once: only its hash is kept
     return c.json(await admin.createToken(c, org, b.name, b.scopes, b.days ?? 90), 201);
   });

@@ -5,12 +5,13 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../api/api-error.js';
+import { jsonBody } from '../api/json-body.js';
 import { organisationsWhere } from '../auth/permissions.js';
 import { actorOf } from '../auth/request-auth.js';
 import { signatureText } from '../ingest/signature-status.js';
 import { type CertifiedRun, noteOf } from './certification-store.js';
 import { reviewSignature } from './review-signature.js';
-import { badgeUrl, jsonBody, reportUrl, route, sharePath } from './routes-common.js';
+import { badgeUrl, reportUrl, route, sharePath } from './routes-common.js';
 import type { CertificationServices } from './services.js';
 import { shareDaysOf } from './share-links.js';
 
@@ -123,13 +124,7 @@ export function certificationApi(s: CertificationServices): Hono {
     if (!run) throw new ApiError(404, 'there is no run');
     const body = c.req.header('content-type')?.includes('json') ? await jsonBody(c, '{ "days": 7 }') : {};
     const days = shareDaysOf(body.days);
-    const { link, secret } = await shares.create({
-      runId: run.id,
-      organisationId: run.organisationId,
-      days,
-      createdBy: s.label(actorOf(c)),
-    });
-    await s.audit(c, run.organisationId, 'share', `run ${run.id}`, { link: link.id, expiresAt: link.expiresAt });
+    const { link, secret } = await s.share(c, run, days);
     // the link's token is shown this once: the hub keeps only its SHA-256
     return c.json({ link, url: sharePath(secret) }, 201);
   });

@@ -147,13 +147,7 @@ export function certificationPages(s: CertificationServices, o: { readonly log?:
       const run = g.run as RunSummary;
       return onRunPage(c, run.id, async () => {
         const days = shareDaysOf(form?.get('days'));
-        const { link, secret } = await shares.create({
-          runId: run.id,
-          organisationId: run.organisationId,
-          days,
-          createdBy: s.label(actorOf(c)),
-        });
-        await s.audit(c, run.organisationId, 'share', `run ${run.id}`, { link: link.id, expiresAt: link.expiresAt });
+        const { secret } = await s.share(c, run, days);
         // shown once, on this answer (not a redirect: the token is not kept)
         c.header('Cache-Control', 'no-store');
         return runView(c, run.id, undefined, new URL(sharePath(secret), c.req.url).toString(), 201);

@@ -57,19 +57,6 @@ export function route(
   };
 }
 
-/** A JSON object body, or 400 saying what to send. */
-export async function jsonBody(c: Context, expected: string): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new ApiError(400, `send JSON: ${expected}`);
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ApiError(400, `send a JSON object: ${expected}`);
-  return body as Record<string, unknown>;
-}
-
 /** The certified run's read-only report: anyone may open it. */
 export function reportUrl(runId: number): string {
   return href(['certified', 'runs', runId]);

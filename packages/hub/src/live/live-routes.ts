@@ -6,6 +6,7 @@
 import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { ApiError, intParam } from '../api/api-error.js';
+import { jsonBody } from '../api/json-body.js';
 import type { AuditAction, AuditDetail, AuditLog } from '../auth/audit-log.js';
 import type { Action } from '../auth/permissions.js';
 import { actorOf, allow, clientAddress, organisationFor, readable } from '../auth/request-auth.js';
@@ -26,18 +27,6 @@ export interface LiveRoutesOptions {
   readonly eventsPollMs?: number;
   /** The load scenarios a run may name (HubOptions.loadScenarios). */
   readonly loadScenarios?: readonly LoadScenarioChoice[];
-}
-
-async function body(c: { req: { json(): Promise<unknown> } }): Promise<Record<string, unknown>> {
-  let b: unknown;
-  try {
-    b = await c.req.json();
-  } catch {
-    throw new ApiError(400, 'the body must be a JSON object');
-  }
-  if (typeof b !== 'object' || b === null || Array.isArray(b))
-    throw new ApiError(400, 'the body must be a JSON object');
-  return b as Record<string, unknown>;
 }
 
 export function liveRoutes(o: LiveRoutesOptions): Hono {
@@ -74,7 +63,7 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
   app.get('/saved-targets', async (c) => c.json({ targets: await targets.list(readable(c)) }));
   app.post('/saved-targets', async (c) => {
     const organisationId = organisationFor(c, 'save-target', c.req.query('organisation'));
-    const t = await targets.save((await body(c)) as SavedTargetInput, organisationId);
+    const t = await targets.save((await jsonBody(c)) as SavedTargetInput, organisationId);
     await record(c, organisationId, 'save-target', `target ${t.id}`, { url: t.url, name: t.name });
     c.header('Location', `/api/v1/saved-targets/${t.id}`);
     return c.json(t, 201);
@@ -82,7 +71,7 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
   app.get('/saved-targets/:id', async (c) => c.json(await savedOr404(c.req.param('id'), c)));
   app.put('/saved-targets/:id', async (c) => {
     const t = await savedOr404(c.req.param('id'), c, 'save-target');
-    const input = (await body(c)) as SavedTargetInput;
+    const input = (await jsonBody(c)) as SavedTargetInput;
     const updated = await targets.update(t.id, input);
     await record(c, t.organisationId, 'update-target', `target ${t.id}`, {
       url: updated.url,
@@ -99,7 +88,7 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
 
   app.post('/saved-targets/:id/live-runs', async (c) => {
     const t = await savedOr404(c.req.param('id'), c, 'run');
-    const j = await answer(await actions.start(t.id, actions.settings(await body(c))));
+    const j = await answer(await actions.start(t.id, actions.settings(await jsonBody(c))));
     await record(c, t.organisationId, 'start-run', `live run ${j.id}`, { target: t.id, kind: j.kind });
     c.header('Location', `/api/v1/live-runs/${j.id}`);
     return c.json(j, 202);
@@ -126,7 +115,7 @@ export function liveRoutes(o: LiveRoutesOptions): Hono {
     const why = await actions.whyNoRerun(runId);
     // the run's own refusals (404, a load run) before the body's
     if (why && why.status !== 409) throw new ApiError(why.status, why.message);
-    const j = await answer(await actions.rerun(runId, await body(c)));
+    const j = await answer(await actions.rerun(runId, await jsonBody(c)));
     await record(c, run.organisationId, 'rerun', `live run ${j.id}`, {
       run: runId,
       only: j.settings.kind === 'conformance' ? j.settings.only : [],
